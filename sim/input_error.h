@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#pragma once
+/// \file
+/// The one exception type for bad input (robot files, motions, logs, parameter files, command
+/// line values). It carries the file, the 1-based line (0 when the error is not tied to a line)
+/// and the field, so every front end can print "file:line: field: what" and exit with code 2.
+
+#include <stdexcept>
+#include <string>
+
+namespace gapsim {
+
+class InputError : public std::runtime_error {
+ public:
+  InputError(std::string file, int line, std::string field, std::string what)
+      : std::runtime_error(format(file, line, field, what)),
+        file_(std::move(file)),
+        line_(line),
+        field_(std::move(field)) {}
+
+  const std::string& file() const { return file_; }
+  int line() const { return line_; }
+  const std::string& field() const { return field_; }
+
+ private:
+  static std::string format(const std::string& file, int line, const std::string& field,
+                            const std::string& what) {
+    std::string s = file.empty() ? std::string("<input>") : file;
+    if (line > 0) s += ":" + std::to_string(line);
+    s += ": ";
+    if (!field.empty()) s += field + ": ";
+    return s + what;
+  }
+  std::string file_;
+  int line_;
+  std::string field_;
+};
+
+}  // namespace gapsim
