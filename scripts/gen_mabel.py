@@ -163,8 +163,8 @@ def build_urdf():
   housed in the torso at the hip; they are lumped into the torso as fixed links (csp_L, csh_L,
   csp_R, csh_R) with their COM r_y below the hip axis (their pose with the leg straight down).
 
-  Joints (all axes +y of the robot = left, i.e. parallel to the boom's long axis; right-hand
-  rule, so positive = the distal end moves backward):
+  Joints (torso and leg axes are +y of the robot = left, parallel to the boom's long axis;
+  right-hand rule, so positive = the distal end moves backward):
     boom_yaw     tower -> boom_yoke  about world z at the tower top; positive (counter-
                                      clockwise from above) moves the robot forward  PASSIVE
     boom_pitch   boom_yoke -> boom   about x (horizontal, perpendicular to the boom);
