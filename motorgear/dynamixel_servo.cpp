@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "motorgear/dynamixel_servo.h"
+
+#include <array>
+#include <cmath>
+#include <stdexcept>
+
+namespace gapsim::motorgear {
+namespace {
+
+using P = DynamixelServo::Params;
+using detail::Field;
+
+const std::array<Field<P>, 5> kFields{{
+    {"kp", "N*m/rad", "position gain", [](const P& p) { return p.kp_Nm_rad; },
+     [](P& p, double v) { p.kp_Nm_rad = v; }},
+    {"kd", "N*m*s/rad", "velocity gain", [](const P& p) { return p.kd_Nm_s_rad; },
+     [](P& p, double v) { p.kd_Nm_s_rad = v; }},
+    {"kc", "N*m", "Coulomb friction", [](const P& p) { return p.kc_Nm; },
+     [](P& p, double v) { p.kc_Nm = v; }},
+    {"tau_min", "N*m", "lower torque clamp", [](const P& p) { return p.tau_min_Nm; },
+     [](P& p, double v) { p.tau_min_Nm = v; }},
+    {"tau_max", "N*m", "upper torque clamp", [](const P& p) { return p.tau_max_Nm; },
+     [](P& p, double v) { p.tau_max_Nm = v; }},
+}};
+
+}  // namespace
+
+void DynamixelServo::Params::validate() const {
+  using detail::num;
+  for (double v : {kp_Nm_rad, kd_Nm_s_rad, kc_Nm})
+    if (!(v >= 0) || !std::isfinite(v))
+      throw std::invalid_argument("DynamixelServo: kp, kd, kc must be finite and >= 0, got kp = " +
+                                  num(kp_Nm_rad) + " N*m/rad, kd = " + num(kd_Nm_s_rad) +
+                                  " N*m*s/rad, kc = " + num(kc_Nm) + " N*m");
+  if (!(tau_min_Nm <= 0 && 0 <= tau_max_Nm) || !std::isfinite(tau_min_Nm) ||
+      !std::isfinite(tau_max_Nm))
+    throw std::invalid_argument("DynamixelServo: need tau_min <= 0 <= tau_max, got tau_min = " +
+                                num(tau_min_Nm) + " N*m, tau_max = " + num(tau_max_Nm) + " N*m");
+}
+
+std::vector<std::string> DynamixelServo::Params::paramNames() {
+  return detail::fieldNames<P>(kFields);
+}
+std::vector<ParamInfo> DynamixelServo::Params::paramInfo() { return detail::fieldInfo<P>(kFields); }
+double DynamixelServo::Params::get(std::string_view name) const {
+  return detail::getField<P>(kFields, *this, "DynamixelServo", name);
+}
+void DynamixelServo::Params::set(std::string_view name, double value) {
+  detail::setField<P>(kFields, *this, "DynamixelServo", name, value);
+}
+
+DynamixelServo::DynamixelServo(const Params& params) : params_(params) { params_.validate(); }
+
+double DynamixelServo::torque_Nm(const Params& p, double q_bar_rad, double q_rad,
+                                 double qd_rad_s) {
+  const double sgn = qd_rad_s > 0 ? 1.0 : (qd_rad_s < 0 ? -1.0 : 0.0);
+  const double tau = -p.kp_Nm_rad * (q_rad - q_bar_rad) - p.kd_Nm_s_rad * qd_rad_s - p.kc_Nm * sgn;
+  if (std::isnan(tau)) return tau;
+  return tau < p.tau_min_Nm ? p.tau_min_Nm : (tau > p.tau_max_Nm ? p.tau_max_Nm : tau);
+}
+
+double DynamixelServo::step(double, double q_bar_rad, double q_rad, double qd_rad_s) {
+  const Params& p = params_;
+  const double sgn = qd_rad_s > 0 ? 1.0 : (qd_rad_s < 0 ? -1.0 : 0.0);
+  state_.torque_unclamped_Nm =
+      -p.kp_Nm_rad * (q_rad - q_bar_rad) - p.kd_Nm_s_rad * qd_rad_s - p.kc_Nm * sgn;
+  state_.torque_Nm = torque_Nm(p, q_bar_rad, q_rad, qd_rad_s);
+  return state_.torque_Nm;
+}
+
+}  // namespace gapsim::motorgear

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#pragma once
+// Gear: MoToFlex Algorithm 2 (gear flexibility D_g and tolerance l_h by a mass in a hull),
+// plus a physically coupled variant. Linear notation as in the paper ("radius 1"): all positions
+// are joint-side angles [rad], the mass m_g is a joint-side inertia [kg m^2], D_g a joint-side
+// stiffness [N m/rad], torques are joint-side [N m]. Positive torque increases q.
+//
+// Both variants, per call of step(dt, T_M, q, qd):
+//   T' = sigma * T_M                                          (Alg. 2 line 1; T_M motor side)
+//   N substeps of h = dt/N (line 2); spring deflection p_h from the dead zone (lines 3-9),
+//   T_s = D_g p_h (line 10), mass update (lines 11-12), T_j = sum T_s h/dt (line 13).
+//
+// kMotoflex2011 (faithful): the mass is driven by T' and held by the spring whose far end is
+//   FIXED; the joint's motion does not enter. Dead zone [0, l_h] (not centred):
+//     p_h = p_m - l_h if p_m > l_h;  p_h = p_m if p_m < 0;  else 0
+//     m_g pdd_m = T' - D_g p_h - B_g pd_m
+//   A torque filter: steady state T_j = T' = sigma T_M; a torque reversal passes no torque until
+//   the mass has crossed the hull (time ~ sqrt(2 m_g l_h / |T'|), or l_h B_g/|T'| when damped).
+// kCoupled: the spring acts between the mass (the motor side of the gear) and the JOINT. The
+//   joint is taken to move at constant speed qd during the frame, q(t) = q + qd (t - t0).
+//   Deflection delta = p_m - q(t); dead zone centred, [-l_h/2, +l_h/2]:
+//     p_h = delta - l_h/2 if delta > l_h/2;  delta + l_h/2 if delta < -l_h/2;  else 0
+//     contact c = (p_h != 0);  T_s = c (D_g p_h + B_g (pd_m - qd))   (Kelvin-Voigt hull contact)
+//     m_g pdd_m = T' - T_s - B_m pd_m
+//   An external torque reversing the joint moves it through the full play l_h before the spring
+//   resists. B_g acts on the relative speed only (acting on pd_m as in kMotoflex2011 it would
+//   brake the joint itself with 84 N m s/rad for type A). B_m is the motor-side bearing/back-EMF
+//   friction reflected to the joint side (JointDrivetrain routes sigma*B_v here in this mode).
+//
+// Substep integration: semi-implicit Euler, spring explicit at the start of the substep, viscous
+// terms implicit, position with the new velocity:
+//     v' = (v + h (T' - D_g p_h + c B_g qd)/m_g) / (1 + h (B + ...)/m_g),   p' = p + h v'
+// For the linear spring in contact with b = h B/m_g, w = sqrt(D_g/m_g) the amplification matrix
+// has det = 1/(1+b) and trace (2 + b - (w h)^2)/(1+b): stable iff (w h)^2 < 4 + 2 b. Damping
+// only helps (implicit), so the limit enforced by validate() is the undamped one:
+//     w * dt_g < 2,   dt_g = frame_s / substeps,   w = sqrt(D_g / m_g)
+// (no separate damping limit; with B explicit as printed it would be h B_g/m_g < 2 as well).
+// The paper's printed order (p updated with the OLD speed, then v) is explicit Euler, stable only
+// for w h < 2 zeta (zeta = B_g / (2 sqrt(D_g m_g))): type A (w h = 0.753, 2 zeta = 1.04) would be
+// stable, type B (w h = 1.28, 2 zeta = 0.00077) diverges. Hence the semi-implicit scheme here.
+// MoToFlex values at frame 1 ms, N = 100 (dt_g = 10 us):
+//   type A: w = 7.53e4 rad/s (12.0 kHz), zeta = 0.518, w dt_g = 0.753, max stable dt_g = 26.6 us
+//   type B: w = 1.277e5 rad/s (20.3 kHz), zeta = 3.9e-4, w dt_g = 1.277, max dt_g = 15.7 us
+// Smallest stable N at 1 ms: 38 (A), 64 (B). The paper's N = 100 is stable with this scheme.
+// Period error of the scheme (undamped): T_num/T = w h / arccos(1 - (w h)^2/2) = 0.975 (A) and
+// 0.922 (B) at N = 100; the filter is far above the 1 kHz control rate either way.
+// kCoupled and the simulator: T_j is applied to the joint as an explicit torque over the frame,
+// which feeds the mass's inertia back with a one-frame lag; keep m_g below the joint's inertia
+// (including the armature reflectedInertia_kgm2()) or the exchange oscillates.
+//
+// Reflected rotor inertia: J_rotor (motor side) appears at the joint as sigma^2 J_rotor
+// (MuJoCo's "armature"). This component does not integrate it: the simulator adds
+// reflectedInertia_kgm2() to the joint's inertia about its axis. Default J_rotor = 0 reproduces
+// MoToFlex, which has no rotor inertia.
+//
+// Parameters: motoflex_nao_parameters.csv (ReductionType, Mass, GearSc, HullLength,
+// InnerDamping), gear type A (201.3: HipYawPitch, HipRoll, AnkleRoll) and B (130.85: HipPitch,
+// KneePitch, AnklePitch). step() never throws; non-finite inputs propagate.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "motorgear/param_access.h"
+
+namespace gapsim::motorgear {
+
+class Gear {
+ public:
+  enum class Variant { kMotoflex2011 = 0, kCoupled = 1 };
+
+  struct Params {
+    Variant variant = Variant::kMotoflex2011;  ///< name "variant": 0 motoflex2011, 1 coupled
+    double sigma = 201.3;            ///< reduction ratio omega_motor/omega_joint [-]   "sigma"
+    double m_g_kgm2 = 1.0808e-3;     ///< gear mass, joint side [kg m^2]                "m_g"
+    double D_g_Nm_rad = 6.1308e6;    ///< gear spring constant, joint side [N m/rad]    "D_g"
+    double B_g_Nm_s_rad = 84.365;    ///< gear viscous friction [N m s/rad]             "B_g"
+    double l_h_rad = 1.3010e-5;      ///< hull length = dead-zone width [rad]           "l_h"
+    double B_m_Nm_s_rad = 0.0;       ///< kCoupled: mass-to-housing friction [N m s/rad] "B_m"
+    int substeps = 100;              ///< N substeps per frame [-]                      "substeps"
+    double frame_s = 1e-3;           ///< step length step() is called with [s]         "frame"
+    double J_rotor_kgm2 = 0.0;       ///< rotor inertia, motor side [kg m^2]            "J_rotor"
+
+    /// Throws std::invalid_argument with the numbers, including the stability limit
+    /// sqrt(D_g/m_g) * frame_s/substeps < 2.
+    void validate() const;
+
+    double omega_rad_s() const;            ///< sqrt(D_g / m_g)
+    double dampingRatio() const;           ///< B_g / (2 sqrt(D_g m_g))
+    double substep_s() const { return frame_s / substeps; }
+    double maxStableSubstep_s() const { return 2.0 / omega_rad_s(); }
+    int minStableSubsteps() const;         ///< smallest N with omega*frame/N < 2
+    double reflectedInertia_kgm2() const { return sigma * sigma * J_rotor_kgm2; }
+
+    /// MoToFlex gear type A (201.3) and B (130.85), motoflex_nao_parameters.csv.
+    static Params typeA();
+    static Params typeB();
+
+    /// Names: variant, sigma, m_g, D_g, B_g, l_h, B_m, substeps, frame, J_rotor.
+    static std::vector<std::string> paramNames();
+    static std::vector<ParamInfo> paramInfo();
+    double get(std::string_view name) const;
+    void set(std::string_view name, double value);
+  };
+
+  struct State {
+    double p_m_rad = 0.0;        ///< mass position (kMotoflex2011: in the hull frame;
+                                 ///< kCoupled: absolute joint-side angle) [rad]
+    double v_m_rad_s = 0.0;      ///< mass speed [rad/s]
+    bool initialised = false;    ///< kCoupled: false -> first step sets p_m = q, v_m = qd
+    // Last outputs, for probes (end of the last substep unless stated).
+    double input_torque_Nm = 0.0;   ///< T' = sigma T_M
+    double deflection_rad = 0.0;    ///< kMotoflex2011: p_m; kCoupled: p_m - q
+    double spring_rad = 0.0;        ///< p_h, spring compression beyond the hull
+    bool contact = false;           ///< mass touches the hull
+    double spring_torque_Nm = 0.0;  ///< T_s of the last substep
+    double joint_torque_Nm = 0.0;   ///< T_j, frame average
+  };
+
+  Gear() = default;
+  explicit Gear(const Params& params);  ///< validates (throws std::invalid_argument)
+
+  /// Advances one frame dt_s (== params.frame_s for the validated stability) and returns the
+  /// frame-averaged joint torque T_j [N m]. T_motor_Nm is motor side. q_rad, qd_rad_s are the
+  /// joint angle and speed at the start of the frame (ignored by kMotoflex2011).
+  double step(double dt_s, double T_motor_Nm, double q_rad = 0.0, double qd_rad_s = 0.0);
+
+  /// Puts the mass at rest-relative position: kMotoflex2011 at 0, kCoupled centred on q with qd.
+  void reset(double q_rad = 0.0, double qd_rad_s = 0.0);
+
+  /// Stored energy of the gear: 1/2 m_g v_m^2 + 1/2 D_g p_h^2 (kCoupled: uses the stored state
+  /// with deflection relative to q_rad) [J].
+  double energy_J(double q_rad = 0.0) const;
+
+  double reflectedInertia_kgm2() const { return params_.reflectedInertia_kgm2(); }
+  const Params& params() const { return params_; }
+  const State& state() const { return state_; }
+  State& state() { return state_; }
+
+  /// Dead-zone map p_h(deflection) of the given variant.
+  static double springDeflection(Variant variant, double deflection_rad, double l_h_rad);
+
+ private:
+  Params params_{};
+  State state_{};
+};
+
+}  // namespace gapsim::motorgear

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "motorgear/ideal_servo.h"
+
+#include <array>
+#include <cmath>
+#include <stdexcept>
+
+namespace gapsim::motorgear {
+namespace {
+
+using P = IdealServo::Params;
+using detail::Field;
+
+const std::array<Field<P>, 3> kFields{{
+    {"gain", "1/s", "velocity per angle error", [](const P& p) { return p.gain_1_s; },
+     [](P& p, double v) { p.gain_1_s = v; }},
+    {"max_velocity", "rad/s", "commanded velocity clamp",
+     [](const P& p) { return p.max_velocity_rad_s; },
+     [](P& p, double v) { p.max_velocity_rad_s = v; }},
+    {"fmax", "N*m", "joint-motor force limit", [](const P& p) { return p.fmax_Nm; },
+     [](P& p, double v) { p.fmax_Nm = v; }},
+}};
+
+}  // namespace
+
+void IdealServo::Params::validate() const {
+  using detail::num;
+  if (!(gain_1_s > 0) || !(max_velocity_rad_s > 0) || !(fmax_Nm >= 0) || !std::isfinite(gain_1_s) ||
+      !std::isfinite(max_velocity_rad_s) || !std::isfinite(fmax_Nm))
+    throw std::invalid_argument("IdealServo: need gain > 0, max_velocity > 0, fmax >= 0, got gain = " +
+                                num(gain_1_s) + " 1/s, max_velocity = " + num(max_velocity_rad_s) +
+                                " rad/s, fmax = " + num(fmax_Nm) + " N*m");
+}
+
+std::vector<std::string> IdealServo::Params::paramNames() { return detail::fieldNames<P>(kFields); }
+std::vector<ParamInfo> IdealServo::Params::paramInfo() { return detail::fieldInfo<P>(kFields); }
+double IdealServo::Params::get(std::string_view name) const {
+  return detail::getField<P>(kFields, *this, "IdealServo", name);
+}
+void IdealServo::Params::set(std::string_view name, double value) {
+  detail::setField<P>(kFields, *this, "IdealServo", name, value);
+}
+
+IdealServo::IdealServo(const Params& params) : params_(params) { params_.validate(); }
+
+double IdealServo::velocity_rad_s(double q_target_rad, double q_rad) const {
+  const double v = params_.gain_1_s * (q_target_rad - q_rad);
+  if (std::isnan(v)) return v;
+  const double m = params_.max_velocity_rad_s;
+  return v < -m ? -m : (v > m ? m : v);
+}
+
+}  // namespace gapsim::motorgear

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#pragma once
+// IdealServo: the "plain ODE" position servo, i.e. what a rigid-body simulator without a motor
+// model does. The law computed here:
+//     omega_cmd = clamp(gain * (q_target - q), -max_velocity, +max_velocity)     [rad/s]
+// The simulator applies omega_cmd as an ODE joint-motor target velocity (dParamVel) with the
+// force limit fmax (dParamFMax) [N m]; the motor is a velocity constraint solved implicitly by
+// ODE, so no stability limit applies here. Sign: positive error commands a positive speed.
+// Defaults: gain 100 1/s (reaches a 1 % error in ~46 ms), max velocity 6.4 rad/s (URDF V5 leg
+// velocity limit, robot-data/nao_motors.csv), fmax 100 N m (MoToFlex fMax,
+// motoflex_nao_parameters.csv). Stateless; never throws in velocity().
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "motorgear/param_access.h"
+
+namespace gapsim::motorgear {
+
+class IdealServo {
+ public:
+  struct Params {
+    double gain_1_s = 100.0;             ///< proportional velocity gain [1/s]  "gain"
+    double max_velocity_rad_s = 6.4;     ///< velocity clamp [rad/s]            "max_velocity"
+    double fmax_Nm = 100.0;              ///< ODE joint-motor force limit [N m] "fmax"
+
+    void validate() const;
+    /// Names: gain, max_velocity, fmax.
+    static std::vector<std::string> paramNames();
+    static std::vector<ParamInfo> paramInfo();
+    double get(std::string_view name) const;
+    void set(std::string_view name, double value);
+  };
+
+  IdealServo() = default;
+  explicit IdealServo(const Params& params);  ///< validates
+
+  /// Commanded joint-motor velocity [rad/s].
+  double velocity_rad_s(double q_target_rad, double q_rad) const;
+  /// Force limit the simulator passes to the joint motor [N m].
+  double fmax_Nm() const { return params_.fmax_Nm; }
+  const Params& params() const { return params_; }
+
+ private:
+  Params params_{};
+};
+
+}  // namespace gapsim::motorgear

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#pragma once
+// Name-based access to the scalar fields of a component's Params.
+//
+// The simulator, CLI, GUI and calibration address parameters by name, e.g.
+// `legs/typeA/gear/D_g` or `LKneePitch/motor/B_v`: the owner adds `<joint or group>/<component>/`,
+// each Params only knows its own leaf names (`D_g`, `B_v`). Every value is a double; integer,
+// boolean and enum fields are set from exactly representable doubles (enums by their index, which
+// each Params documents) and anything else throws std::invalid_argument.
+
+#include <cmath>
+#include <cstdio>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gapsim::motorgear {
+
+/// One addressable parameter: leaf name, SI unit (or "-" for non-dimensional), one-line meaning.
+struct ParamInfo {
+  std::string name;
+  std::string unit;
+  std::string description;
+};
+
+namespace detail {
+
+/// Table row used by the Params implementations: captureless lambdas convert to the pointers.
+template <class P>
+struct Field {
+  std::string_view name;
+  std::string_view unit;
+  std::string_view description;
+  double (*get)(const P&);
+  void (*set)(P&, double);
+};
+
+template <class P>
+std::vector<std::string> fieldNames(std::span<const Field<P>> table) {
+  std::vector<std::string> out;
+  out.reserve(table.size());
+  for (const auto& f : table) out.emplace_back(f.name);
+  return out;
+}
+
+template <class P>
+std::vector<ParamInfo> fieldInfo(std::span<const Field<P>> table) {
+  std::vector<ParamInfo> out;
+  out.reserve(table.size());
+  for (const auto& f : table)
+    out.push_back({std::string(f.name), std::string(f.unit), std::string(f.description)});
+  return out;
+}
+
+[[noreturn]] inline void throwUnknown(std::string_view component, std::string_view name,
+                                      const std::vector<std::string>& known) {
+  std::string msg = std::string(component) + ": unknown parameter '" + std::string(name) +
+                    "' (known:";
+  for (const auto& k : known) msg += " " + k;
+  msg += ")";
+  throw std::invalid_argument(msg);
+}
+
+template <class P>
+double getField(std::span<const Field<P>> table, const P& p, std::string_view component,
+                std::string_view name) {
+  for (const auto& f : table)
+    if (f.name == name) return f.get(p);
+  throwUnknown(component, name, fieldNames(table));
+}
+
+template <class P>
+void setField(std::span<const Field<P>> table, P& p, std::string_view component,
+              std::string_view name, double value) {
+  for (const auto& f : table)
+    if (f.name == name) {
+      f.set(p, value);
+      return;
+    }
+  throwUnknown(component, name, fieldNames(table));
+}
+
+/// Converts a double to an integer in [lo, hi] or throws with the number.
+inline int toInt(double v, int lo, int hi, std::string_view what) {
+  if (!std::isfinite(v) || v != std::floor(v) || v < lo || v > hi)
+    throw std::invalid_argument(std::string(what) + ": expected an integer in [" +
+                                std::to_string(lo) + ", " + std::to_string(hi) + "], got " +
+                                std::to_string(v));
+  return static_cast<int>(v);
+}
+
+inline bool toBool(double v, std::string_view what) { return toInt(v, 0, 1, what) == 1; }
+
+/// "name = value" with full precision, for validate() messages.
+inline std::string num(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+}  // namespace detail
+}  // namespace gapsim::motorgear
