@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "sim/csv_table.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+#include <system_error>
+#include <unordered_map>
+
+#include "sim/input_error.h"
+
+namespace gapsim {
+
+namespace {
+
+std::string_view trimBlanks(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+void splitCells(std::string_view line, char delim, std::vector<std::string_view>& cells) {
+  cells.clear();
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t p = line.find(delim, start);
+    if (p == std::string_view::npos) {
+      cells.push_back(line.substr(start));
+      return;
+    }
+    cells.push_back(line.substr(start, p - start));
+    start = p + 1;
+  }
+}
+
+/// Shortest round-trip text of a double, for messages.
+std::string numberText(double v) {
+  char buf[64];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, r.ptr);
+}
+
+std::string readWholeFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    throw InputError(path, 0, "", std::string("cannot open file: ") + std::strerror(errno));
+  }
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) throw InputError(path, 0, "", "read error");
+  return std::move(ss).str();
+}
+
+}  // namespace
+
+CsvNumberStatus parseCsvNumber(std::string_view cell, double& value) {
+  std::string_view s = trimBlanks(cell);
+  if (s.empty()) return CsvNumberStatus::Empty;
+  // from_chars does not take a leading '+', which spreadsheets and Webots files do write.
+  if (s.front() == '+') {
+    s.remove_prefix(1);
+    if (s.empty() || s.front() == '-' || s.front() == '+') return CsvNumberStatus::NotANumber;
+  }
+  double v = 0.0;
+  const auto r = std::from_chars(s.data(), s.data() + s.size(), v, std::chars_format::general);
+  if (r.ec == std::errc::result_out_of_range && r.ptr == s.data() + s.size()) {
+    return CsvNumberStatus::OutOfRange;
+  }
+  if (r.ec != std::errc() || r.ptr != s.data() + s.size()) return CsvNumberStatus::NotANumber;
+  if (!std::isfinite(v)) return CsvNumberStatus::NonFinite;
+  value = v;
+  return CsvNumberStatus::Ok;
+}
+
+std::string csvNumberError(CsvNumberStatus status, std::string_view cell) {
+  const std::string text(trimBlanks(cell));
+  switch (status) {
+    case CsvNumberStatus::Ok:
+      return "ok";
+    case CsvNumberStatus::Empty:
+      return "empty cell (a number is required)";
+    case CsvNumberStatus::NonFinite:
+      return "non-finite value '" + text + "' (NaN and infinity are not accepted)";
+    case CsvNumberStatus::OutOfRange:
+      return "number out of the range of a double: '" + text + "'";
+    case CsvNumberStatus::NotANumber:
+      break;
+  }
+  std::string msg = "not a number: '" + text + "'";
+  if (text.find(',') != std::string::npos) msg += " (decimal comma? write '.')";
+  return msg;
+}
+
+CsvTable CsvTable::read(const std::string& path, const CsvReadOptions& opt) {
+  return parse(readWholeFile(path), path, opt);
+}
+
+CsvTable CsvTable::parse(std::string_view text, const std::string& name,
+                         const CsvReadOptions& opt) {
+  if (opt.delimiter != '\0' && opt.delimiter != ',' && opt.delimiter != ';') {
+    throw std::invalid_argument("CsvReadOptions::delimiter must be ',', ';' or '\\0'");
+  }
+  CsvTable t;
+  t.path_ = name;
+  if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
+
+  std::vector<std::string_view> cells;
+  int time_col = -1;
+  double prev_time = 0.0;
+  int prev_time_line = 0;
+  int line_no = 0;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(pos, end - pos);
+    pos = end + 1;
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    const std::string_view content = trimBlanks(line);
+    if (content.empty() || content.front() == '#') continue;
+
+    if (t.header_line_ == 0) {
+      // ---- header row
+      t.header_line_ = line_no;
+      if (opt.delimiter != '\0') {
+        t.delimiter_ = opt.delimiter;
+      } else {
+        const bool comma = line.find(',') != std::string_view::npos;
+        const bool semicolon = line.find(';') != std::string_view::npos;
+        if (comma && semicolon) {
+          throw InputError(name, line_no, "",
+                           "header row contains both ',' and ';': cannot tell the delimiter");
+        }
+        t.delimiter_ = semicolon ? ';' : ',';
+      }
+      splitCells(line, t.delimiter_, cells);
+      if (cells.size() > 1 && trimBlanks(cells.back()).empty()) cells.pop_back();
+      std::unordered_map<std::string_view, std::size_t> seen;
+      t.columns_.reserve(cells.size());
+      for (std::size_t c = 0; c < cells.size(); ++c) {
+        std::string_view col = trimBlanks(cells[c]);
+        if (col.size() >= 2 && col.front() == '"' && col.back() == '"') {
+          col = col.substr(1, col.size() - 2);
+        }
+        if (col.empty()) {
+          throw InputError(name, line_no, "",
+                           "empty column name (column " + std::to_string(c + 1) + ")");
+        }
+        t.columns_.emplace_back(col);
+      }
+      // A forgotten header would silently turn the first sample into column names.
+      const bool all_numeric = std::all_of(t.columns_.begin(), t.columns_.end(), [](const auto& c) {
+        double v;
+        return parseCsvNumber(c, v) == CsvNumberStatus::Ok;
+      });
+      if (all_numeric) {
+        throw InputError(name, line_no, "", "expected a header row of column names, found numbers");
+      }
+      for (std::size_t c = 0; c < t.columns_.size(); ++c) {
+        const auto [it, inserted] = seen.emplace(t.columns_[c], c);
+        if (!inserted) {
+          throw InputError(name, line_no, t.columns_[c],
+                           "duplicate column name '" + t.columns_[c] + "' (columns " +
+                               std::to_string(it->second + 1) + " and " + std::to_string(c + 1) +
+                               ")");
+        }
+      }
+      if (!opt.time_column.empty()) {
+        time_col = t.columnIndex(opt.time_column);
+        if (time_col < 0) {
+          throw InputError(
+              name, line_no, opt.time_column,
+              "no '" + opt.time_column + "' column" +
+                  (opt.missing_time_hint.empty() ? std::string() : "; " + opt.missing_time_hint));
+        }
+      }
+      continue;
+    }
+
+    // ---- data row
+    const std::size_t n = t.columns_.size();
+    splitCells(line, t.delimiter_, cells);
+    if (cells.size() == n + 1 && trimBlanks(cells.back()).empty()) cells.pop_back();
+    if (cells.size() != n) {
+      throw InputError(name, line_no, cells.size() < n ? t.columns_[cells.size()] : std::string(),
+                       "expected " + std::to_string(n) + " cells separated by '" +
+                           std::string(1, t.delimiter_) + "', got " + std::to_string(cells.size()));
+    }
+    for (std::size_t c = 0; c < n; ++c) {
+      double v = 0.0;
+      const CsvNumberStatus st = parseCsvNumber(cells[c], v);
+      if (st == CsvNumberStatus::Empty && opt.allow_empty_cells &&
+          static_cast<int>(c) != time_col) {
+        v = std::numeric_limits<double>::quiet_NaN();
+      } else if (st != CsvNumberStatus::Ok) {
+        throw InputError(name, line_no, t.columns_[c], csvNumberError(st, cells[c]));
+      }
+      t.data_.push_back(v);
+    }
+    if (time_col >= 0) {
+      const double time = t.data_[t.data_.size() - n + static_cast<std::size_t>(time_col)];
+      if (!t.row_lines_.empty()) {
+        const bool bad = opt.time_order == TimeOrder::StrictlyIncreasing ? !(time > prev_time)
+                                                                         : time < prev_time;
+        if (bad) {
+          throw InputError(
+              name, line_no, opt.time_column,
+              "time " + numberText(time) + " s at line " + std::to_string(line_no) +
+                  (time == prev_time ? " does not increase from " : " goes back from ") +
+                  numberText(prev_time) + " s at line " + std::to_string(prev_time_line));
+        }
+      }
+      prev_time = time;
+      prev_time_line = line_no;
+    }
+    t.row_lines_.push_back(line_no);
+  }
+
+  if (t.header_line_ == 0) throw InputError(name, 0, "", "empty file: no header row");
+  if (t.row_lines_.empty()) {
+    throw InputError(name, t.header_line_, "", "no data rows after the header");
+  }
+  return t;
+}
+
+int CsvTable::columnIndex(std::string_view name) const {
+  const auto it = std::find(columns_.begin(), columns_.end(), name);
+  return it == columns_.end() ? -1 : static_cast<int>(it - columns_.begin());
+}
+
+std::vector<std::string> CsvTable::missingColumns(const std::vector<std::string>& expected) const {
+  std::vector<std::string> missing;
+  for (const std::string& e : expected) {
+    if (!has(e)) missing.push_back(e);
+  }
+  return missing;
+}
+
+std::vector<double> CsvTable::column(std::string_view name) const {
+  const int c = columnIndex(name);
+  if (c < 0) {
+    throw InputError(path_, header_line_, std::string(name),
+                     "no column '" + std::string(name) + "'");
+  }
+  std::vector<double> out(rows());
+  for (std::size_t r = 0; r < out.size(); ++r) out[r] = at(r, static_cast<std::size_t>(c));
+  return out;
+}
+
+}  // namespace gapsim
