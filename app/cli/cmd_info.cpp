@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// gapsim-cli info ROBOT: what the loader made of a robot file.
+#include <cstdio>
+#include <iostream>
+
+#include "app/cli/commands.h"
+#include "sim/robot_library.h"
+#include "sim/urdf_parser.h"
+
+namespace gapsim::cli {
+
+namespace {
+const char* typeName(JointType t) {
+  switch (t) {
+    case JointType::Revolute: return "revolute";
+    case JointType::Continuous: return "continuous";
+    case JointType::Prismatic: return "prismatic";
+    case JointType::Fixed: return "fixed";
+  }
+  return "?";
+}
+}  // namespace
+
+Action addInfo(CLI::App& app) {
+  auto robot = std::make_shared<std::string>();
+  app.add_option("robot", *robot, "nao, bioloid, mabel or a path to a robot file")->required();
+  return [robot] {
+    const RobotModel m = loadRobotFile(resolveRobotFile(*robot));
+    std::printf("robot %s (%s)\n", m.name.c_str(), m.source_file.c_str());
+    if (!m.source_text.empty()) std::printf("source: %s\n", m.source_text.c_str());
+    for (const auto& w : m.warnings) std::printf("warning: %s\n", w.c_str());
+    std::printf("base: %s, root link %s\n", m.fixed_base ? "fixed to the world" : "floating",
+                m.links[m.root_link].name.c_str());
+    std::printf("\nlinks (%zu):\n  %-22s %10s %8s\n", m.links.size(), "name", "mass_kg", "shapes");
+    for (const Link& l : m.links)
+      std::printf("  %-22s %10.5f %8zu\n", l.name.c_str(), l.has_inertial ? l.inertial.mass_kg : 0.0,
+                  l.collisions.size());
+    const auto movable = m.movableJoints();
+    std::printf("\njoints (%zu, %zu movable):\n  %-18s %-10s %-16s %-16s %9s %9s %9s %9s  %s\n", m.joints.size(),
+                movable.size(), "name", "type", "parent", "child", "lower_rad", "upper_rad", "effort_Nm",
+                "vel_rad_s", "drivetrain");
+    int dof = 0;
+    for (const Joint& j : m.joints) {
+      std::string drive = "-";
+      if (j.movable()) {
+        if (j.mimic.master >= 0) {
+          drive = "coupled to " + m.joints[j.mimic.master].name + " (x" + std::to_string(j.mimic.multiplier) + ")";
+        } else {
+          ++dof;
+          char b[96];
+          std::snprintf(b, sizeof b, "ideal servo (gain %.3g 1/s, fmax %.3g N m)", j.servo.gain_1_s, j.servo.fmax_Nm);
+          drive = b;
+        }
+      }
+      std::printf("  %-18s %-10s %-16s %-16s %9.4f %9.4f %9.4g %9.4g  %s\n", j.name.c_str(), typeName(j.type),
+                  m.links[j.parent].name.c_str(), m.links[j.child].name.c_str(), j.has_limits ? j.lower : 0.0,
+                  j.has_limits ? j.upper : 0.0, j.effort, j.velocity, drive.c_str());
+    }
+    std::printf("\ndegrees of freedom (actuated): %d\n", dof);
+    std::printf("sensors: %zu imu, %zu foot contacts\n", m.imus.size(), m.foot_contacts.size());
+    std::printf("solver: dt %.4g s, %s, %d iterations; contact mu %.3g\n", m.solver.dt_s,
+                m.solver.quickstep ? "QuickStep" : "dWorldStep", m.solver.iterations, m.contact.mu);
+    std::printf("total mass: %.6f kg\n", m.totalMass_kg());
+    return kExitOk;
+  };
+}
+
+}  // namespace gapsim::cli

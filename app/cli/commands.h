@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#pragma once
+/// \file
+/// The subcommands of gapsim-cli. Each registers its options on a CLI11 app and returns the
+/// function that runs it. Exit codes: 0 success, 2 bad input, 3 divergence.
+
+#include <CLI/CLI.hpp>
+#include <functional>
+
+namespace gapsim::cli {
+
+constexpr int kExitOk = 0;
+constexpr int kExitBadInput = 2;
+constexpr int kExitDivergence = 3;
+
+using Action = std::function<int()>;
+
+Action addInfo(CLI::App& app);
+Action addRun(CLI::App& app);
+Action addBench(CLI::App& app);
+Action addDemo(CLI::App& app);
+
+}  // namespace gapsim::cli

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// gapsim-cli: the headless front end. One subcommand per job; errors are printed as
+// "error: file:line: field: what" and mapped to exit codes (2 bad input, 3 divergence).
+#include <iostream>
+#include <map>
+
+#include "app/cli/commands.h"
+#include "sim/input_error.h"
+#include "sim/simulation.h"
+
+int main(int argc, char** argv) {
+  using namespace gapsim::cli;
+  CLI::App app{"gapsim-cli: headless simulation of small humanoid robots (Nao, BIOLOID GP, MABEL)"};
+  app.require_subcommand(1);
+  std::map<CLI::App*, Action> actions;
+  auto reg = [&](const char* name, const char* help, Action (*add)(CLI::App&)) {
+    CLI::App* sub = app.add_subcommand(name, help);
+    actions[sub] = add(*sub);
+  };
+  reg("info", "Print a robot's links, joints, drivetrains and total mass", addInfo);
+  reg("run", "Simulate a robot headless, optionally playing a motion, and write a log", addRun);
+  reg("bench", "Print real-time factors and where the time goes", addBench);
+  reg("demo", "The Nao stands, squats and rises; prints the summary and writes a log", addDemo);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return kExitBadInput;
+  }
+  try {
+    for (auto& [sub, action] : actions)
+      if (sub->parsed()) return action();
+  } catch (const gapsim::InputError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const gapsim::DivergenceError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return kExitDivergence;
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    std::cerr << "internal error: " << e.what() << "\n";
+    return 1;
+  }
+  return kExitOk;
+}

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "app/cli/run_setup.h"
+
+#include <iostream>
+
+#include "sim/input_error.h"
+#include "sim/motion_readers.h"
+#include "sim/recorder.h"
+#include "sim/robot_library.h"
+#include "sim/urdf_parser.h"
+
+namespace gapsim::cli {
+
+void addRunArgs(CLI::App& app, RunArgs& a) {
+  app.add_option("--robot", a.robot, "nao, bioloid, mabel or a path to a robot file")->capture_default_str();
+  app.add_option("--motion", a.motion, "motion file: CSV keyframes (time_s + joints), a joint table with "
+                                       "--frame-period, or a Webots .motion");
+  app.add_option("--frame-period", a.frame_period_s, "frame period (s) of a joint table without time column");
+  app.add_option("--duration", a.duration_s, "simulated time (s); default: the motion's length + 1 s, or 10 s");
+  app.add_option("--dt", a.dt_s, "physics step (s); default from the robot file (0.001)");
+  app.add_option("--iterations", a.iterations, "QuickStep iterations; default from the robot file");
+  app.add_option("--stepper", a.stepper, "quick (dWorldQuickStep) or big (dWorldStep)")
+      ->check(CLI::IsMember({"quick", "big"}));
+  app.add_option("--out", a.out, "write the log (CSV) here");
+  app.add_option("--log-period", a.log_period_s, "log sample period (s)")->capture_default_str();
+  app.add_option("--seed", a.seed, "seed of every random choice in the run")->capture_default_str();
+  app.add_flag("--stop-on-fall", a.stop_on_fall, "end the run when the robot falls");
+  app.add_flag("--quiet", a.quiet, "no warnings about the robot file");
+}
+
+RunSetup prepareRun(const RunArgs& a, bool with_log, bool profile) {
+  RunSetup s;
+  auto model = std::make_shared<RobotModel>(loadRobotFile(resolveRobotFile(a.robot)));
+  if (!a.quiet)
+    for (const auto& w : model->warnings) std::cerr << "warning: " << model->source_file << ": " << w << "\n";
+  s.model = model;
+  if (!a.motion.empty()) s.motion = std::make_unique<Motion>(loadMotion(a.motion, a.frame_period_s));
+  else if (a.frame_period_s) throw InputError("", 0, "--frame-period", "given without --motion");
+  if (s.motion) {
+    std::vector<std::string> names;
+    for (const Joint& j : model->joints) names.push_back(j.name);
+    s.motion->checkJoints(names);
+  }
+  if (a.dt_s && !(*a.dt_s > 0)) throw InputError("", 0, "--dt", "must be > 0");
+  if (a.duration_s && !(*a.duration_s >= 0)) throw InputError("", 0, "--duration", "must be >= 0");
+  if (!(a.log_period_s > 0)) throw InputError("", 0, "--log-period", "must be > 0");
+  if (a.iterations && *a.iterations < 1) throw InputError("", 0, "--iterations", "must be >= 1");
+  SimOptions so;
+  so.seed = a.seed;
+  so.dt_s = a.dt_s;
+  so.iterations = a.iterations;
+  if (!a.stepper.empty()) so.quickstep = a.stepper == "quick";
+  so.profile = profile;
+  s.sim = std::make_unique<Simulation>(s.model, so);
+  s.config.duration_s = a.duration_s.value_or(s.motion ? s.motion->endTime_s() + 1.0 : 10.0);
+  s.config.log_period_s = a.log_period_s;
+  s.config.stop_on_fall = a.stop_on_fall;
+  if (with_log) s.log = std::make_unique<Log>(Recorder(*s.model).columns());
+  return s;
+}
+
+}  // namespace gapsim::cli

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#pragma once
+/// \file
+/// The options shared by `run`, `demo` and `bench`, and turning them into a ready Simulation.
+
+#include <CLI/CLI.hpp>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "sim/log_writer.h"
+#include "sim/motion.h"
+#include "sim/runner.h"
+#include "sim/simulation.h"
+
+namespace gapsim::cli {
+
+struct RunArgs {
+  std::string robot = "nao";
+  std::string motion;
+  std::optional<double> frame_period_s;
+  std::optional<double> duration_s;
+  std::optional<double> dt_s;
+  std::optional<int> iterations;
+  std::string stepper;  // "", quick, big
+  std::string out;
+  double log_period_s = 0.01;
+  std::uint64_t seed = 0;
+  bool stop_on_fall = false;
+  bool quiet = false;
+};
+
+struct RunSetup {
+  std::shared_ptr<const RobotModel> model;
+  std::unique_ptr<Motion> motion;
+  std::unique_ptr<Simulation> sim;
+  std::unique_ptr<Log> log;
+  RunConfig config;
+};
+
+void addRunArgs(CLI::App& app, RunArgs& a);
+/// Loads robot and motion (InputError on bad input), builds the simulation and an empty log.
+RunSetup prepareRun(const RunArgs& a, bool with_log = true, bool profile = false);
+
+}  // namespace gapsim::cli

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#pragma once
+/// \file
+/// The immutable robot model: what a robot file says, in SI units, with indices instead of
+/// names. Parsed once (urdf_parser.h), copied freely (calibration maps parameters onto copies),
+/// never mutated by a running simulation. See docs/robot-format.md for the file format.
+
+#include <Eigen/Geometry>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace gapsim {
+
+struct Geometry {
+  enum class Type { Box, Sphere, Cylinder, Capsule, Mesh };
+  Type type = Type::Box;
+  /// Box: full lengths x, y, z (m). Sphere: radius in x. Cylinder, capsule: radius in x, length
+  /// along local z in y (capsule: the cylinder part, without the caps).
+  Eigen::Vector3d size_m = Eigen::Vector3d::Zero();
+  Eigen::Isometry3d origin = Eigen::Isometry3d::Identity();  ///< in the link frame
+  std::string mesh_file;  ///< Type::Mesh only
+  Eigen::Vector3d mesh_scale = Eigen::Vector3d::Ones();
+  int line = 0;
+};
+
+struct Inertial {
+  double mass_kg = 0.0;
+  /// Frame of the centre of mass in the link frame (translation = COM, rotation = the frame the
+  /// inertia tensor is expressed in).
+  Eigen::Isometry3d origin = Eigen::Isometry3d::Identity();
+  Eigen::Matrix3d inertia_kgm2 = Eigen::Matrix3d::Zero();  ///< about the COM, in `origin`'s axes
+};
+
+struct Link {
+  std::string name;
+  bool has_inertial = false;
+  Inertial inertial;
+  std::vector<Geometry> collisions;
+  std::vector<Geometry> visuals;
+  int line = 0;
+};
+
+enum class JointType { Revolute, Continuous, Prismatic, Fixed };
+
+struct Mimic {
+  int master = -1;  ///< joint index; -1 = not a mimic joint
+  double multiplier = 1.0;
+  double offset = 0.0;  ///< rad (m for prismatic)
+};
+
+/// How a movable joint is driven in this core: an ideal position servo (the plain-ODE
+/// joint motor). The drivetrain library plugs richer chains into the same place.
+struct ServoSettings {
+  double gain_1_s = 20.0;          ///< commanded speed = gain * position error
+  double fmax_Nm = 10.0;           ///< joint motor force limit (N m, N for prismatic)
+  double max_velocity_rad_s = 10;  ///< commanded speed limit
+};
+
+struct Joint {
+  std::string name;
+  JointType type = JointType::Revolute;
+  int parent = -1;  ///< link index
+  int child = -1;   ///< link index
+  Eigen::Isometry3d origin = Eigen::Isometry3d::Identity();  ///< joint frame in the parent link frame
+  Eigen::Vector3d axis = Eigen::Vector3d::UnitX();           ///< unit, in the joint frame
+  bool has_limits = false;
+  double lower = -std::numeric_limits<double>::infinity();  ///< rad (m)
+  double upper = std::numeric_limits<double>::infinity();   ///< rad (m)
+  double effort = 0.0;    ///< N m (N); 0 = not given
+  double velocity = 0.0;  ///< rad/s (m/s); 0 = not given
+  double damping_Nms_rad = 0.0;
+  double friction_Nm = 0.0;
+  Mimic mimic;
+  ServoSettings servo;
+  double encoder_resolution_rad = 0.0;  ///< 0 = exact
+  int line = 0;
+
+  bool movable() const { return type != JointType::Fixed; }
+};
+
+struct SolverSettings {
+  double dt_s = 0.001;
+  bool quickstep = true;  ///< dWorldQuickStep (iterative) or dWorldStep (direct, O(n^3))
+  int iterations = 20;
+  double erp = 0.2;
+  double cfm = 1e-5;
+  Eigen::Vector3d gravity_m_s2{0.0, 0.0, -9.81};
+};
+
+struct ContactSettings {
+  double mu = 1.0;
+  double soft_erp = 0.2;
+  double soft_cfm = 1e-5;
+  double slip1 = 0.0;
+  double slip2 = 0.0;
+  int max_contacts = 4;  ///< per geometry pair
+  double surface_layer_m = 0.001;
+  bool self_collision = false;
+};
+
+struct ImuSpec {
+  std::string name;
+  int link = -1;
+};
+
+struct FootContactSpec {
+  std::string name;
+  int link = -1;
+};
+
+struct RobotModel {
+  std::string name;
+  std::string source_file;  ///< path it was read from
+  std::string source_text;  ///< the <source> citation
+  std::vector<Link> links;
+  std::vector<Joint> joints;
+  int root_link = -1;
+  bool fixed_base = false;  ///< root is the `world` link
+
+  /// Root link frame at t = 0 (ignored for a fixed base: `world` is the identity).
+  Eigen::Isometry3d initial_root_pose = Eigen::Isometry3d::Identity();
+  std::vector<double> initial_q;  ///< per joint (0 for fixed joints)
+  bool has_ground_clearance = true;  ///< on by default: a robot file that says nothing is put on the ground
+  double ground_clearance_m = 0.0005;
+
+  SolverSettings solver;
+  ContactSettings contact;
+  bool ground_plane = true;
+  std::vector<ImuSpec> imus;
+  std::vector<FootContactSpec> foot_contacts;
+  double fall_tilt_rad = 60.0 * 3.14159265358979323846 / 180.0;
+  double max_linear_speed_m_s = 50.0;
+  double max_angular_speed_rad_s = 500.0;
+
+  std::vector<std::string> warnings;  ///< what the loader ignored or replaced
+
+  int linkIndex(const std::string& name) const;
+  int jointIndex(const std::string& name) const;
+  double totalMass_kg() const;  ///< all links with inertial (the static `world` has none)
+  /// Movable joints in file order: the joints a motion or log names.
+  std::vector<int> movableJoints() const;
+  std::vector<std::string> movableJointNames() const;
+};
+
+}  // namespace gapsim

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#pragma once
+/// \file
+/// One simulated robot in its own ODE world. Built from an immutable RobotModel; owns every bit
+/// of mutable state (ODE world, bodies, contacts, RNG seed of QuickStep, clocks), so any number of
+/// Simulations coexist in one process. ODE handles never leave this class: the API speaks in
+/// joint and link indices, SI units and Eigen types.
+///
+/// One step (default dt = 1 ms), in this order:
+///   actuate (servo commands from the targets) -> collide -> ODE step -> clear contacts
+///   -> divergence check -> fall check
+/// Sensors are read on demand from the state after the step.
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "sim/robot_model.h"
+
+namespace gapsim {
+
+/// The physics blew up (NaN, or a body faster than the model's divergence bounds). The run must
+/// stop; front ends exit with code 3.
+class DivergenceError : public std::runtime_error {
+ public:
+  DivergenceError(double time_s, std::string body, const std::string& what)
+      : std::runtime_error(what), time_s_(time_s), body_(std::move(body)) {}
+  double time_s() const { return time_s_; }
+  const std::string& body() const { return body_; }
+
+ private:
+  double time_s_;
+  std::string body_;
+};
+
+struct SimOptions {
+  std::uint64_t seed = 0;             ///< seeds QuickStep's row shuffling (and anything random later)
+  std::optional<double> dt_s;         ///< overrides the model's solver dt
+  std::optional<int> iterations;      ///< overrides the model's QuickStep iterations
+  std::optional<bool> quickstep;      ///< overrides the model's stepper
+  bool profile = false;               ///< time the stages (collision, ODE step, the rest)
+};
+
+struct ImuReading {
+  double pitch_rad = 0;  ///< rotation about the world-horizontal y axis, positive nose down (ZYX Euler)
+  double roll_rad = 0;   ///< rotation about x, positive left side up (ZYX Euler)
+  double tilt_rad = 0;   ///< angle between the link's up axis and world up (BIOLOID papers' alpha)
+  Eigen::Vector3d gyro_rad_s = Eigen::Vector3d::Zero();  ///< angular velocity in the IMU link frame
+};
+
+struct FootContactReading {
+  bool contact = false;
+  double force_N = 0;  ///< vertical ground reaction force on that foot
+  int points = 0;
+};
+
+struct StageTimes {
+  double collide_s = 0, step_s = 0, total_s = 0;
+  long steps = 0;
+};
+
+class Simulation {
+ public:
+  explicit Simulation(std::shared_ptr<const RobotModel> model, const SimOptions& options = {});
+  ~Simulation();
+  Simulation(const Simulation&) = delete;
+  Simulation& operator=(const Simulation&) = delete;
+
+  const RobotModel& model() const { return *model_; }
+  double time_s() const { return time_s_; }
+  double dt_s() const { return dt_s_; }
+  long stepCount() const { return steps_; }
+
+  /// Position targets, one per joint of the model (fixed joints and mimic joints are ignored:
+  /// a mimic joint follows its master).
+  void setTargets(std::span<const double> q_target_rad);
+  const std::vector<double>& targets() const { return target_; }
+
+  /// Advance by dt. Throws DivergenceError when the state stops being finite or bounded.
+  void step();
+
+  // --- sensors (after the last step) ---
+  double jointAngle_rad(int joint) const;          ///< true angle (0 for fixed joints)
+  double jointEncoder_rad(int joint) const;        ///< angle quantised to the encoder resolution
+  double jointRate_rad_s(int joint) const;
+  double jointTorque_Nm(int joint) const;          ///< actuator torque about the axis in the last step
+  ImuReading imu(int index = 0) const;             ///< model.imus[index]; the root link if none
+  FootContactReading footContact(int index) const; ///< model.foot_contacts[index]
+  Eigen::Vector3d com_m() const;                   ///< whole-robot centre of mass (world)
+  Eigen::Isometry3d linkPose(int link) const;      ///< world pose of a link frame
+  /// Time of the first fall (IMU tilt above the model's threshold), if any.
+  std::optional<double> fallTime_s() const { return fall_time_s_; }
+  double maxTilt_rad() const { return max_tilt_rad_; }
+  int contactCount() const { return contact_count_; }
+  const StageTimes& stageTimes() const { return times_; }
+  /// Reset the stage timers (e.g. after a warm-up).
+  void resetStageTimes() { times_ = {}; }
+
+  struct Impl;
+
+ private:
+  void actuate();
+  void collide();
+  void checkDivergence() const;
+
+  std::shared_ptr<const RobotModel> model_;
+  std::unique_ptr<Impl> impl_;
+  double dt_s_ = 0.001;
+  double time_s_ = 0.0;
+  long steps_ = 0;
+  std::vector<double> target_;
+  std::optional<double> fall_time_s_;
+  double max_tilt_rad_ = 0.0;
+  int contact_count_ = 0;
+  bool profile_ = false;
+  bool quickstep_ = true;
+  StageTimes times_;
+};
+
+}  // namespace gapsim

@@ -1,0 +1,566 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "sim/urdf_parser.h"
+
+#include <tinyxml2.h>
+
+#include <Eigen/Eigenvalues>
+#include <algorithm>
+#include <charconv>
+#include <cstring>
+#include <functional>
+#include <optional>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "sim/input_error.h"
+
+namespace gapsim {
+namespace {
+
+using tinyxml2::XMLElement;
+constexpr double kPi = 3.14159265358979323846;
+
+/// Parse context: the file name for messages, and the warnings collected so far, counted per kind
+/// so that a URDF with 40 <transmission> tags gives one line, not 40.
+struct Ctx {
+  std::string file;
+  std::map<std::string, int> ignored;  // "<gazebo>" -> count
+  std::vector<std::string> warnings;
+
+  [[noreturn]] void fail(const XMLElement* e, const std::string& field, const std::string& what) const {
+    throw InputError(file, e ? e->GetLineNum() : 0, field, what);
+  }
+  void ignore(const std::string& kind) { ++ignored[kind]; }
+};
+
+std::vector<double> parseNumbers(const Ctx& c, const XMLElement* e, const std::string& field,
+                                 const char* text) {
+  std::vector<double> out;
+  const char* p = text;
+  const char* end = text + std::strlen(text);
+  while (p < end) {
+    while (p < end && std::isspace(static_cast<unsigned char>(*p))) ++p;
+    if (p >= end) break;
+    double v = 0.0;
+    auto [q, ec] = std::from_chars(p, end, v);
+    if (ec != std::errc() || (q < end && !std::isspace(static_cast<unsigned char>(*q))))
+      c.fail(e, field, std::string("not a number: '") + text + "'");
+    if (!std::isfinite(v)) c.fail(e, field, std::string("not a finite number: '") + text + "'");
+    out.push_back(v);
+    p = q;
+  }
+  return out;
+}
+
+double attrDouble(const Ctx& c, const XMLElement* e, const char* name, const std::string& field,
+                  std::optional<double> fallback = std::nullopt) {
+  const char* t = e->Attribute(name);
+  std::string f = field + "@" + name;
+  if (!t) {
+    if (fallback) return *fallback;
+    c.fail(e, f, "missing attribute");
+  }
+  auto v = parseNumbers(c, e, f, t);
+  if (v.size() != 1) c.fail(e, f, std::string("expected one number, got '") + t + "'");
+  return v[0];
+}
+
+Eigen::Vector3d attrVec3(const Ctx& c, const XMLElement* e, const char* name, const std::string& field,
+                         std::optional<Eigen::Vector3d> fallback = std::nullopt) {
+  const char* t = e->Attribute(name);
+  std::string f = field + "@" + name;
+  if (!t) {
+    if (fallback) return *fallback;
+    c.fail(e, f, "missing attribute");
+  }
+  auto v = parseNumbers(c, e, f, t);
+  if (v.size() != 3) c.fail(e, f, std::string("expected three numbers, got '") + t + "'");
+  return {v[0], v[1], v[2]};
+}
+
+bool attrBool(const Ctx& c, const XMLElement* e, const char* name, const std::string& field, bool fallback) {
+  const char* t = e->Attribute(name);
+  if (!t) return fallback;
+  std::string s = t;
+  if (s == "true" || s == "1") return true;
+  if (s == "false" || s == "0") return false;
+  c.fail(e, field + "@" + name, "expected true or false, got '" + s + "'");
+}
+
+std::string attrString(const Ctx& c, const XMLElement* e, const char* name, const std::string& field) {
+  const char* t = e->Attribute(name);
+  if (!t || !*t) c.fail(e, field + "@" + name, "missing attribute");
+  return t;
+}
+
+/// URDF rpy: fixed-axis roll about x, then pitch about y, then yaw about z: R = Rz * Ry * Rx.
+Eigen::Matrix3d rotationFromRpy(const Eigen::Vector3d& rpy) {
+  return (Eigen::AngleAxisd(rpy.z(), Eigen::Vector3d::UnitZ()) *
+          Eigen::AngleAxisd(rpy.y(), Eigen::Vector3d::UnitY()) *
+          Eigen::AngleAxisd(rpy.x(), Eigen::Vector3d::UnitX()))
+      .toRotationMatrix();
+}
+
+Eigen::Isometry3d parsePose(const Ctx& c, const XMLElement* e, const std::string& field) {
+  Eigen::Isometry3d T = Eigen::Isometry3d::Identity();
+  if (!e) return T;
+  T.translation() = attrVec3(c, e, "xyz", field, Eigen::Vector3d::Zero());
+  T.linear() = rotationFromRpy(attrVec3(c, e, "rpy", field, Eigen::Vector3d::Zero()));
+  return T;
+}
+
+Eigen::Isometry3d parseOrigin(const Ctx& c, const XMLElement* parent, const std::string& field) {
+  return parsePose(c, parent->FirstChildElement("origin"), field + "/origin");
+}
+
+/// Returns false for an element the caller should skip (mesh with no fallback yet).
+Geometry parseGeometry(Ctx& c, const XMLElement* holder, const std::string& field) {
+  Geometry g;
+  g.line = holder->GetLineNum();
+  g.origin = parseOrigin(c, holder, field);
+  const XMLElement* geo = holder->FirstChildElement("geometry");
+  if (!geo) c.fail(holder, field + "/geometry", "missing <geometry>");
+  const XMLElement* s = geo->FirstChildElement();
+  if (!s) c.fail(geo, field + "/geometry", "empty <geometry>");
+  std::string kind = s->Name();
+  std::string f = field + "/geometry/" + kind;
+  if (kind == "box") {
+    g.type = Geometry::Type::Box;
+    g.size_m = attrVec3(c, s, "size", f);
+    if ((g.size_m.array() <= 0).any()) c.fail(s, f + "@size", "box sizes must be > 0");
+  } else if (kind == "sphere") {
+    g.type = Geometry::Type::Sphere;
+    g.size_m.x() = attrDouble(c, s, "radius", f);
+    if (g.size_m.x() <= 0) c.fail(s, f + "@radius", "radius must be > 0");
+  } else if (kind == "cylinder" || kind == "capsule") {
+    g.type = kind == "cylinder" ? Geometry::Type::Cylinder : Geometry::Type::Capsule;
+    g.size_m.x() = attrDouble(c, s, "radius", f);
+    g.size_m.y() = attrDouble(c, s, "length", f);
+    if (g.size_m.x() <= 0) c.fail(s, f + "@radius", "radius must be > 0");
+    if (g.size_m.y() < 0) c.fail(s, f + "@length", "length must be >= 0");
+  } else if (kind == "mesh") {
+    g.type = Geometry::Type::Mesh;
+    const char* fn = s->Attribute("filename");
+    g.mesh_file = fn ? fn : "";
+    g.mesh_scale = attrVec3(c, s, "scale", f, Eigen::Vector3d::Ones());
+  } else {
+    c.fail(s, f, "unknown geometry type '" + kind + "' (box, sphere, cylinder, capsule, mesh)");
+  }
+  return g;
+}
+
+void parseLink(Ctx& c, const XMLElement* e, RobotModel& m) {
+  Link l;
+  l.line = e->GetLineNum();
+  l.name = attrString(c, e, "name", "link");
+  std::string f = "link '" + l.name + "'";
+  if (m.linkIndex(l.name) >= 0) c.fail(e, f + "@name", "duplicate link name");
+  for (const XMLElement* ch = e->FirstChildElement(); ch; ch = ch->NextSiblingElement()) {
+    std::string n = ch->Name();
+    if (n == "inertial") {
+      l.has_inertial = true;
+      l.inertial.origin = parseOrigin(c, ch, f + "/inertial");
+      const XMLElement* mass = ch->FirstChildElement("mass");
+      if (!mass) c.fail(ch, f + "/inertial/mass", "missing <mass>");
+      l.inertial.mass_kg = attrDouble(c, mass, "value", f + "/inertial/mass");
+      if (!(l.inertial.mass_kg > 0))
+        c.fail(mass, f + "/inertial/mass@value",
+               "mass must be > 0 kg (got " + std::to_string(l.inertial.mass_kg) + ")");
+      const XMLElement* in = ch->FirstChildElement("inertia");
+      if (!in) c.fail(ch, f + "/inertial/inertia", "missing <inertia>");
+      std::string fi = f + "/inertial/inertia";
+      double ixx = attrDouble(c, in, "ixx", fi), iyy = attrDouble(c, in, "iyy", fi),
+             izz = attrDouble(c, in, "izz", fi);
+      double ixy = attrDouble(c, in, "ixy", fi, 0.0), ixz = attrDouble(c, in, "ixz", fi, 0.0),
+             iyz = attrDouble(c, in, "iyz", fi, 0.0);
+      Eigen::Matrix3d I;
+      I << ixx, ixy, ixz, ixy, iyy, iyz, ixz, iyz, izz;
+      Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> es(I);
+      const Eigen::Vector3d ev = es.eigenvalues();
+      const double tol = 1e-9 * std::max(1e-12, ev.cwiseAbs().maxCoeff());
+      if (ev.minCoeff() <= 0 || ev(0) + ev(1) < ev(2) - tol)
+        c.fail(in, fi, "inertia is not physical (principal moments " + std::to_string(ev(0)) + ", " +
+                           std::to_string(ev(1)) + ", " + std::to_string(ev(2)) +
+                           " kg m^2 must be > 0 and satisfy the triangle inequality)");
+      l.inertial.inertia_kgm2 = I;
+    } else if (n == "collision") {
+      l.collisions.push_back(parseGeometry(c, ch, f + "/collision"));
+    } else if (n == "visual") {
+      l.visuals.push_back(parseGeometry(c, ch, f + "/visual"));
+    } else {
+      c.ignore("<link>/<" + n + ">");
+    }
+  }
+  m.links.push_back(std::move(l));
+}
+
+/// A mesh cannot be collided cheaply and its file may not even be here: replace it by the box
+/// whose inertia equals the link's (the "equivalent inertia box": for a solid box,
+/// Ixx = m (b^2 + c^2) / 12 and cyclic, so a^2 = 6 (Iyy + Izz - Ixx) / m), placed at the COM.
+void replaceMeshes(Ctx& c, RobotModel& m) {
+  int replaced = 0, dropped = 0;
+  for (Link& l : m.links) {
+    for (auto* list : {&l.collisions, &l.visuals}) {
+      std::vector<Geometry> kept;
+      for (Geometry g : *list) {
+        if (g.type != Geometry::Type::Mesh) {
+          kept.push_back(g);
+          continue;
+        }
+        if (!l.has_inertial) {
+          if (list == &l.collisions) ++dropped;
+          continue;
+        }
+        Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> es(l.inertial.inertia_kgm2);
+        const Eigen::Vector3d I = es.eigenvalues();
+        const double mass = l.inertial.mass_kg;
+        Eigen::Vector3d sz;
+        sz.x() = std::sqrt(std::max(1e-8, 6.0 * (I(1) + I(2) - I(0)) / mass));
+        sz.y() = std::sqrt(std::max(1e-8, 6.0 * (I(0) + I(2) - I(1)) / mass));
+        sz.z() = std::sqrt(std::max(1e-8, 6.0 * (I(0) + I(1) - I(2)) / mass));
+        g.type = Geometry::Type::Box;
+        g.size_m = sz;
+        g.origin = l.inertial.origin;
+        g.origin.linear() = l.inertial.origin.linear() * es.eigenvectors();
+        if (g.origin.linear().determinant() < 0) g.origin.linear().col(2) *= -1.0;
+        kept.push_back(g);
+        if (list == &l.collisions) ++replaced;
+      }
+      *list = kept;
+    }
+  }
+  if (replaced)
+    c.warnings.push_back(std::to_string(replaced) +
+                         " <mesh> collision geometries replaced by the box of equal inertia (meshes are not collided)");
+  if (dropped)
+    c.warnings.push_back(std::to_string(dropped) + " <mesh> collision geometries on massless links dropped");
+}
+
+void parseJoint(Ctx& c, const XMLElement* e, RobotModel& m, std::vector<std::pair<int, std::string>>& mimics) {
+  Joint j;
+  j.line = e->GetLineNum();
+  j.name = attrString(c, e, "name", "joint");
+  std::string f = "joint '" + j.name + "'";
+  if (m.jointIndex(j.name) >= 0) c.fail(e, f + "@name", "duplicate joint name");
+  std::string type = attrString(c, e, "type", f);
+  if (type == "revolute") j.type = JointType::Revolute;
+  else if (type == "continuous") j.type = JointType::Continuous;
+  else if (type == "prismatic") j.type = JointType::Prismatic;
+  else if (type == "fixed") j.type = JointType::Fixed;
+  else if (type == "floating" || type == "planar")
+    c.fail(e, f + "@type", "joint type '" + type + "' is not supported (revolute, continuous, prismatic, fixed)");
+  else c.fail(e, f + "@type", "unknown joint type '" + type + "'");
+
+  auto linkRef = [&](const char* tag) {
+    const XMLElement* le = e->FirstChildElement(tag);
+    if (!le) c.fail(e, f + "/" + tag, std::string("missing <") + tag + ">");
+    std::string name = attrString(c, le, "link", f + "/" + tag);
+    int idx = m.linkIndex(name);
+    if (idx < 0) c.fail(le, f + "/" + tag + "@link", "unknown link '" + name + "'");
+    return idx;
+  };
+  j.parent = linkRef("parent");
+  j.child = linkRef("child");
+  if (j.parent == j.child) c.fail(e, f + "/child@link", "a joint cannot connect a link to itself");
+  j.origin = parseOrigin(c, e, f);
+  if (const XMLElement* a = e->FirstChildElement("axis")) {
+    j.axis = attrVec3(c, a, "xyz", f + "/axis");
+    if (j.axis.norm() < 1e-12) c.fail(a, f + "/axis@xyz", "axis must not be zero");
+    j.axis.normalize();
+  }
+  if (const XMLElement* l = e->FirstChildElement("limit")) {
+    std::string fl = f + "/limit";
+    j.effort = attrDouble(c, l, "effort", fl, 0.0);
+    j.velocity = attrDouble(c, l, "velocity", fl, 0.0);
+    if (j.effort < 0) c.fail(l, fl + "@effort", "must be >= 0");
+    if (j.velocity < 0) c.fail(l, fl + "@velocity", "must be >= 0");
+    if (j.type == JointType::Revolute || j.type == JointType::Prismatic) {
+      j.has_limits = l->Attribute("lower") || l->Attribute("upper");
+      j.lower = attrDouble(c, l, "lower", fl, 0.0);
+      j.upper = attrDouble(c, l, "upper", fl, 0.0);
+      if (j.lower > j.upper) c.fail(l, fl, "lower limit above upper limit");
+    }
+  } else if (j.type == JointType::Revolute || j.type == JointType::Prismatic) {
+    c.fail(e, f + "/limit", "a " + type + " joint needs <limit> (URDF requires it)");
+  }
+  if (const XMLElement* d = e->FirstChildElement("dynamics")) {
+    j.damping_Nms_rad = attrDouble(c, d, "damping", f + "/dynamics", 0.0);
+    j.friction_Nm = attrDouble(c, d, "friction", f + "/dynamics", 0.0);
+    if (j.damping_Nms_rad < 0 || j.friction_Nm < 0) c.fail(d, f + "/dynamics", "damping and friction must be >= 0");
+  }
+  if (const XMLElement* mi = e->FirstChildElement("mimic")) {
+    mimics.emplace_back(static_cast<int>(m.joints.size()), attrString(c, mi, "joint", f + "/mimic"));
+    j.mimic.multiplier = attrDouble(c, mi, "multiplier", f + "/mimic", 1.0);
+    j.mimic.offset = attrDouble(c, mi, "offset", f + "/mimic", 0.0);
+  }
+  for (const XMLElement* ch = e->FirstChildElement(); ch; ch = ch->NextSiblingElement()) {
+    std::string n = ch->Name();
+    static const std::set<std::string> known = {"parent", "child",  "origin",           "axis",       "limit",
+                                                "dynamics", "mimic", "safety_controller", "calibration"};
+    if (!known.count(n)) c.ignore("<joint>/<" + n + ">");
+  }
+  m.joints.push_back(std::move(j));
+}
+
+/// Topology: exactly one root, each link the child of at most one joint, no cycles.
+void checkTree(const Ctx& c, const XMLElement* robot, RobotModel& m) {
+  std::vector<int> parent_joint(m.links.size(), -1);
+  for (size_t i = 0; i < m.joints.size(); ++i) {
+    const Joint& j = m.joints[i];
+    if (parent_joint[j.child] >= 0)
+      throw InputError(c.file, j.line, "joint '" + j.name + "'/child@link",
+                       "link '" + m.links[j.child].name + "' is already the child of joint '" +
+                           m.joints[parent_joint[j.child]].name + "'");
+    parent_joint[j.child] = static_cast<int>(i);
+  }
+  std::vector<int> roots;
+  for (size_t i = 0; i < m.links.size(); ++i)
+    if (parent_joint[i] < 0) roots.push_back(static_cast<int>(i));
+  if (m.links.empty()) c.fail(robot, "robot", "no <link>");
+  if (roots.size() != 1) {
+    std::string names;
+    for (int r : roots) names += (names.empty() ? "" : ", ") + m.links[r].name;
+    c.fail(robot, "robot", "expected exactly one root link, found " + std::to_string(roots.size()) +
+                               (names.empty() ? " (the joints form a cycle)" : ": " + names));
+  }
+  m.root_link = roots[0];
+  m.fixed_base = m.links[m.root_link].name == "world";
+  for (size_t i = 0; i < m.links.size(); ++i) {  // cycle check: walk up from each link
+    int steps = 0;
+    for (int l = static_cast<int>(i); parent_joint[l] >= 0; l = m.joints[parent_joint[l]].parent)
+      if (++steps > static_cast<int>(m.links.size()))
+        throw InputError(c.file, m.links[i].line, "link '" + m.links[i].name + "'", "joints form a cycle");
+  }
+}
+
+/// A body in ODE needs mass: every link moved by a joint must carry mass itself or through the
+/// links fixed to it.
+void checkMasses(const Ctx& c, const RobotModel& m) {
+  std::vector<std::vector<int>> fixed_children(m.links.size());
+  for (const Joint& j : m.joints)
+    if (!j.movable()) fixed_children[j.parent].push_back(j.child);
+  std::function<double(int)> groupMass = [&](int l) {
+    double s = m.links[l].has_inertial ? m.links[l].inertial.mass_kg : 0.0;
+    for (int ch : fixed_children[l]) s += groupMass(ch);
+    return s;
+  };
+  for (const Joint& j : m.joints)
+    if (j.movable() && groupMass(j.child) <= 0)
+      throw InputError(c.file, m.links[j.child].line, "link '" + m.links[j.child].name + "'/inertial",
+                       "link has no mass but is moved by joint '" + j.name + "' (add <inertial> with <mass>)");
+  if (!m.fixed_base && groupMass(m.root_link) <= 0)
+    throw InputError(c.file, m.links[m.root_link].line, "link '" + m.links[m.root_link].name + "'/inertial",
+                     "the floating root link has no mass");
+}
+
+int requireLink(const Ctx& c, const XMLElement* e, const RobotModel& m, const std::string& field) {
+  std::string name = attrString(c, e, "link", field);
+  int idx = m.linkIndex(name);
+  if (idx < 0) c.fail(e, field + "@link", "unknown link '" + name + "'");
+  return idx;
+}
+
+int requireJoint(const Ctx& c, const XMLElement* e, const RobotModel& m, const std::string& field) {
+  std::string name = attrString(c, e, "joint", field);
+  int idx = m.jointIndex(name);
+  if (idx < 0) c.fail(e, field + "@joint", "unknown joint '" + name + "'");
+  if (!m.joints[idx].movable()) c.fail(e, field + "@joint", "joint '" + name + "' is fixed");
+  return idx;
+}
+
+void parseGapsim(Ctx& c, const XMLElement* g, RobotModel& m) {
+  for (const XMLElement* e = g->FirstChildElement(); e; e = e->NextSiblingElement()) {
+    std::string n = e->Name();
+    std::string f = "gapsim/" + n;
+    if (n == "source") {
+      m.source_text = e->GetText() ? e->GetText() : "";
+    } else if (n == "initial_pose") {
+      m.initial_root_pose = parsePose(c, e, f);
+      // Without an explicit height the robot is put on the ground; with one it is taken as given.
+      m.has_ground_clearance = !e->Attribute("xyz");
+      if (e->Attribute("ground_clearance_m")) {
+        m.has_ground_clearance = true;
+        m.ground_clearance_m = attrDouble(c, e, "ground_clearance_m", f);
+      }
+      for (const XMLElement* j = e->FirstChildElement(); j; j = j->NextSiblingElement()) {
+        if (std::string(j->Name()) != "joint") c.fail(j, f + "/" + j->Name(), "expected <joint name value_rad>");
+        std::string name = attrString(c, j, "name", f + "/joint");
+        int idx = m.jointIndex(name);
+        if (idx < 0) c.fail(j, f + "/joint@name", "unknown joint '" + name + "'");
+        const char* key = j->Attribute("value_rad") ? "value_rad" : "value_m";
+        double v = attrDouble(c, j, key, f + "/joint[" + name + "]");
+        const Joint& jt = m.joints[idx];
+        if (jt.has_limits && (v < jt.lower - 1e-9 || v > jt.upper + 1e-9))
+          c.fail(j, f + "/joint[" + name + "]@" + key,
+                 "initial value " + std::to_string(v) + " outside the joint limits [" + std::to_string(jt.lower) +
+                     ", " + std::to_string(jt.upper) + "]");
+        m.initial_q[idx] = v;
+      }
+    } else if (n == "solver") {
+      SolverSettings& s = m.solver;
+      s.dt_s = attrDouble(c, e, "dt_s", f, s.dt_s);
+      if (!(s.dt_s > 0)) c.fail(e, f + "@dt_s", "must be > 0");
+      if (const char* st = e->Attribute("stepper")) {
+        std::string v = st;
+        if (v == "quick") s.quickstep = true;
+        else if (v == "big") s.quickstep = false;
+        else c.fail(e, f + "@stepper", "expected quick or big, got '" + v + "'");
+      }
+      s.iterations = static_cast<int>(attrDouble(c, e, "iterations", f, s.iterations));
+      if (s.iterations < 1) c.fail(e, f + "@iterations", "must be >= 1");
+      s.erp = attrDouble(c, e, "erp", f, s.erp);
+      s.cfm = attrDouble(c, e, "cfm", f, s.cfm);
+      s.gravity_m_s2 = attrVec3(c, e, "gravity_m_s2", f, s.gravity_m_s2);
+    } else if (n == "contact") {
+      ContactSettings& s = m.contact;
+      s.mu = attrDouble(c, e, "mu", f, s.mu);
+      s.soft_erp = attrDouble(c, e, "soft_erp", f, s.soft_erp);
+      s.soft_cfm = attrDouble(c, e, "soft_cfm", f, s.soft_cfm);
+      s.slip1 = attrDouble(c, e, "slip1", f, s.slip1);
+      s.slip2 = attrDouble(c, e, "slip2", f, s.slip2);
+      s.max_contacts = static_cast<int>(attrDouble(c, e, "max_contacts", f, s.max_contacts));
+      if (s.max_contacts < 1 || s.max_contacts > 64) c.fail(e, f + "@max_contacts", "must be within 1..64");
+      s.surface_layer_m = attrDouble(c, e, "surface_layer_m", f, s.surface_layer_m);
+      s.self_collision = attrBool(c, e, "self_collision", f, s.self_collision);
+      if (s.mu < 0) c.fail(e, f + "@mu", "must be >= 0");
+    } else if (n == "ground") {
+      std::string t = attrString(c, e, "type", f);
+      if (t == "plane") m.ground_plane = true;
+      else if (t == "none") m.ground_plane = false;
+      else c.fail(e, f + "@type", "expected plane or none, got '" + t + "'");
+    } else if (n == "sensors") {
+      for (const XMLElement* s = e->FirstChildElement(); s; s = s->NextSiblingElement()) {
+        std::string sn = s->Name();
+        std::string fs = f + "/" + sn;
+        if (sn == "imu") {
+          m.imus.push_back({attrString(c, s, "name", fs), requireLink(c, s, m, fs)});
+        } else if (sn == "foot_contact") {
+          m.foot_contacts.push_back({attrString(c, s, "name", fs), requireLink(c, s, m, fs)});
+        } else if (sn == "encoder") {
+          double r = attrDouble(c, s, "resolution_rad", fs);
+          if (r < 0) c.fail(s, fs + "@resolution_rad", "must be >= 0");
+          if (s->Attribute("joint")) {
+            m.joints[requireJoint(c, s, m, fs)].encoder_resolution_rad = r;
+          } else {
+            for (Joint& j : m.joints) j.encoder_resolution_rad = r;
+          }
+        } else {
+          c.fail(s, fs, "unknown sensor <" + sn + "> (imu, encoder, foot_contact)");
+        }
+      }
+    } else if (n == "fall") {
+      double deg = attrDouble(c, e, "tilt_deg", f);
+      if (deg <= 0 || deg > 180) c.fail(e, f + "@tilt_deg", "must be within (0, 180]");
+      m.fall_tilt_rad = deg * kPi / 180.0;
+    } else if (n == "divergence") {
+      m.max_linear_speed_m_s = attrDouble(c, e, "max_linear_speed_m_s", f, m.max_linear_speed_m_s);
+      m.max_angular_speed_rad_s = attrDouble(c, e, "max_angular_speed_rad_s", f, m.max_angular_speed_rad_s);
+    } else if (n == "servo_defaults") {
+      double gain = attrDouble(c, e, "gain_1_s", f, 20.0);
+      if (gain <= 0) c.fail(e, f + "@gain_1_s", "must be > 0");
+      for (Joint& j : m.joints) j.servo.gain_1_s = gain;
+      if (e->Attribute("fmax_Nm")) {
+        double fm = attrDouble(c, e, "fmax_Nm", f);
+        for (Joint& j : m.joints)
+          if (j.effort <= 0) j.servo.fmax_Nm = fm;
+      }
+    } else if (n == "servo") {
+      Joint& j = m.joints[requireJoint(c, e, m, f)];
+      j.servo.gain_1_s = attrDouble(c, e, "gain_1_s", f, j.servo.gain_1_s);
+      j.servo.fmax_Nm = attrDouble(c, e, "fmax_Nm", f, j.servo.fmax_Nm);
+      j.servo.max_velocity_rad_s = attrDouble(c, e, "max_velocity_rad_s", f, j.servo.max_velocity_rad_s);
+      if (j.servo.gain_1_s <= 0 || j.servo.fmax_Nm < 0 || j.servo.max_velocity_rad_s <= 0)
+        c.fail(e, f, "gain_1_s and max_velocity_rad_s must be > 0, fmax_Nm >= 0");
+    } else {
+      c.fail(e, f,
+             "unknown element <" + n +
+                 "> in <gapsim> (source, initial_pose, solver, contact, ground, sensors, fall, divergence, "
+                 "servo_defaults, servo)");
+    }
+  }
+}
+
+}  // namespace
+
+RobotModel parseRobotXml(const std::string& xml_text, const std::string& path) {
+  Ctx c;
+  c.file = path;
+  tinyxml2::XMLDocument doc;
+  if (doc.Parse(xml_text.c_str(), xml_text.size()) != tinyxml2::XML_SUCCESS)
+    throw InputError(path, doc.ErrorLineNum(), "xml", std::string("malformed XML: ") + doc.ErrorStr());
+  const XMLElement* robot = doc.RootElement();
+  if (!robot || std::string(robot->Name()) != "robot")
+    throw InputError(path, robot ? robot->GetLineNum() : 1, "robot", "the root element must be <robot>");
+  RobotModel m;
+  m.source_file = path;
+  m.name = attrString(c, robot, "name", "robot");
+
+  // Links first (joints refer to them by name, in any order), then joints, then <gapsim>.
+  for (const XMLElement* e = robot->FirstChildElement("link"); e; e = e->NextSiblingElement("link"))
+    parseLink(c, e, m);
+  std::vector<std::pair<int, std::string>> mimics;
+  for (const XMLElement* e = robot->FirstChildElement("joint"); e; e = e->NextSiblingElement("joint"))
+    parseJoint(c, e, m, mimics);
+  for (auto& [ji, master] : mimics) {
+    int mi = m.jointIndex(master);
+    if (mi < 0 || mi == ji || !m.joints[mi].movable())
+      throw InputError(path, m.joints[ji].line, "joint '" + m.joints[ji].name + "'/mimic@joint",
+                       "mimic names '" + master + "', which is not another movable joint");
+    if (m.joints[mi].mimic.master >= 0)
+      throw InputError(path, m.joints[ji].line, "joint '" + m.joints[ji].name + "'/mimic@joint",
+                       "chained mimic joints are not supported");
+    m.joints[ji].mimic.master = mi;
+  }
+  checkTree(c, robot, m);
+  checkMasses(c, m);
+
+  // Defaults that depend on the joint's own limits.
+  m.initial_q.assign(m.joints.size(), 0.0);
+  m.has_ground_clearance = true;  // a robot file that says nothing is put on the ground
+  m.ground_clearance_m = 0.0005;
+  for (size_t i = 0; i < m.joints.size(); ++i) {
+    Joint& j = m.joints[i];
+    if (j.has_limits) m.initial_q[i] = std::clamp(0.0, j.lower, j.upper);
+    if (j.effort > 0) j.servo.fmax_Nm = j.effort;
+    if (j.velocity > 0) j.servo.max_velocity_rad_s = j.velocity;
+  }
+
+  bool have_gapsim = false;
+  for (const XMLElement* e = robot->FirstChildElement(); e; e = e->NextSiblingElement()) {
+    std::string n = e->Name();
+    if (n == "link" || n == "joint" || n == "material") continue;
+    if (n == "gapsim") {
+      if (have_gapsim) c.fail(e, "gapsim", "only one <gapsim> element is allowed");
+      have_gapsim = true;
+      parseGapsim(c, e, m);
+    } else {
+      c.ignore("<" + n + ">");
+    }
+  }
+  // Mimic joints start where their master puts them.
+  for (size_t i = 0; i < m.joints.size(); ++i)
+    if (m.joints[i].mimic.master >= 0)
+      m.initial_q[i] = m.joints[i].mimic.multiplier * m.initial_q[m.joints[i].mimic.master] + m.joints[i].mimic.offset;
+
+  replaceMeshes(c, m);
+  for (auto& [kind, count] : c.ignored)
+    c.warnings.push_back("ignored " + std::to_string(count) + " " + kind + " element" + (count > 1 ? "s" : "") +
+                         " (not used by gapsim)");
+  if (!have_gapsim)
+    c.warnings.push_back("no <gapsim> element: ideal position servos on every joint, default solver and contact");
+  m.warnings = std::move(c.warnings);
+  return m;
+}
+
+RobotModel loadRobotFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path, 0, "", "cannot open robot file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parseRobotXml(ss.str(), path);
+}
+
+}  // namespace gapsim
