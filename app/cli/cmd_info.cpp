@@ -45,6 +45,8 @@ Action addInfo(CLI::App& app) {
       if (j.movable()) {
         if (j.mimic.master >= 0) {
           drive = "coupled to " + m.joints[j.mimic.master].name + " (x" + std::to_string(j.mimic.multiplier) + ")";
+        } else if (j.servo.fmax_Nm <= 0) {
+          drive = "passive";
         } else {
           ++dof;
           char b[96];

@@ -117,9 +117,12 @@ TEST(UrdfParser, InitialPoseOutsideLimitsIsAnError) {
   EXPECT_EQ(e.field(), "gapsim/initial_pose/joint[j]@value_rad");
 }
 
-TEST(UrdfParser, NonPhysicalInertiaIsAnError) {
-  InputError e = errorOf(replaced(kTwoLinks, "ixx=\"0.01\" iyy=\"0.02\" izz=\"0.015\"", "ixx=\"0.01\" iyy=\"0.05\" izz=\"0.01\""));
+TEST(UrdfParser, NonPositiveInertiaIsAnErrorTriangleViolationAWarning) {
+  InputError e = errorOf(replaced(kTwoLinks, "ixx=\"0.01\" iyy=\"0.02\" izz=\"0.015\"", "ixx=\"0.01\" iyy=\"-0.05\" izz=\"0.01\""));
   EXPECT_EQ(e.field(), "link 'a'/inertial/inertia");
+  RobotModel m = parseRobotXml(replaced(kTwoLinks, "ixx=\"0.01\" iyy=\"0.02\" izz=\"0.015\"", "ixx=\"0.01\" iyy=\"0.05\" izz=\"0.01\""), "t.urdf");
+  ASSERT_EQ(m.warnings.size(), 1u);
+  EXPECT_NE(m.warnings[0].find("triangle inequality"), std::string::npos);
 }
 
 TEST(UrdfParser, TwoRootsIsAnError) {

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs what gapsim needs from Debian's packages (only what is missing) and configures and
+# builds it in ./build. Sourced by run.sh and test.sh; usable on its own.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+PACKAGES=(build-essential cmake pkg-config libode-dev libeigen3-dev libtinyxml2-dev
+          libcli11-dev nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "gapsim setup: installing ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+BUILD_DIR=${GAPSIM_BUILD_DIR:-build}
+JOBS=${GAPSIM_JOBS:-$(nproc)}
+cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
+cmake --build "$BUILD_DIR" -j"$JOBS"
