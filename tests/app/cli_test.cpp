@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// gapsim-cli as a user runs it: exit codes (0 ok, 2 bad input with file/line/field, 3 divergence),
+// summaries, byte-identical logs, --help everywhere.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <sys/wait.h>
+
+namespace {
+
+struct Result {
+  int code = -1;
+  std::string out;  // stdout and stderr together
+};
+
+Result cli(const std::string& args) {
+  const std::string cmd = std::string(GAPSIM_CLI_PATH) + " " + args + " 2>&1";
+  Result r;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return r;
+  std::array<char, 4096> buf{};
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
+  const int status = pclose(p);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+std::string data(const std::string& f) { return std::string(GAPSIM_SOURCE_DIR) + "/tests/app/data/" + f; }
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+TEST(Cli, HelpOnEverySubcommand) {
+  for (const char* sub : {"", "info", "run", "bench", "demo"}) {
+    Result r = cli(std::string(sub) + " --help");
+    EXPECT_EQ(r.code, 0) << sub << "\n" << r.out;
+    EXPECT_TRUE(contains(r.out, "Usage")) << r.out;
+  }
+}
+
+TEST(Cli, InfoListsJointsAndMass) {
+  Result r = cli("info nao");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_TRUE(contains(r.out, "LKneePitch"));
+  EXPECT_TRUE(contains(r.out, "coupled to LHipYawPitch"));
+  EXPECT_TRUE(contains(r.out, "degrees of freedom (actuated): 25"));
+  EXPECT_TRUE(contains(r.out, "total mass: 5.00"));
+}
+
+TEST(Cli, RunPrintsSummaryAndWritesLog) {
+  const std::string log = ::testing::TempDir() + "/cli_run.csv";
+  Result r = cli("run --robot nao --duration 1 --quiet --out " + log);
+  ASSERT_EQ(r.code, 0) << r.out;
+  for (const char* key : {"sim_time_s=1.000", "fell=no", "max_tilt_deg=", "distance_m=", "rtf="})
+    EXPECT_TRUE(contains(r.out, key)) << key << "\n" << r.out;
+  const std::string text = slurp(log);
+  EXPECT_EQ(text.rfind("time_s,", 0), 0u);
+  for (const char* col : {"LKneePitch/q_target_rad", "LKneePitch/q_rad", "LKneePitch/qd_rad_s", "LKneePitch/tau_Nm",
+                          "torso/pitch_rad", "torso/roll_rad", "torso/tilt_rad", "com/z_m", "LFoot/contact"})
+    EXPECT_TRUE(contains(text, col)) << col;
+}
+
+TEST(Cli, TwoIdenticalRunsGiveByteIdenticalLogs) {
+  const std::string a = ::testing::TempDir() + "/det_a.csv", b = ::testing::TempDir() + "/det_b.csv";
+  const std::string motion = std::string(GAPSIM_SOURCE_DIR) + "/robots/nao/motions/squat.csv";
+  ASSERT_EQ(cli("run --robot nao --quiet --motion " + motion + " --duration 3 --seed 7 --out " + a).code, 0);
+  ASSERT_EQ(cli("run --robot nao --quiet --motion " + motion + " --duration 3 --seed 7 --out " + b).code, 0);
+  const std::string ta = slurp(a), tb = slurp(b);
+  ASSERT_GT(ta.size(), 10000u);
+  EXPECT_TRUE(ta == tb) << "logs differ";
+}
+
+TEST(Cli, BrokenXmlExits2WithFileAndLine) {
+  Result r = cli("info " + data("broken.urdf"));
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_TRUE(contains(r.out, "broken.urdf:3")) << r.out;
+  EXPECT_TRUE(contains(r.out, "malformed XML")) << r.out;
+}
+
+TEST(Cli, LinkWithoutMassExits2) {
+  Result r = cli("run --duration 0.1 --robot " + data("nomass.urdf"));
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_TRUE(contains(r.out, "nomass.urdf:6: link 'arm'/inertial")) << r.out;
+}
+
+TEST(Cli, MotionNamingUnknownJointExits2) {
+  Result r = cli("run --robot nao --quiet --motion " + data("motion_unknown_joint.csv"));
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_TRUE(contains(r.out, "motion_unknown_joint.csv:1: LKneeYaw: unknown joint")) << r.out;
+}
+
+TEST(Cli, NonNumericCellExits2WithLineAndColumn) {
+  Result r = cli("run --robot nao --quiet --motion " + data("motion_nonnumeric.csv"));
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_TRUE(contains(r.out, "motion_nonnumeric.csv:4: HeadPitch")) << r.out;
+  EXPECT_TRUE(contains(r.out, "abc")) << r.out;
+}
+
+TEST(Cli, TimeGoingBackwardsExits2) {
+  Result r = cli("run --robot nao --quiet --motion " + data("motion_backwards.csv"));
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_TRUE(contains(r.out, "motion_backwards.csv:4: time_s")) << r.out;
+}
+
+TEST(Cli, UnknownRobotAndBadOptionExit2) {
+  EXPECT_EQ(cli("info no_such_robot").code, 2);
+  EXPECT_EQ(cli("run --robot nao --dt -1").code, 2);
+  EXPECT_EQ(cli("run --robot nao --no-such-flag").code, 2);
+}
+
+TEST(Cli, AbsurdTimeStepExits3WithDivergenceMessage) {
+  Result r = cli("run --robot nao --quiet --dt 0.2 --duration 20");
+  EXPECT_EQ(r.code, 3) << r.out;
+  EXPECT_TRUE(contains(r.out, "diverged at t=")) << r.out;
+  EXPECT_TRUE(contains(r.out, "body '")) << r.out;
+}
+
+TEST(Cli, ThirdPartyUrdfStands) {
+  Result r = cli("run --duration 5 --robot " + data("thirdparty_arm_robot.urdf"));
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_TRUE(contains(r.out, "fell=no")) << r.out;
+  EXPECT_TRUE(contains(r.out, "ignored 2 <transmission> elements")) << r.out;
+}
+
+}  // namespace
