@@ -17,8 +17,12 @@
 //   A torque filter: steady state T_j = T' = sigma T_M; a torque reversal passes no torque until
 //   the mass has crossed the hull (time ~ sqrt(2 m_g l_h / |T'|), or l_h B_g/|T'| when damped).
 // kCoupled: the spring acts between the mass (the motor side of the gear) and the JOINT. The
-//   joint is taken to move at constant speed qd during the frame, q(t) = q + qd (t - t0).
-//   Deflection delta = p_m - q(t); dead zone centred, [-l_h/2, +l_h/2]:
+//   joint moves at qd during the frame, reacting to the gear torque alone (qd += T_s h/J_joint)
+//   when J_joint > 0 (recommended, see below). Deflection delta = p_m - q is
+//   integrated as d delta/dt = pd_m - qd (state, not recomputed from q: recomputing injects the
+//   splitting error q_actual - q_extrapolated ~ dt^2 qdd into the stiff spring every frame,
+//   which drove the nearly undamped type-B gear unstable against a 0.02 kg m^2 joint). q is only
+//   used to initialise p_m (a probe). Dead zone centred, [-l_h/2, +l_h/2]:
 //     p_h = delta - l_h/2 if delta > l_h/2;  delta + l_h/2 if delta < -l_h/2;  else 0
 //     contact c = (p_h != 0);  T_s = c (D_g p_h + B_g (pd_m - qd))   (Kelvin-Voigt hull contact)
 //     m_g pdd_m = T' - T_s - B_m pd_m
@@ -41,12 +45,23 @@
 // MoToFlex values at frame 1 ms, N = 100 (dt_g = 10 us):
 //   type A: w = 7.53e4 rad/s (12.0 kHz), zeta = 0.518, w dt_g = 0.753, max stable dt_g = 26.6 us
 //   type B: w = 1.277e5 rad/s (20.3 kHz), zeta = 3.9e-4, w dt_g = 1.277, max dt_g = 15.7 us
-// Smallest stable N at 1 ms: 38 (A), 64 (B). The paper's N = 100 is stable with this scheme.
+// Smallest stable N at 1 ms: 38 (A), 64 (B). The paper's N = 100 is linearly stable with this
+// scheme, but for type B (zeta = 4e-4, contact lasting ~2.5 substeps) the spring evaluated at the
+// start of each substep pumps energy at every hull impact and the mass settles into a numerical
+// limit cycle: steady torque off by 39 % (kMotoflex2011) and 115 % (kCoupled) at N = 100; from
+// N = 600 on the results converge. Params::typeB() therefore uses N = 1000 (w dt_g = 0.128);
+// type A (zeta = 0.52) is converged at N = 100.
 // Period error of the scheme (undamped): T_num/T = w h / arccos(1 - (w h)^2/2) = 0.975 (A) and
 // 0.922 (B) at N = 100; the filter is far above the 1 kHz control rate either way.
-// kCoupled and the simulator: T_j is applied to the joint as an explicit torque over the frame,
-// which feeds the mass's inertia back with a one-frame lag; keep m_g below the joint's inertia
-// (including the armature reflectedInertia_kgm2()) or the exchange oscillates.
+// kCoupled and the simulator: T_j is applied to the joint as an explicit torque over the frame.
+// With J_joint = 0 the joint is an infinitely heavy wall moving at qd during the frame and only
+// receives the momentum afterwards; that conserves momentum but not energy (error P^2/(2 J) per
+// frame for a transferred impulse P). For type A the hull damper hides it; the nearly undamped
+// type-B mass rattling in the play pumps energy this way (measured: a 0.05 rad/s joint of
+// 0.02 kg m^2 gained 6x its kinetic energy in 3 s, 3000x at 0.005 kg m^2). Setting J_joint to
+// the joint's inertia about its axis (including the armature) lets the joint speed react to the
+// gear torque inside the substeps (a symplectic pair), which removes the pump; the simulator then
+// applies the frame-average torque, whose impulse equals the in-frame one. Keep m_g < J_joint.
 //
 // Reflected rotor inertia: J_rotor (motor side) appears at the joint as sigma^2 J_rotor
 // (MuJoCo's "armature"). This component does not integrate it: the simulator adds
@@ -80,6 +95,9 @@ class Gear {
     int substeps = 100;              ///< N substeps per frame [-]                      "substeps"
     double frame_s = 1e-3;           ///< step length step() is called with [s]         "frame"
     double J_rotor_kgm2 = 0.0;       ///< rotor inertia, motor side [kg m^2]            "J_rotor"
+    double J_joint_kgm2 = 0.0;       ///< kCoupled: joint inertia about its axis incl. armature,
+                                     ///< for the in-frame joint reaction; 0 = joint at constant
+                                     ///< qd through the frame [kg m^2]                 "J_joint"
 
     /// Throws std::invalid_argument with the numbers, including the stability limit
     /// sqrt(D_g/m_g) * frame_s/substeps < 2.
@@ -93,10 +111,10 @@ class Gear {
     double reflectedInertia_kgm2() const { return sigma * sigma * J_rotor_kgm2; }
 
     /// MoToFlex gear type A (201.3) and B (130.85), motoflex_nao_parameters.csv.
-    static Params typeA();
-    static Params typeB();
+    static Params typeA();  ///< substeps 100 (as the paper)
+    static Params typeB();  ///< substeps 1000 (see the limit-cycle note above)
 
-    /// Names: variant, sigma, m_g, D_g, B_g, l_h, B_m, substeps, frame, J_rotor.
+    /// Names: variant, sigma, m_g, D_g, B_g, l_h, B_m, substeps, frame, J_rotor, J_joint.
     static std::vector<std::string> paramNames();
     static std::vector<ParamInfo> paramInfo();
     double get(std::string_view name) const;
@@ -105,12 +123,12 @@ class Gear {
 
   struct State {
     double p_m_rad = 0.0;        ///< mass position (kMotoflex2011: in the hull frame;
-                                 ///< kCoupled: absolute joint-side angle) [rad]
+                                 ///< kCoupled: absolute joint-side angle, a probe) [rad]
     double v_m_rad_s = 0.0;      ///< mass speed [rad/s]
+    double deflection_rad = 0.0; ///< kMotoflex2011: p_m; kCoupled: delta = p_m - q (state)
     bool initialised = false;    ///< kCoupled: false -> first step sets p_m = q, v_m = qd
     // Last outputs, for probes (end of the last substep unless stated).
     double input_torque_Nm = 0.0;   ///< T' = sigma T_M
-    double deflection_rad = 0.0;    ///< kMotoflex2011: p_m; kCoupled: p_m - q
     double spring_rad = 0.0;        ///< p_h, spring compression beyond the hull
     bool contact = false;           ///< mass touches the hull
     double spring_torque_Nm = 0.0;  ///< T_s of the last substep
@@ -128,9 +146,8 @@ class Gear {
   /// Puts the mass at rest-relative position: kMotoflex2011 at 0, kCoupled centred on q with qd.
   void reset(double q_rad = 0.0, double qd_rad_s = 0.0);
 
-  /// Stored energy of the gear: 1/2 m_g v_m^2 + 1/2 D_g p_h^2 (kCoupled: uses the stored state
-  /// with deflection relative to q_rad) [J].
-  double energy_J(double q_rad = 0.0) const;
+  /// Stored energy of the gear: 1/2 m_g v_m^2 + 1/2 D_g p_h(deflection)^2 [J].
+  double energy_J() const;
 
   double reflectedInertia_kgm2() const { return params_.reflectedInertia_kgm2(); }
   const Params& params() const { return params_; }

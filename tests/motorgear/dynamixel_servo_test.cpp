@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "motorgear/dynamixel_servo.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace gapsim::motorgear {
+namespace {
+
+// tau = -kp (q - q_bar) - kd qd - kc sgn(qd) with kp 9.272, kd 0.3069, kc 0.03 (paper 000).
+// Inside the clamp the law is one expression evaluated in the same order: exact (1e-15 N m for
+// the different association of the products).
+TEST(DynamixelServo, LawExactInsideClamp) {
+  DynamixelServo s(DynamixelServo::Params{});
+  struct Case {
+    double q_bar, q, qd;
+  };
+  for (const Case c : {Case{0.01, 0.0, 0.0}, Case{0.0, 0.02, 0.1}, Case{-0.03, -0.01, -0.2},
+                       Case{0.05, 0.05, 0.5}}) {
+    const double sgn = c.qd > 0 ? 1 : (c.qd < 0 ? -1 : 0);
+    const double expected = -9.272 * (c.q - c.q_bar) - 0.3069 * c.qd - 0.03 * sgn;
+    ASSERT_LT(std::abs(expected), 0.75);
+    EXPECT_NEAR(s.step(1e-3, c.q_bar, c.q, c.qd), expected, 1e-15);
+  }
+  // sgn(0) = 0: at rest with zero error no torque at all.
+  EXPECT_EQ(s.step(1e-3, 0.3, 0.3, 0.0), 0.0);
+  // 0.01 rad error, at rest: 0.09272 N m.
+  EXPECT_NEAR(DynamixelServo::torque_Nm(s.params(), 0.01, 0.0, 0.0), 0.09272, 1e-15);
+}
+
+// Clamp to [tau_min, tau_max] = [-0.75, 0.75] N m (25 % of the AX-18A stall torque).
+TEST(DynamixelServo, ClampExact) {
+  DynamixelServo s(DynamixelServo::Params{});
+  EXPECT_EQ(s.step(1e-3, 1.0, 0.0, 0.0), 0.75);
+  EXPECT_NEAR(s.state().torque_unclamped_Nm, 9.272, 1e-15);
+  EXPECT_EQ(s.step(1e-3, -1.0, 0.0, 0.0), -0.75);
+  DynamixelServo::Params asym;
+  asym.tau_min_Nm = -0.1;
+  asym.tau_max_Nm = 0.2;
+  DynamixelServo a(asym);
+  EXPECT_EQ(a.step(1e-3, 0.0, 0.1, 0.0), -0.1);
+  EXPECT_EQ(a.step(1e-3, 0.1, 0.0, 0.0), 0.2);
+}
+
+TEST(DynamixelServo, NonFiniteInputPropagatesWithoutThrowing) {
+  DynamixelServo s(DynamixelServo::Params{});
+  EXPECT_TRUE(std::isnan(s.step(1e-3, std::nan(""), 0.0, 0.0)));
+}
+
+TEST(DynamixelServo, ValidateRejectsWithNumbers) {
+  DynamixelServo::Params p;
+  p.tau_max_Nm = -0.2;
+  try {
+    p.validate();
+    FAIL() << "no throw";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("-0.2"), std::string::npos) << e.what();
+  }
+  DynamixelServo::Params q;
+  q.kd_Nm_s_rad = -1;
+  EXPECT_THROW(DynamixelServo{q}, std::invalid_argument);
+}
+
+TEST(DynamixelServo, ParamsByNameRoundTrip) {
+  DynamixelServo::Params p;
+  const auto names = DynamixelServo::Params::paramNames();
+  ASSERT_EQ(names.size(), 5u);
+  EXPECT_EQ(p.get("kp"), 9.272);
+  EXPECT_EQ(p.get("kd"), 0.3069);
+  EXPECT_EQ(p.get("kc"), 0.03);
+  double v = 0.5;
+  for (const auto& n : names) {
+    p.set(n, v);
+    EXPECT_EQ(p.get(n), v) << n;
+    v += 0.5;
+  }
+  EXPECT_THROW(p.set("Kp", 1), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace gapsim::motorgear

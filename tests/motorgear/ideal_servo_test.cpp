@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "motorgear/ideal_servo.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace gapsim::motorgear {
+namespace {
+
+// omega = clamp(gain (q_target - q), +-max_velocity): one multiply, exact.
+TEST(IdealServo, CommandedVelocityLawAndClamp) {
+  IdealServo::Params p;
+  p.gain_1_s = 50.0;
+  p.max_velocity_rad_s = 2.0;
+  p.fmax_Nm = 3.5;
+  IdealServo s(p);
+  EXPECT_EQ(s.velocity_rad_s(0.01, 0.0), 50.0 * 0.01);
+  EXPECT_EQ(s.velocity_rad_s(0.0, 0.01), -50.0 * 0.01);
+  EXPECT_EQ(s.velocity_rad_s(1.0, 0.0), 2.0);
+  EXPECT_EQ(s.velocity_rad_s(-1.0, 0.0), -2.0);
+  EXPECT_EQ(s.velocity_rad_s(0.3, 0.3), 0.0);
+  EXPECT_EQ(s.fmax_Nm(), 3.5);
+  EXPECT_TRUE(std::isnan(s.velocity_rad_s(std::nan(""), 0.0)));
+}
+
+TEST(IdealServo, ValidateAndNames) {
+  IdealServo::Params p;
+  p.max_velocity_rad_s = -3.25;
+  try {
+    p.validate();
+    FAIL() << "no throw";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("-3.25"), std::string::npos) << e.what();
+  }
+  IdealServo::Params q;
+  const auto names = IdealServo::Params::paramNames();
+  ASSERT_EQ(names.size(), 3u);
+  double v = 1.5;
+  for (const auto& n : names) {
+    q.set(n, v);
+    EXPECT_EQ(q.get(n), v) << n;
+    v += 1.0;
+  }
+  EXPECT_THROW(q.get("gain_1_s"), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace gapsim::motorgear
