@@ -7,6 +7,9 @@
 
 #include <Eigen/Geometry>
 #include <limits>
+
+#include "motorgear/dynamixel_servo.h"
+#include "motorgear/joint_drivetrain.h"
 #include <string>
 #include <vector>
 
@@ -57,6 +60,37 @@ struct ServoSettings {
   double max_velocity_rad_s = 10;  ///< commanded speed limit
 };
 
+/// What drives a movable joint. `Ideal` is the plain-ODE position servo (ServoSettings);
+/// `MoToFlex` the PID -> battery clamp -> RL motor -> gear chain of motorgear::JointDrivetrain,
+/// whose torque enters ODE with dJointAddHingeTorque; `Dynamixel` the BIOLOID servo law.
+/// Dry friction is the ODE joint motor (target speed 0, FMax = dry_friction_Nm) for both.
+enum class DriveKind { Ideal, MoToFlex, Dynamixel };
+
+struct Drivetrain {
+  DriveKind kind = DriveKind::Ideal;
+  std::string group;  ///< parameter-name prefix shared by several joints, e.g. "legs/typeA"
+  motorgear::JointDrivetrain::Params motoflex{};
+  motorgear::DynamixelServo::Params dynamixel{};
+  double dry_friction_Nm = 0.0;
+  /// Reflected rotor inertia sigma^2 J_rotor ("armature") added about the joint axis.
+  double armature_kgm2() const {
+    return kind == DriveKind::MoToFlex ? motoflex.gear.reflectedInertia_kgm2() : 0.0;
+  }
+};
+
+/// A link simulated as `segments` rigid pieces along its length (MoToFlex Section 3.3), joined by
+/// two-axis joints perpendicular to the link with torque -D_B * alpha per axis (implemented as
+/// ODE's implicit spring, so any D_B is stable) plus a small damping and optional dry friction.
+struct SoftLink {
+  int link = -1;
+  std::string group;  ///< parameter-name prefix, e.g. "legs/soft"
+  int segments = 2;
+  double D_B_Nm_rad = 2006.5;
+  double damping_Nms_rad = 0.1;
+  double friction_Nm = 0.0;
+  int line = 0;
+};
+
 struct Joint {
   std::string name;
   JointType type = JointType::Revolute;
@@ -73,6 +107,7 @@ struct Joint {
   double friction_Nm = 0.0;
   Mimic mimic;
   ServoSettings servo;
+  Drivetrain drive;
   double encoder_resolution_rad = 0.0;  ///< 0 = exact
   int line = 0;
 
@@ -132,6 +167,8 @@ struct RobotModel {
   double fall_tilt_rad = 60.0 * 3.14159265358979323846 / 180.0;
   double max_linear_speed_m_s = 50.0;
   double max_angular_speed_rad_s = 500.0;
+
+  std::vector<SoftLink> soft_links;
 
   std::vector<std::string> warnings;  ///< what the loader ignored or replaced
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "sim/simulation.h"
 
-#include <ode/ode.h>
+#include "sim/simulation_impl.h"
 
 #include <cmath>
 #include <sstream>
@@ -13,7 +13,6 @@ namespace gapsim {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-constexpr int kMaxFootFeedback = 256;  // contact joints with force feedback per step
 
 Eigen::Matrix3d toEigen(const dReal* R) {  // ODE 3x4 row-major rotation
   Eigen::Matrix3d M;
@@ -21,46 +20,7 @@ Eigen::Matrix3d toEigen(const dReal* R) {  // ODE 3x4 row-major rotation
   return M;
 }
 
-void toOde(const Eigen::Matrix3d& M, dMatrix3 R) {
-  for (int r = 0; r < 3; ++r) {
-    for (int c = 0; c < 3; ++c) R[4 * r + c] = M(r, c);
-    R[4 * r + 3] = 0;
-  }
-}
-
 }  // namespace
-
-/// Everything ODE: created in the constructor, destroyed in the destructor, touched only here.
-struct Simulation::Impl {
-  struct Body {
-    dBodyID id = nullptr;
-    std::string name;  ///< the first link of the group
-    double mass_kg = 0;
-    int foot = -1;     ///< index into model.foot_contacts, or -1
-  };
-  dWorldID world = nullptr;
-  dSpaceID robot_space = nullptr;
-  dGeomID ground = nullptr;
-  dJointGroupID contacts = nullptr;
-  dThreadingImplementationID threading = nullptr;
-  std::vector<Body> bodies;
-  std::vector<int> link_body;                        ///< -1: static (fixed to world)
-  std::vector<Eigen::Isometry3d> link_in_body;       ///< link frame in its body frame
-  std::vector<Eigen::Isometry3d> static_link_pose;   ///< world pose for static links
-  std::vector<dJointID> joint_id;                    ///< nullptr for fixed joints
-  std::vector<dJointFeedback> joint_fb;
-  std::vector<dJointFeedback> foot_fb;
-  std::vector<int> foot_fb_owner;  ///< foot index per used feedback slot, sign-encoded body side
-  std::vector<int> foot_fb_side;   ///< 1 if the foot body is body1 of the contact joint, 2 if body2
-  int foot_fb_used = 0;
-  std::vector<int> foot_points;
-  unsigned long rand_seed = 0;
-  const RobotModel* model = nullptr;
-  int contacts_this_step = 0;
-
-  static void nearCallback(void* data, dGeomID o1, dGeomID o2);
-  void addContacts(dGeomID o1, dGeomID o2);
-};
 
 void Simulation::Impl::nearCallback(void* data, dGeomID o1, dGeomID o2) {
   static_cast<Impl*>(data)->addContacts(o1, o2);
@@ -103,196 +63,6 @@ void Simulation::Impl::addContacts(dGeomID o1, dGeomID o2) {
   contacts_this_step += n;
 }
 
-Simulation::Simulation(std::shared_ptr<const RobotModel> model, const SimOptions& options)
-    : model_(std::move(model)), impl_(std::make_unique<Impl>()) {
-  detail::ensureOdeInitialized();
-  const RobotModel& m = *model_;
-  Impl& I = *impl_;
-  I.model = &m;
-  dt_s_ = options.dt_s.value_or(m.solver.dt_s);
-  if (!(dt_s_ > 0) || !std::isfinite(dt_s_)) throw std::invalid_argument("dt must be > 0");
-  profile_ = options.profile;
-  I.rand_seed = static_cast<unsigned long>(options.seed);
-
-  I.world = dWorldCreate();
-  // One threading object per world: the default one that dInitODE2 creates is shared by all
-  // worlds and is not thread-safe (DESIGN.md).
-  I.threading = dThreadingAllocateSelfThreadedImplementation();
-  dWorldSetStepThreadingImplementation(I.world, dThreadingImplementationGetFunctions(I.threading), I.threading);
-  const Eigen::Vector3d& g = m.solver.gravity_m_s2;
-  dWorldSetGravity(I.world, g.x(), g.y(), g.z());
-  dWorldSetERP(I.world, m.solver.erp);
-  dWorldSetCFM(I.world, m.solver.cfm);
-  dWorldSetQuickStepNumIterations(I.world, options.iterations.value_or(m.solver.iterations));
-  dWorldSetContactSurfaceLayer(I.world, m.contact.surface_layer_m);
-  dWorldSetAutoDisableFlag(I.world, 0);
-  I.robot_space = dSimpleSpaceCreate(nullptr);
-  I.contacts = dJointGroupCreate(0);
-  if (m.ground_plane) I.ground = dCreatePlane(nullptr, 0, 0, 1, 0);
-  I.foot_fb.resize(kMaxFootFeedback);
-  I.foot_fb_owner.resize(kMaxFootFeedback);
-  I.foot_fb_side.resize(kMaxFootFeedback);
-  I.foot_points.assign(m.foot_contacts.size(), 0);
-  quickstep_ = options.quickstep.value_or(m.solver.quickstep);
-
-  // --- bodies: links joined by fixed joints form one rigid body ---
-  const size_t nl = m.links.size();
-  std::vector<int> group_of(nl, -1);  // representative link of each link's rigid group
-  std::vector<bool> is_static(nl, false);
-  group_of[m.root_link] = m.root_link;
-  is_static[m.root_link] = m.fixed_base;
-  for (size_t sweep = 0; sweep <= nl; ++sweep)
-    for (const Joint& j : m.joints) {
-      if (group_of[j.parent] < 0 || group_of[j.child] >= 0) continue;
-      group_of[j.child] = j.movable() ? j.child : group_of[j.parent];
-      is_static[j.child] = !j.movable() && is_static[j.parent];
-    }
-
-  // Build at the zero configuration: ODE measures hinge angles from the pose the joint is
-  // created in, so joints are made with q = 0 and the bodies are moved to the initial pose after.
-  const Eigen::Isometry3d root = initialRootPose(m);
-  const std::vector<double> zero_q(m.joints.size(), 0.0);
-  const std::vector<Eigen::Isometry3d> pose0 = linkPoses(m, zero_q, root);
-  const std::vector<Eigen::Isometry3d> pose_init = linkPoses(m, m.initial_q, root);
-
-  I.link_body.assign(nl, -1);
-  I.link_in_body.assign(nl, Eigen::Isometry3d::Identity());
-  I.static_link_pose.assign(nl, Eigen::Isometry3d::Identity());
-  std::vector<Eigen::Isometry3d> body_pose_init;
-  for (size_t rep = 0; rep < nl; ++rep) {
-    if (group_of[rep] != static_cast<int>(rep)) continue;
-    if (is_static[rep]) {
-      for (size_t l = 0; l < nl; ++l)
-        if (group_of[l] == static_cast<int>(rep)) I.static_link_pose[l] = pose0[l];
-      continue;
-    }
-    // Composite mass in the representative link's frame.
-    double mass = 0;
-    Eigen::Vector3d mc = Eigen::Vector3d::Zero();
-    std::vector<size_t> members;
-    for (size_t l = 0; l < nl; ++l)
-      if (group_of[l] == static_cast<int>(rep)) members.push_back(l);
-    const Eigen::Isometry3d rep_inv = pose0[rep].inverse();
-    for (size_t l : members) {
-      const Link& L = m.links[l];
-      if (!L.has_inertial) continue;
-      const Eigen::Isometry3d com_frame = rep_inv * pose0[l] * L.inertial.origin;
-      mass += L.inertial.mass_kg;
-      mc += L.inertial.mass_kg * com_frame.translation();
-    }
-    const Eigen::Vector3d com = mc / mass;
-    Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();  // about the composite COM, rep axes
-    for (size_t l : members) {
-      const Link& L = m.links[l];
-      if (!L.has_inertial) continue;
-      const Eigen::Isometry3d com_frame = rep_inv * pose0[l] * L.inertial.origin;
-      const Eigen::Matrix3d R = com_frame.linear();
-      const Eigen::Vector3d d = com_frame.translation() - com;
-      // Parallel-axis theorem: I_c + m (|d|^2 E - d d^T).
-      inertia += R * L.inertial.inertia_kgm2 * R.transpose() +
-                 L.inertial.mass_kg * (d.squaredNorm() * Eigen::Matrix3d::Identity() - d * d.transpose());
-    }
-    Impl::Body b;
-    b.id = dBodyCreate(I.world);
-    b.name = m.links[rep].name;
-    b.mass_kg = mass;
-    dMass dm;
-    dMassSetParameters(&dm, mass, 0, 0, 0, inertia(0, 0), inertia(1, 1), inertia(2, 2), inertia(0, 1),
-                       inertia(0, 2), inertia(1, 2));
-    dBodySetMass(b.id, &dm);
-    // Body frame: the representative link's axes, origin at the composite COM.
-    Eigen::Isometry3d body0 = pose0[rep];
-    body0.translation() = pose0[rep] * com;
-    dBodySetPosition(b.id, body0.translation().x(), body0.translation().y(), body0.translation().z());
-    dMatrix3 R;
-    toOde(body0.linear(), R);
-    dBodySetRotation(b.id, R);
-    const int bi = static_cast<int>(I.bodies.size());
-    dBodySetData(b.id, reinterpret_cast<void*>(static_cast<intptr_t>(bi)));
-    for (size_t l : members) {
-      I.link_body[l] = bi;
-      I.link_in_body[l] = body0.inverse() * pose0[l];
-    }
-    Eigen::Isometry3d bi_pose = pose_init[rep];
-    bi_pose.translation() = pose_init[rep] * com;
-    body_pose_init.push_back(bi_pose);
-    // Collision geometry, attached with its offset from the body frame.
-    for (size_t l : members) {
-      for (const Geometry& gm : m.links[l].collisions) {
-        dGeomID gid = nullptr;
-        switch (gm.type) {
-          case Geometry::Type::Box: gid = dCreateBox(I.robot_space, gm.size_m.x(), gm.size_m.y(), gm.size_m.z()); break;
-          case Geometry::Type::Sphere: gid = dCreateSphere(I.robot_space, gm.size_m.x()); break;
-          case Geometry::Type::Capsule: gid = dCreateCapsule(I.robot_space, gm.size_m.x(), gm.size_m.y()); break;
-          case Geometry::Type::Cylinder: gid = dCreateCylinder(I.robot_space, gm.size_m.x(), gm.size_m.y()); break;
-          case Geometry::Type::Mesh: break;  // the parser replaced meshes
-        }
-        if (!gid) continue;
-        dGeomSetBody(gid, b.id);
-        const Eigen::Isometry3d off = I.link_in_body[l] * gm.origin;
-        dGeomSetOffsetPosition(gid, off.translation().x(), off.translation().y(), off.translation().z());
-        dMatrix3 Ro;
-        toOde(off.linear(), Ro);
-        dGeomSetOffsetRotation(gid, Ro);
-      }
-    }
-    I.bodies.push_back(b);
-  }
-  for (size_t f = 0; f < m.foot_contacts.size(); ++f) {
-    const int bi = I.link_body[m.foot_contacts[f].link];
-    if (bi >= 0) I.bodies[bi].foot = static_cast<int>(f);
-  }
-
-  // --- joints, created at the zero configuration ---
-  I.joint_id.assign(m.joints.size(), nullptr);
-  I.joint_fb.resize(m.joints.size());
-  for (size_t ji = 0; ji < m.joints.size(); ++ji) {
-    const Joint& j = m.joints[ji];
-    if (!j.movable()) continue;
-    const int cb = I.link_body[j.child], pb = I.link_body[j.parent];
-    dBodyID child = I.bodies[cb].id;
-    dBodyID parent = pb >= 0 ? I.bodies[pb].id : nullptr;
-    const Eigen::Isometry3d jf = pose0[j.parent] * j.origin;  // joint frame, world, q = 0
-    const Eigen::Vector3d axis = jf.linear() * j.axis;
-    dJointID id;
-    // Attached (child, parent): ODE's angle is body1 relative to body2 about the axis, which is
-    // URDF's convention for the child relative to the parent.
-    if (j.type == JointType::Prismatic) {
-      id = dJointCreateSlider(I.world, nullptr);
-      dJointAttach(id, child, parent);
-      dJointSetSliderAxis(id, axis.x(), axis.y(), axis.z());
-    } else {
-      id = dJointCreateHinge(I.world, nullptr);
-      dJointAttach(id, child, parent);
-      dJointSetHingeAnchor(id, jf.translation().x(), jf.translation().y(), jf.translation().z());
-      dJointSetHingeAxis(id, axis.x(), axis.y(), axis.z());
-    }
-    const bool hinge = j.type != JointType::Prismatic;
-    auto setParam = [&](int p, double v) {
-      if (hinge) dJointSetHingeParam(id, p, v);
-      else dJointSetSliderParam(id, p, v);
-    };
-    // ODE hinge stops must lie within (-pi, pi); wider limits are left to the servo.
-    if (j.has_limits && (!hinge || (j.lower > -M_PI && j.upper < M_PI))) {
-      setParam(dParamLoStop, j.lower);
-      setParam(dParamHiStop, j.upper);
-    }
-    setParam(dParamFMax, 0.0);
-    dJointSetFeedback(id, &I.joint_fb[ji]);
-    I.joint_id[ji] = id;
-  }
-
-  // --- move the bodies to the initial pose ---
-  for (size_t bi = 0; bi < I.bodies.size(); ++bi) {
-    const Eigen::Isometry3d& T = body_pose_init[bi];
-    dBodySetPosition(I.bodies[bi].id, T.translation().x(), T.translation().y(), T.translation().z());
-    dMatrix3 R;
-    toOde(T.linear(), R);
-    dBodySetRotation(I.bodies[bi].id, R);
-  }
-  target_ = m.initial_q;
-}
-
 Simulation::~Simulation() {
   Impl& I = *impl_;
   if (I.contacts) dJointGroupDestroy(I.contacts);
@@ -316,7 +86,7 @@ void Simulation::setTargets(std::span<const double> q) {
 }
 
 double Simulation::jointAngle_rad(int j) const {
-  dJointID id = impl_->joint_id[j];
+  dJointID id = impl_->act[j].id;
   if (!id) return 0.0;
   return model_->joints[j].type == JointType::Prismatic ? dJointGetSliderPosition(id) : dJointGetHingeAngle(id);
 }
@@ -328,32 +98,62 @@ double Simulation::jointEncoder_rad(int j) const {
 }
 
 double Simulation::jointRate_rad_s(int j) const {
-  dJointID id = impl_->joint_id[j];
+  dJointID id = impl_->act[j].id;
   if (!id) return 0.0;
   return model_->joints[j].type == JointType::Prismatic ? dJointGetSliderPositionRate(id)
                                                         : dJointGetHingeAngleRate(id);
 }
 
-double Simulation::jointTorque_Nm(int j) const {
-  dJointID id = impl_->joint_id[j];
-  if (!id) return 0.0;
-  const dJointFeedback& fb = impl_->joint_fb[j];
-  dBodyID b1 = dJointGetBody(id, 0);
-  if (model_->joints[j].type == JointType::Prismatic) {
-    dVector3 ax;
-    dJointGetSliderAxis(id, ax);
-    return fb.f1[0] * ax[0] + fb.f1[1] * ax[1] + fb.f1[2] * ax[2];
-  }
-  // ODE reports the torque on body1 about its COM; the constraint force acts at the anchor, so
-  // the torque about the axis through the anchor is t1 - (anchor - com1) x f1, projected.
+namespace {
+
+/// Torque about a hinge's axis from a joint feedback record: ODE reports the torque on body1
+/// about its COM; a constraint force acts at the anchor, so the torque about the axis through
+/// the anchor is t1 - (anchor - com1) x f1, projected on the axis.
+double axialTorque(dJointID id, const dJointFeedback& fb) {
   dVector3 ax, an;
   dJointGetHingeAxis(id, ax);
   dJointGetHingeAnchor(id, an);
-  const dReal* c = dBodyGetPosition(b1);
+  const dReal* c = dBodyGetPosition(dJointGetBody(id, 0));
   const Eigen::Vector3d r(an[0] - c[0], an[1] - c[1], an[2] - c[2]);
   const Eigen::Vector3d f(fb.f1[0], fb.f1[1], fb.f1[2]), t(fb.t1[0], fb.t1[1], fb.t1[2]);
   return (t - r.cross(f)).dot(Eigen::Vector3d(ax[0], ax[1], ax[2]));
 }
+
+}  // namespace
+
+double Simulation::jointTorque_Nm(int j) const {
+  const JointActuator& A = impl_->act[j];
+  if (!A.id) return 0.0;
+  if (model_->joints[j].type == JointType::Prismatic) {
+    dVector3 ax;
+    dJointGetSliderAxis(A.id, ax);
+    return A.fb.f1[0] * ax[0] + A.fb.f1[1] * ax[1] + A.fb.f1[2] * ax[2];
+  }
+  // Joint motor and limit rows, the explicit drivetrain torque, and the damper row (angular only:
+  // its torque on body1 lies along the axis).
+  double tau = axialTorque(A.id, A.fb) + A.applied_torque_Nm;
+  if (A.damper) {
+    dVector3 ax;
+    dJointGetHingeAxis(A.id, ax);
+    tau += A.damper_fb.t1[0] * ax[0] + A.damper_fb.t1[1] * ax[1] + A.damper_fb.t1[2] * ax[2];
+  }
+  return tau;
+}
+
+const motorgear::JointDrivetrain* Simulation::drivetrain(int joint) const { return impl_->act[joint].chain.get(); }
+
+std::vector<std::string> Simulation::softJointNames() const {
+  std::vector<std::string> out;
+  for (const SoftJoint& s : impl_->soft) out.push_back(s.name);
+  return out;
+}
+
+std::pair<double, double> Simulation::softJointAngles_rad(int index) const {
+  dJointID u = impl_->soft[index].id;
+  return {dJointGetUniversalAngle1(u), dJointGetUniversalAngle2(u)};
+}
+
+int Simulation::bodyCount() const { return static_cast<int>(impl_->bodies.size()); }
 
 Eigen::Isometry3d Simulation::linkPose(int link) const {
   const int bi = impl_->link_body[link];
@@ -411,33 +211,56 @@ void Simulation::actuate() {
   const RobotModel& m = *model_;
   Impl& I = *impl_;
   for (size_t ji = 0; ji < m.joints.size(); ++ji) {
-    dJointID id = I.joint_id[ji];
-    if (!id) continue;
+    JointActuator& A = I.act[ji];
+    if (!A.id) continue;
     const Joint& j = m.joints[ji];
+    const int jj = static_cast<int>(ji);
     const bool hinge = j.type != JointType::Prismatic;
-    double vel, fmax;
+    double vel = 0.0, fmax = 0.0;
+    A.applied_torque_Nm = 0.0;
     if (j.mimic.master >= 0) {
       // Coupled joint (Nao HipYawPitch): one motor drives both, so the coupling is mechanical.
       // Model it as a stiff velocity constraint toward the master's angle: the velocity that
       // closes half the error in one step, on top of the master's own speed.
       const int mj = j.mimic.master;
       const double want = j.mimic.multiplier * jointAngle_rad(mj) + j.mimic.offset;
-      vel = j.mimic.multiplier * jointRate_rad_s(mj) + 0.5 * (want - jointAngle_rad(static_cast<int>(ji))) / dt_s_;
-      fmax = 10.0 * m.joints[mj].servo.fmax_Nm;
+      vel = j.mimic.multiplier * jointRate_rad_s(mj) + 0.5 * (want - jointAngle_rad(jj)) / dt_s_;
+      fmax = 10.0 * std::max(m.joints[mj].servo.fmax_Nm, 1.0);
+    } else if (j.drive.kind == DriveKind::MoToFlex && A.chain) {
+      // MoToFlex pipeline: the chain's torque enters as an explicit joint torque; dry friction
+      // is the joint motor (target speed 0, FMax = friction); the speed friction is the damper row.
+      A.applied_torque_Nm = A.chain->step(dt_s_, target_[ji], jointEncoder_rad(jj), jointRate_rad_s(jj));
+      dJointAddHingeTorque(A.id, A.applied_torque_Nm);
+      fmax = j.drive.dry_friction_Nm;
+    } else if (j.drive.kind == DriveKind::Dynamixel) {
+      // tau = clamp(-kp (q - qbar) - kd qd, tau_max): a motor row with target speed
+      // -kp (q - qbar) / kd, CFM = 1/kd and FMax = tau_max gives exactly this law with qd taken
+      // implicitly (end of step). kc sgn(qd) is the dry friction of the joint motor.
+      const motorgear::DynamixelServo::Params& p = j.drive.dynamixel;
+      const double e = jointEncoder_rad(jj) - target_[ji];
+      const double tmax = std::max(std::abs(p.tau_min_Nm), std::abs(p.tau_max_Nm));
+      if (A.damper) {
+        dJointSetAMotorParam(A.damper, dParamVel, -p.kp_Nm_rad * e / p.kd_Nm_s_rad);
+        dJointSetAMotorParam(A.damper, dParamFMax, tmax);
+      } else {
+        A.applied_torque_Nm = std::clamp(-p.kp_Nm_rad * e, p.tau_min_Nm, p.tau_max_Nm);
+        dJointAddHingeTorque(A.id, A.applied_torque_Nm);
+      }
+      fmax = p.kc_Nm;
     } else {
       // Ideal position servo ("plain ODE"): joint motor velocity toward the target.
-      const double e = target_[ji] - jointAngle_rad(static_cast<int>(ji));
+      const double e = target_[ji] - jointAngle_rad(jj);
       vel = std::clamp(j.servo.gain_1_s * e, -j.servo.max_velocity_rad_s, j.servo.max_velocity_rad_s);
       fmax = j.servo.fmax_Nm;
     }
     if (hinge) {
-      dJointSetHingeParam(id, dParamVel, vel);
-      dJointSetHingeParam(id, dParamFMax, fmax);
-      if (j.damping_Nms_rad > 0) dJointAddHingeTorque(id, -j.damping_Nms_rad * dJointGetHingeAngleRate(id));
+      dJointSetHingeParam(A.id, dParamVel, vel);
+      dJointSetHingeParam(A.id, dParamFMax, fmax);
+      if (j.damping_Nms_rad > 0) dJointAddHingeTorque(A.id, -j.damping_Nms_rad * dJointGetHingeAngleRate(A.id));
     } else {
-      dJointSetSliderParam(id, dParamVel, vel);
-      dJointSetSliderParam(id, dParamFMax, fmax);
-      if (j.damping_Nms_rad > 0) dJointAddSliderForce(id, -j.damping_Nms_rad * dJointGetSliderPositionRate(id));
+      dJointSetSliderParam(A.id, dParamVel, vel);
+      dJointSetSliderParam(A.id, dParamFMax, fmax);
+      if (j.damping_Nms_rad > 0) dJointAddSliderForce(A.id, -j.damping_Nms_rad * dJointGetSliderPositionRate(A.id));
     }
   }
 }

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "motorgear/joint_drivetrain.h"
 #include "sim/robot_model.h"
 
 namespace gapsim {
@@ -89,6 +90,12 @@ class Simulation {
   double jointEncoder_rad(int joint) const;        ///< angle quantised to the encoder resolution
   double jointRate_rad_s(int joint) const;
   double jointTorque_Nm(int joint) const;          ///< actuator torque about the axis in the last step
+  /// The MoToFlex chain of a joint (its probes and state), or null for other drivetrains.
+  const motorgear::JointDrivetrain* drivetrain(int joint) const;
+  /// Soft-link joints between segments, named <link>/soft<k>, and their two bending angles.
+  std::vector<std::string> softJointNames() const;
+  std::pair<double, double> softJointAngles_rad(int index) const;
+  int bodyCount() const;
   ImuReading imu(int index = 0) const;             ///< model.imus[index]; the root link if none
   FootContactReading footContact(int index) const; ///< model.foot_contacts[index]
   Eigen::Vector3d com_m() const;                   ///< whole-robot centre of mass (world)

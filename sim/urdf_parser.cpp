@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "sim/input_error.h"
+#include "sim/parameters.h"
 
 namespace gapsim {
 namespace {
@@ -376,7 +377,103 @@ int requireJoint(const Ctx& c, const XMLElement* e, const RobotModel& m, const s
   return idx;
 }
 
+std::vector<std::string> splitNames(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  for (std::string w; ss >> w;) out.push_back(w);
+  return out;
+}
+
+/// <drivetrain name="legs/typeA" type="motoflex|dynamixel|ideal" preset="typeA|typeB"
+///             joints="A B ..." dry_friction_Nm="..."> <param name="gear/J_rotor" value="..."/> ...
+void parseDrivetrain(Ctx& c, const XMLElement* e, RobotModel& m) {
+  const std::string f = "gapsim/drivetrain";
+  Drivetrain d;
+  d.group = attrString(c, e, "name", f);
+  const std::string type = attrString(c, e, "type", f);
+  if (type == "motoflex") d.kind = DriveKind::MoToFlex;
+  else if (type == "dynamixel") d.kind = DriveKind::Dynamixel;
+  else if (type == "ideal") d.kind = DriveKind::Ideal;
+  else c.fail(e, f + "@type", "expected motoflex, dynamixel or ideal, got '" + type + "'");
+  if (const char* pr = e->Attribute("preset")) {
+    const std::string p = pr;
+    if (d.kind != DriveKind::MoToFlex) c.fail(e, f + "@preset", "presets exist for type motoflex only");
+    if (p == "typeA") d.motoflex = motorgear::JointDrivetrain::Params::typeA();
+    else if (p == "typeB") d.motoflex = motorgear::JointDrivetrain::Params::typeB();
+    else c.fail(e, f + "@preset", "expected typeA or typeB, got '" + p + "'");
+  }
+  d.dry_friction_Nm = attrDouble(c, e, "dry_friction_Nm", f, 0.0);
+  if (d.dry_friction_Nm < 0) c.fail(e, f + "@dry_friction_Nm", "must be >= 0");
+  const std::vector<std::string> joints = splitNames(attrString(c, e, "joints", f));
+  std::vector<int> idx;
+  for (const std::string& jn : joints) {
+    const int j = m.jointIndex(jn);
+    if (j < 0) c.fail(e, f + "@joints", "unknown joint '" + jn + "'");
+    if (!m.joints[j].movable()) c.fail(e, f + "@joints", "joint '" + jn + "' is fixed");
+    if (m.joints[j].mimic.master >= 0)
+      c.fail(e, f + "@joints", "joint '" + jn + "' is coupled to '" + m.joints[m.joints[j].mimic.master].name +
+                                   "' by <mimic>: its master's drivetrain drives it");
+    idx.push_back(j);
+  }
+  for (int j : idx) {
+    // Each joint keeps its own servo settings (used by --plain); the drivetrain replaces the rest.
+    m.joints[j].drive = d;
+  }
+  for (const XMLElement* p = e->FirstChildElement(); p; p = p->NextSiblingElement()) {
+    if (std::string(p->Name()) != "param") c.fail(p, f + "/" + p->Name(), "expected <param name value>");
+    const std::string leaf = attrString(c, p, "name", f + "/param");
+    const double v = attrDouble(c, p, "value", f + "/param[" + leaf + "]");
+    setParameter(m, d.group + "/" + leaf, v, c.file, p->GetLineNum());
+  }
+  for (int j : idx) {
+    try {
+      if (d.kind == DriveKind::MoToFlex) m.joints[j].drive.motoflex.validate();
+      if (d.kind == DriveKind::Dynamixel) m.joints[j].drive.dynamixel.validate();
+    } catch (const std::invalid_argument& ex) {
+      c.fail(e, f, ex.what());
+    }
+  }
+}
+
+/// <soft name="legs/soft" links="LThigh ..." segments="2" D_B_Nm_rad="..." damping_Nms_rad="..."
+///       friction_Nm="..."/>
+void parseSoft(Ctx& c, const XMLElement* e, RobotModel& m) {
+  const std::string f = "gapsim/soft";
+  SoftLink s;
+  s.group = attrString(c, e, "name", f);
+  s.line = e->GetLineNum();
+  s.segments = static_cast<int>(attrDouble(c, e, "segments", f, 2));
+  if (s.segments < 1 || s.segments > 16) c.fail(e, f + "@segments", "must be within 1..16");
+  s.D_B_Nm_rad = attrDouble(c, e, "D_B_Nm_rad", f, s.D_B_Nm_rad);
+  s.damping_Nms_rad = attrDouble(c, e, "damping_Nms_rad", f, s.damping_Nms_rad);
+  s.friction_Nm = attrDouble(c, e, "friction_Nm", f, s.friction_Nm);
+  if (!(s.D_B_Nm_rad > 0) || s.damping_Nms_rad < 0 || s.friction_Nm < 0)
+    c.fail(e, f, "D_B_Nm_rad must be > 0, damping_Nms_rad and friction_Nm >= 0");
+  for (const std::string& ln : splitNames(attrString(c, e, "links", f))) {
+    const int l = m.linkIndex(ln);
+    if (l < 0) c.fail(e, f + "@links", "unknown link '" + ln + "'");
+    bool moved = false;
+    for (const Joint& j : m.joints) {
+      if (j.child == l && j.movable()) moved = true;
+      if (j.parent == l && !j.movable() && m.links[j.child].has_inertial)
+        c.fail(e, f + "@links", "link '" + ln + "' has links with mass fixed to it ('" + m.links[j.child].name +
+                                    "'); a soft link must be a single link");
+    }
+    if (!moved) c.fail(e, f + "@links", "link '" + ln + "' is not moved by a joint; only such links can be soft");
+    int children = 0;
+    for (const Joint& j : m.joints) children += j.parent == l && j.movable();
+    if (children != 1)
+      c.fail(e, f + "@links", "link '" + ln + "' needs exactly one movable child joint (it defines the link's length)");
+    if (!m.links[l].has_inertial) c.fail(e, f + "@links", "link '" + ln + "' has no mass");
+    for (const SoftLink& o : m.soft_links)
+      if (o.link == l) c.fail(e, f + "@links", "link '" + ln + "' is already soft");
+    s.link = l;
+    m.soft_links.push_back(s);
+  }
+}
+
 void parseGapsim(Ctx& c, const XMLElement* g, RobotModel& m) {
+  std::vector<const XMLElement*> params;  // applied last, in file order
   for (const XMLElement* e = g->FirstChildElement(); e; e = e->NextSiblingElement()) {
     std::string n = e->Name();
     std::string f = "gapsim/" + n;
@@ -479,12 +576,22 @@ void parseGapsim(Ctx& c, const XMLElement* g, RobotModel& m) {
       j.servo.max_velocity_rad_s = attrDouble(c, e, "max_velocity_rad_s", f, j.servo.max_velocity_rad_s);
       if (j.servo.gain_1_s <= 0 || j.servo.fmax_Nm < 0 || j.servo.max_velocity_rad_s <= 0)
         c.fail(e, f, "gain_1_s and max_velocity_rad_s must be > 0, fmax_Nm >= 0");
+    } else if (n == "drivetrain") {
+      parseDrivetrain(c, e, m);
+    } else if (n == "soft") {
+      parseSoft(c, e, m);
+    } else if (n == "param") {
+      params.push_back(e);
     } else {
       c.fail(e, f,
              "unknown element <" + n +
                  "> in <gapsim> (source, initial_pose, solver, contact, ground, sensors, fall, divergence, "
-                 "servo_defaults, servo)");
+                 "servo_defaults, servo, drivetrain, soft, param)");
     }
+  }
+  for (const XMLElement* p : params) {
+    const std::string name = attrString(c, p, "name", "gapsim/param");
+    setParameter(m, name, attrDouble(c, p, "value", "gapsim/param[" + name + "]"), c.file, p->GetLineNum());
   }
 }
 

@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "sim/parameters.h"
+
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "sim/input_error.h"
+
+namespace gapsim {
+namespace {
+
+using motorgear::DynamixelServo;
+using motorgear::JointDrivetrain;
+
+bool endsWith(const std::string& s, const std::string& suffix) {
+  return s.size() > suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0 &&
+         s[s.size() - suffix.size() - 1] == '/';
+}
+
+/// The leaves a joint's drivetrain offers, with units and meanings.
+std::vector<motorgear::ParamInfo> jointLeaves(const Joint& j) {
+  std::vector<motorgear::ParamInfo> out;
+  switch (j.drive.kind) {
+    case DriveKind::MoToFlex:
+      out = JointDrivetrain::Params::paramInfo();
+      out.push_back({"friction/dry", "N m", "dry joint friction (ODE joint motor FMax)"});
+      break;
+    case DriveKind::Dynamixel:
+      for (auto i : DynamixelServo::Params::paramInfo()) {
+        i.name = "servo/" + i.name;
+        out.push_back(i);
+      }
+      break;
+    case DriveKind::Ideal:
+      out.push_back({"servo/gain", "1/s", "ideal servo: commanded speed per position error"});
+      out.push_back({"servo/fmax", "N m", "ideal servo: joint motor force limit"});
+      out.push_back({"servo/max_velocity", "rad/s", "ideal servo: commanded speed limit"});
+      break;
+  }
+  return out;
+}
+
+double getJoint(const Joint& j, const std::string& leaf) {
+  if (leaf == "friction/dry") return j.drive.dry_friction_Nm;
+  if (leaf == "servo/gain") return j.servo.gain_1_s;
+  if (leaf == "servo/fmax") return j.servo.fmax_Nm;
+  if (leaf == "servo/max_velocity") return j.servo.max_velocity_rad_s;
+  if (j.drive.kind == DriveKind::Dynamixel) return j.drive.dynamixel.get(leaf.substr(6));
+  return j.drive.motoflex.get(leaf);
+}
+
+void setJoint(Joint& j, const std::string& leaf, double v) {
+  if (leaf == "friction/dry") {
+    if (!(v >= 0)) throw std::invalid_argument("dry friction must be >= 0 N m");
+    j.drive.dry_friction_Nm = v;
+  } else if (leaf == "servo/gain") {
+    if (!(v > 0)) throw std::invalid_argument("gain must be > 0");
+    j.servo.gain_1_s = v;
+  } else if (leaf == "servo/fmax") {
+    if (!(v >= 0)) throw std::invalid_argument("fmax must be >= 0");
+    j.servo.fmax_Nm = v;
+  } else if (leaf == "servo/max_velocity") {
+    if (!(v > 0)) throw std::invalid_argument("max_velocity must be > 0");
+    j.servo.max_velocity_rad_s = v;
+  } else if (j.drive.kind == DriveKind::Dynamixel) {
+    j.drive.dynamixel.set(leaf.substr(6), v);
+    j.drive.dynamixel.validate();
+  } else {
+    j.drive.motoflex.set(leaf, v);
+    j.drive.motoflex.validate();
+  }
+}
+
+const std::vector<motorgear::ParamInfo>& softLeaves() {
+  static const std::vector<motorgear::ParamInfo> leaves = {
+      {"D_B", "N m/rad", "spring between segments, per axis (MoToFlex T_B = -D_B alpha)"},
+      {"damping", "N m s/rad", "damping between segments, per axis"},
+      {"friction", "N m", "dry friction between segments (0 = none)"},
+      {"segments", "-", "number of rigid segments"}};
+  return leaves;
+}
+
+double getSoft(const SoftLink& s, const std::string& leaf) {
+  if (leaf == "D_B") return s.D_B_Nm_rad;
+  if (leaf == "damping") return s.damping_Nms_rad;
+  if (leaf == "friction") return s.friction_Nm;
+  return s.segments;
+}
+
+void setSoft(SoftLink& s, const std::string& leaf, double v) {
+  if (leaf == "segments") {
+    if (!(v >= 1 && v <= 16 && v == std::floor(v))) throw std::invalid_argument("segments must be an integer in 1..16");
+    s.segments = static_cast<int>(v);
+    return;
+  }
+  if (!(v >= 0) || !std::isfinite(v)) throw std::invalid_argument(leaf + " must be finite and >= 0");
+  if (leaf == "D_B") {
+    if (!(v > 0)) throw std::invalid_argument("D_B must be > 0 N m/rad");
+    s.D_B_Nm_rad = v;
+  } else if (leaf == "damping") {
+    s.damping_Nms_rad = v;
+  } else {
+    s.friction_Nm = v;
+  }
+}
+
+}  // namespace
+
+std::vector<ParameterEntry> listParameters(const RobotModel& m) {
+  std::vector<ParameterEntry> out;
+  std::set<std::string> groups_done;
+  for (const Joint& j : m.joints) {
+    if (!j.movable() || j.mimic.master >= 0 || j.drive.group.empty() || groups_done.count(j.drive.group)) continue;
+    groups_done.insert(j.drive.group);
+    for (const auto& leaf : jointLeaves(j))
+      out.push_back({j.drive.group + "/" + leaf.name, getJoint(j, leaf.name), leaf.unit, leaf.description});
+  }
+  for (const SoftLink& s : m.soft_links) {
+    if (s.group.empty() || groups_done.count(s.group)) continue;
+    groups_done.insert(s.group);
+    for (const auto& leaf : softLeaves()) out.push_back({s.group + "/" + leaf.name, getSoft(s, leaf.name), leaf.unit, leaf.description});
+  }
+  for (const Joint& j : m.joints) {
+    if (!j.movable() || j.mimic.master >= 0) continue;
+    for (const auto& leaf : jointLeaves(j))
+      out.push_back({j.name + "/" + leaf.name, getJoint(j, leaf.name), leaf.unit, leaf.description});
+  }
+  for (const SoftLink& s : m.soft_links)
+    for (const auto& leaf : softLeaves())
+      out.push_back({m.links[s.link].name + "/soft/" + leaf.name, getSoft(s, leaf.name), leaf.unit, leaf.description});
+  return out;
+}
+
+void setParameter(RobotModel& m, const std::string& name, double value, const std::string& file, int line) {
+  int hits = 0;
+  try {
+    for (Joint& j : m.joints) {
+      if (!j.movable() || j.mimic.master >= 0) continue;
+      for (const auto& leaf : jointLeaves(j)) {
+        if (!endsWith(name, leaf.name)) continue;
+        const std::string prefix = name.substr(0, name.size() - leaf.name.size() - 1);
+        if (prefix == j.name || prefix == "*" || (!j.drive.group.empty() && prefix == j.drive.group)) {
+          setJoint(j, leaf.name, value);
+          ++hits;
+        }
+      }
+    }
+    for (SoftLink& s : m.soft_links) {
+      for (const auto& leaf : softLeaves()) {
+        if (!endsWith(name, leaf.name)) continue;
+        const std::string prefix = name.substr(0, name.size() - leaf.name.size() - 1);
+        if (prefix == m.links[s.link].name + "/soft" || prefix == "*/soft" || (!s.group.empty() && prefix == s.group)) {
+          setSoft(s, leaf.name, value);
+          ++hits;
+        }
+      }
+    }
+  } catch (const std::invalid_argument& e) {
+    throw InputError(file, line, name, std::string("invalid value ") + std::to_string(value) + ": " + e.what());
+  }
+  if (hits == 0)
+    throw InputError(file, line, name,
+                     "unknown parameter for robot '" + m.name + "' (`gapsim-cli params " + m.name + "` lists them)");
+}
+
+void setParameterAssignment(RobotModel& m, const std::string& a) {
+  const size_t eq = a.find('=');
+  if (eq == std::string::npos || eq == 0) throw InputError("", 0, "--set", "expected name=value, got '" + a + "'");
+  const std::string name = a.substr(0, eq), text = a.substr(eq + 1);
+  double v = 0;
+  auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || p != text.data() + text.size() || !std::isfinite(v))
+    throw InputError("", 0, name, "not a finite number: '" + text + "'");
+  setParameter(m, name, v);
+}
+
+void loadParameterFile(RobotModel& m, const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path, 0, "", "cannot open parameter file");
+  std::string line;
+  int n = 0;
+  bool header = false;
+  while (std::getline(in, line)) {
+    ++n;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty() || line[0] == '#') continue;
+    std::vector<std::string> cells;
+    std::stringstream ss(line);
+    for (std::string c; std::getline(ss, c, ',');) {
+      while (!c.empty() && c.front() == ' ') c.erase(c.begin());
+      while (!c.empty() && c.back() == ' ') c.pop_back();
+      cells.push_back(c);
+    }
+    if (!header) {
+      if (cells.size() < 2 || cells[0] != "name" || cells[1] != "value")
+        throw InputError(path, n, "header", "a parameter file starts with the header 'name,value'");
+      header = true;
+      continue;
+    }
+    if (cells.size() < 2) throw InputError(path, n, "value", "expected name,value");
+    double v = 0;
+    const std::string& t = cells[1];
+    auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+    if (ec != std::errc() || p != t.data() + t.size() || !std::isfinite(v))
+      throw InputError(path, n, cells[0], "not a finite number: '" + t + "'");
+    setParameter(m, cells[0], v, path, n);
+  }
+  if (!header) throw InputError(path, 0, "header", "empty parameter file");
+}
+
+void writeParameterFile(const RobotModel& m, const std::string& path) {
+  std::ofstream out(path);
+  if (!out) throw InputError(path, 0, "", "cannot write parameter file");
+  out << "name,value\n";
+  char buf[64];
+  for (const auto& e : listParameters(m)) {
+    auto [p, ec] = std::to_chars(buf, buf + sizeof buf, e.value);
+    out << e.name << ',' << std::string(buf, p) << '\n';
+  }
+  if (!out) throw InputError(path, 0, "", "writing the parameter file failed");
+}
+
+void makePlain(RobotModel& m) {
+  for (Joint& j : m.joints) j.drive.kind = DriveKind::Ideal;
+  m.soft_links.clear();
+}
+
+}  // namespace gapsim

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#pragma once
+/// \file
+/// Every drivetrain and soft-body parameter of a robot, addressable by name:
+///   <joint or group>/<component>/<param>     e.g. legs/typeA/gear/D_g, LKneePitch/motor/B_v
+///   <soft group or link>/<param>             e.g. legs/soft/D_B, LThigh/soft/D_B
+/// `*` as prefix addresses every joint that has the parameter (`*/enable/gear=0`). The same names
+/// serve `--set`, parameter files, the GUI panels and calibration.
+///
+/// Parameter files are CSV with a header `name,value` (further columns, e.g. the bounds of a
+/// calibration's parameter space, are allowed and ignored here); `#` lines are comments.
+
+#include <string>
+#include <vector>
+
+#include "sim/robot_model.h"
+
+namespace gapsim {
+
+struct ParameterEntry {
+  std::string name;
+  double value = 0;
+  std::string unit;
+  std::string description;
+};
+
+/// All names with their current values: group-level names first (value of the group's first
+/// member), then per joint and per soft link.
+std::vector<ParameterEntry> listParameters(const RobotModel& model);
+
+/// Sets `name` on every joint or soft link it addresses and re-validates what changed. Throws
+/// InputError(file, line, name, ...) for an unknown name or an invalid value; file and line only
+/// serve the message.
+void setParameter(RobotModel& model, const std::string& name, double value, const std::string& file = "",
+                  int line = 0);
+
+/// Parses "name=value" (the command line's --set).
+void setParameterAssignment(RobotModel& model, const std::string& assignment);
+
+/// Applies a parameter file.
+void loadParameterFile(RobotModel& model, const std::string& path);
+
+/// Writes every parameter (listParameters) as a parameter file.
+void writeParameterFile(const RobotModel& model, const std::string& path);
+
+/// "Plain ODE": every joint an ideal position servo, every link rigid.
+void makePlain(RobotModel& model);
+
+}  // namespace gapsim

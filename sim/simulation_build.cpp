@@ -1,0 +1,401 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Building a Simulation's ODE world from a RobotModel: bodies (links joined by fixed joints form
+// one rigid body; soft links become chains of segments), collision geometry, joints and their
+// actuators. Everything is created at the zero configuration (ODE measures joint angles from the
+// pose a joint is created in) and then moved to the initial pose.
+#include <Eigen/Eigenvalues>
+#include <algorithm>
+#include <cmath>
+
+#include "sim/kinematics.h"
+#include "sim/ode_init.h"
+#include "sim/simulation_impl.h"
+
+namespace gapsim {
+namespace {
+
+void toOde(const Eigen::Matrix3d& M, dMatrix3 R) {
+  for (int r = 0; r < 3; ++r) {
+    for (int c = 0; c < 3; ++c) R[4 * r + c] = M(r, c);
+    R[4 * r + 3] = 0;
+  }
+}
+
+void setPose(dBodyID b, const Eigen::Isometry3d& T) {
+  dBodySetPosition(b, T.translation().x(), T.translation().y(), T.translation().z());
+  dMatrix3 R;
+  toOde(T.linear(), R);
+  dBodySetRotation(b, R);
+}
+
+/// Mass, COM and inertia (about the COM) of a set of parts, in one frame.
+struct MassProps {
+  double mass = 0;
+  Eigen::Vector3d com = Eigen::Vector3d::Zero();
+  Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();
+};
+
+struct Part {
+  double mass;
+  Eigen::Isometry3d frame;  // COM frame (rotation = inertia axes) in the common frame
+  Eigen::Matrix3d inertia;
+};
+
+MassProps combine(const std::vector<Part>& parts) {
+  MassProps r;
+  for (const Part& p : parts) {
+    r.mass += p.mass;
+    r.com += p.mass * p.frame.translation();
+  }
+  if (r.mass > 0) r.com /= r.mass;
+  for (const Part& p : parts) {
+    const Eigen::Matrix3d R = p.frame.linear();
+    const Eigen::Vector3d d = p.frame.translation() - r.com;
+    // Parallel-axis theorem: I_c + m (|d|^2 E - d d^T).
+    r.inertia += R * p.inertia * R.transpose() +
+                 p.mass * (d.squaredNorm() * Eigen::Matrix3d::Identity() - d * d.transpose());
+  }
+  return r;
+}
+
+bool positiveDefinite(const Eigen::Matrix3d& I) { return Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(I).eigenvalues().minCoeff() > 0; }
+
+dBodyID createBody(dWorldID w, const MassProps& mp) {
+  dBodyID b = dBodyCreate(w);
+  dMass dm;
+  const Eigen::Matrix3d& I = mp.inertia;
+  dMassSetParameters(&dm, mp.mass, 0, 0, 0, I(0, 0), I(1, 1), I(2, 2), I(0, 1), I(0, 2), I(1, 2));
+  dBodySetMass(b, &dm);
+  return b;
+}
+
+void addGeometry(dSpaceID space, dBodyID body, const Geometry& gm, const Eigen::Isometry3d& link_in_body) {
+  dGeomID gid = nullptr;
+  switch (gm.type) {
+    case Geometry::Type::Box: gid = dCreateBox(space, gm.size_m.x(), gm.size_m.y(), gm.size_m.z()); break;
+    case Geometry::Type::Sphere: gid = dCreateSphere(space, gm.size_m.x()); break;
+    case Geometry::Type::Capsule: gid = dCreateCapsule(space, gm.size_m.x(), gm.size_m.y()); break;
+    case Geometry::Type::Cylinder: gid = dCreateCylinder(space, gm.size_m.x(), gm.size_m.y()); break;
+    case Geometry::Type::Mesh: return;  // the parser replaced meshes
+  }
+  dGeomSetBody(gid, body);
+  const Eigen::Isometry3d off = link_in_body * gm.origin;
+  dGeomSetOffsetPosition(gid, off.translation().x(), off.translation().y(), off.translation().z());
+  dMatrix3 R;
+  toOde(off.linear(), R);
+  dGeomSetOffsetRotation(gid, R);
+}
+
+/// Inertia of the subtree below joint `j` about its axis at the initial pose (kg m^2): what the
+/// coupled gear sees as the joint's own inertia when it is not told otherwise.
+double subtreeInertiaAboutAxis(const RobotModel& m, int j, const std::vector<Eigen::Isometry3d>& pose) {
+  const Joint& jt = m.joints[j];
+  const Eigen::Isometry3d jf = pose[jt.parent] * jt.origin;
+  const Eigen::Vector3d a = jf.linear() * jt.axis, p = jf.translation();
+  std::vector<bool> in(m.links.size(), false);
+  in[jt.child] = true;
+  for (size_t sweep = 0; sweep < m.links.size(); ++sweep)
+    for (const Joint& o : m.joints)
+      if (in[o.parent]) in[o.child] = true;
+  double I = 0;
+  for (size_t l = 0; l < m.links.size(); ++l) {
+    if (!in[l] || !m.links[l].has_inertial) continue;
+    const Link& L = m.links[l];
+    const Eigen::Isometry3d cf = pose[l] * L.inertial.origin;
+    const Eigen::Vector3d r = cf.translation() - p;
+    const Eigen::Vector3d rp = r - r.dot(a) * a;
+    const Eigen::Vector3d al = cf.linear().transpose() * a;
+    I += al.dot(L.inertial.inertia_kgm2 * al) + L.inertial.mass_kg * rp.squaredNorm();
+  }
+  return I;
+}
+
+}  // namespace
+
+Simulation::Simulation(std::shared_ptr<const RobotModel> model, const SimOptions& options)
+    : model_(std::move(model)), impl_(std::make_unique<Impl>()) {
+  detail::ensureOdeInitialized();
+  const RobotModel& m = *model_;
+  Impl& I = *impl_;
+  I.model = &m;
+  dt_s_ = options.dt_s.value_or(m.solver.dt_s);
+  if (!(dt_s_ > 0) || !std::isfinite(dt_s_)) throw std::invalid_argument("dt must be > 0");
+  profile_ = options.profile;
+  quickstep_ = options.quickstep.value_or(m.solver.quickstep);
+  I.rand_seed = static_cast<unsigned long>(options.seed);
+
+  I.world = dWorldCreate();
+  // One threading object per world: the default one that dInitODE2 creates is shared by all
+  // worlds and is not thread-safe (DESIGN.md).
+  I.threading = dThreadingAllocateSelfThreadedImplementation();
+  dWorldSetStepThreadingImplementation(I.world, dThreadingImplementationGetFunctions(I.threading), I.threading);
+  const Eigen::Vector3d& g = m.solver.gravity_m_s2;
+  dWorldSetGravity(I.world, g.x(), g.y(), g.z());
+  dWorldSetERP(I.world, m.solver.erp);
+  dWorldSetCFM(I.world, m.solver.cfm);
+  dWorldSetQuickStepNumIterations(I.world, options.iterations.value_or(m.solver.iterations));
+  dWorldSetContactSurfaceLayer(I.world, m.contact.surface_layer_m);
+  dWorldSetAutoDisableFlag(I.world, 0);
+  I.robot_space = dSimpleSpaceCreate(nullptr);
+  I.contacts = dJointGroupCreate(0);
+  if (m.ground_plane) I.ground = dCreatePlane(nullptr, 0, 0, 1, 0);
+  I.foot_fb.resize(kMaxFootFeedback);
+  I.foot_fb_owner.resize(kMaxFootFeedback);
+  I.foot_fb_side.resize(kMaxFootFeedback);
+  I.foot_points.assign(m.foot_contacts.size(), 0);
+
+  // --- rigid groups: links joined by fixed joints form one body ---
+  const size_t nl = m.links.size();
+  std::vector<int> group_of(nl, -1);
+  std::vector<bool> is_static(nl, false);
+  group_of[m.root_link] = m.root_link;
+  is_static[m.root_link] = m.fixed_base;
+  for (size_t sweep = 0; sweep <= nl; ++sweep)
+    for (const Joint& j : m.joints) {
+      if (group_of[j.parent] < 0 || group_of[j.child] >= 0) continue;
+      group_of[j.child] = j.movable() ? j.child : group_of[j.parent];
+      is_static[j.child] = !j.movable() && is_static[j.parent];
+    }
+  std::vector<const SoftLink*> soft_of(nl, nullptr);
+  for (const SoftLink& s : m.soft_links)
+    if (s.segments > 1) soft_of[s.link] = &s;
+  // Armature: sigma^2 J_rotor about the axis of the joint that moves the group.
+  std::vector<int> moving_joint(nl, -1);
+  for (size_t ji = 0; ji < m.joints.size(); ++ji)
+    if (m.joints[ji].movable()) moving_joint[m.joints[ji].child] = static_cast<int>(ji);
+
+  const Eigen::Isometry3d root = initialRootPose(m);
+  const std::vector<Eigen::Isometry3d> pose0 = linkPoses(m, std::vector<double>(m.joints.size(), 0.0), root);
+  const std::vector<Eigen::Isometry3d> pose_init = linkPoses(m, m.initial_q, root);
+
+  I.link_body.assign(nl, -1);
+  I.link_last_body.assign(nl, -1);
+  I.link_in_body.assign(nl, Eigen::Isometry3d::Identity());
+  I.static_link_pose.assign(nl, Eigen::Isometry3d::Identity());
+  // Each body: its pose at the zero and at the initial configuration.
+  std::vector<Eigen::Isometry3d> body_pose0, body_pose_init;
+  struct SoftPlan {
+    const SoftLink* spec;
+    int first_body;
+    Eigen::Vector3d axis_link;  // link frame vector from the link origin to its child joint
+  };
+  std::vector<SoftPlan> soft_plans;
+
+  auto addBody = [&](dBodyID id, const std::string& name, double mass, const Eigen::Isometry3d& p0,
+                     const Eigen::Isometry3d& pinit) {
+    Impl::Body b;
+    b.id = id;
+    b.name = name;
+    b.mass_kg = mass;
+    const int bi = static_cast<int>(I.bodies.size());
+    dBodySetData(id, reinterpret_cast<void*>(static_cast<intptr_t>(bi)));
+    I.bodies.push_back(b);
+    body_pose0.push_back(p0);
+    body_pose_init.push_back(pinit);
+    return bi;
+  };
+
+  for (size_t rep = 0; rep < nl; ++rep) {
+    if (group_of[rep] != static_cast<int>(rep)) continue;
+    std::vector<size_t> members;
+    for (size_t l = 0; l < nl; ++l)
+      if (group_of[l] == static_cast<int>(rep)) members.push_back(l);
+    if (is_static[rep]) {
+      for (size_t l : members) I.static_link_pose[l] = pose0[l];
+      continue;
+    }
+    const Eigen::Isometry3d rep_inv = pose0[rep].inverse();
+    const Link& RL = m.links[rep];
+    const int mj = moving_joint[rep];
+    const double armature = mj >= 0 ? m.joints[mj].drive.armature_kgm2() : 0.0;
+    const Eigen::Vector3d axis_rep = mj >= 0 ? m.joints[mj].axis : Eigen::Vector3d::UnitZ();
+
+    if (const SoftLink* s = soft_of[rep]) {
+      // Soft link: N segments along the vector from the link origin to its child joint. Each gets
+      // m/N; the segment COMs are the link COM shifted along that vector so that the total COM is
+      // unchanged; inertias are split so that the total about the COM is unchanged where that
+      // stays physical (else I/N each).
+      Eigen::Vector3d v = Eigen::Vector3d::Zero();
+      for (const Joint& j : m.joints)
+        if (j.parent == static_cast<int>(rep) && j.movable()) v = j.origin.translation();
+      const int N = s->segments;
+      const double ms = RL.inertial.mass_kg / N;
+      const int first = static_cast<int>(I.bodies.size());
+      for (int k = 0; k < N; ++k) {
+        const Eigen::Vector3d shift = ((k + 0.5) / N - 0.5) * v;
+        Part p{ms, RL.inertial.origin, RL.inertial.inertia_kgm2 / N};
+        p.frame.translation() += shift;
+        const Eigen::Vector3d d = shift;  // COM offset of this segment from the link COM
+        Eigen::Matrix3d Ik = RL.inertial.inertia_kgm2 / N;
+        const Eigen::Matrix3d Rc = RL.inertial.origin.linear();
+        const Eigen::Vector3d dc = Rc.transpose() * d;
+        const Eigen::Matrix3d corr = ms * (dc.squaredNorm() * Eigen::Matrix3d::Identity() - dc * dc.transpose());
+        if (positiveDefinite(Ik - corr)) Ik -= corr;
+        p.inertia = Ik;
+        MassProps mp = combine({p});
+        if (k == 0 && armature > 0) mp.inertia += armature * axis_rep * axis_rep.transpose();
+        // Segment body frame: link axes, origin at the segment COM.
+        Eigen::Isometry3d seg0 = pose0[rep];
+        seg0.translation() = pose0[rep] * mp.com;
+        Eigen::Isometry3d segi = pose_init[rep];
+        segi.translation() = pose_init[rep] * mp.com;
+        mp.com.setZero();
+        dBodyID id = createBody(I.world, mp);
+        addBody(id, RL.name + "#" + std::to_string(k), ms, seg0, segi);
+        // Geometry goes to the segment whose span holds its centre.
+        for (const Geometry& gm : RL.collisions) {
+          const double t = v.squaredNorm() > 0 ? gm.origin.translation().dot(v) / v.squaredNorm() : 0.0;
+          const int owner = std::clamp(static_cast<int>(std::floor(t * N)), 0, N - 1);
+          if (owner == k) addGeometry(I.robot_space, id, gm, seg0.inverse() * pose0[rep]);
+        }
+      }
+      I.link_body[rep] = first;
+      I.link_last_body[rep] = first + N - 1;
+      I.link_in_body[rep] = body_pose0[first].inverse() * pose0[rep];
+      soft_plans.push_back({s, first, v});
+      continue;
+    }
+
+    std::vector<Part> parts;
+    for (size_t l : members) {
+      const Link& L = m.links[l];
+      if (L.has_inertial) parts.push_back({L.inertial.mass_kg, rep_inv * pose0[l] * L.inertial.origin, L.inertial.inertia_kgm2});
+    }
+    MassProps mp = combine(parts);
+    // Reflected rotor inertia about the joint axis (rep frame = joint frame orientation at q = 0).
+    // Added to the body, so it turns with the body in space rather than relative to the parent:
+    // exact while the parent does not rotate about the same axis, the usual approximation of
+    // engines without an armature term.
+    if (armature > 0) mp.inertia += armature * axis_rep * axis_rep.transpose();
+    Eigen::Isometry3d body0 = pose0[rep];
+    body0.translation() = pose0[rep] * mp.com;
+    Eigen::Isometry3d bodyi = pose_init[rep];
+    bodyi.translation() = pose_init[rep] * mp.com;
+    const double mass = mp.mass;
+    mp.com.setZero();
+    dBodyID id = createBody(I.world, mp);
+    const int bi = addBody(id, RL.name, mass, body0, bodyi);
+    for (size_t l : members) {
+      I.link_body[l] = bi;
+      I.link_last_body[l] = bi;
+      I.link_in_body[l] = body0.inverse() * pose0[l];
+      for (const Geometry& gm : m.links[l].collisions) addGeometry(I.robot_space, id, gm, I.link_in_body[l]);
+    }
+  }
+  for (size_t f = 0; f < m.foot_contacts.size(); ++f) {
+    const int bi = I.link_last_body[m.foot_contacts[f].link];
+    if (bi >= 0) I.bodies[bi].foot = static_cast<int>(f);
+  }
+  for (size_t bi = 0; bi < I.bodies.size(); ++bi) setPose(I.bodies[bi].id, body_pose0[bi]);
+
+  // --- soft joints between segments: universal joints held at zero by ODE's implicit spring ---
+  // A limit with LoStop = HiStop = 0 is a bilateral constraint whose error reduction and
+  // mixing give a spring k and damper c: ERP = h k / (h k + c), CFM = 1 / (h k + c) (ODE manual,
+  // "How to use ERP and CFM"), stable for any k.
+  for (const SoftPlan& sp : soft_plans) {
+    const SoftLink& s = *sp.spec;
+    const Eigen::Isometry3d& lf = pose0[s.link];
+    const Eigen::Vector3d along = (lf.linear() * sp.axis_link).normalized();
+    Eigen::Vector3d u1 = along.unitOrthogonal();
+    Eigen::Vector3d u2 = along.cross(u1);
+    const double hk = dt_s_ * s.D_B_Nm_rad, c = s.damping_Nms_rad;
+    for (int k = 1; k < s.segments; ++k) {
+      const Eigen::Vector3d at = lf * (sp.axis_link * (static_cast<double>(k) / s.segments));
+      dJointID u = dJointCreateUniversal(I.world, nullptr);
+      dJointAttach(u, I.bodies[sp.first_body + k].id, I.bodies[sp.first_body + k - 1].id);
+      dJointSetUniversalAnchor(u, at.x(), at.y(), at.z());
+      dJointSetUniversalAxis1(u, u1.x(), u1.y(), u1.z());
+      dJointSetUniversalAxis2(u, u2.x(), u2.y(), u2.z());
+      for (int p : {dParamLoStop, dParamHiStop, dParamLoStop2, dParamHiStop2}) dJointSetUniversalParam(u, p, 0.0);
+      for (int p : {dParamStopERP, dParamStopERP2}) dJointSetUniversalParam(u, p, hk / (hk + c));
+      for (int p : {dParamStopCFM, dParamStopCFM2}) dJointSetUniversalParam(u, p, 1.0 / (hk + c));
+      SoftJoint sj;
+      sj.id = u;
+      sj.name = m.links[s.link].name + "/soft" + std::to_string(k);
+      if (s.friction_Nm > 0) {
+        // Coulomb friction between the segments: a two-axis angular motor, target speed 0.
+        sj.friction = dJointCreateAMotor(I.world, nullptr);
+        dJointAttach(sj.friction, I.bodies[sp.first_body + k].id, I.bodies[sp.first_body + k - 1].id);
+        dJointSetAMotorMode(sj.friction, dAMotorUser);
+        dJointSetAMotorNumAxes(sj.friction, 2);
+        dJointSetAMotorAxis(sj.friction, 0, 1, u1.x(), u1.y(), u1.z());
+        dJointSetAMotorAxis(sj.friction, 1, 2, u2.x(), u2.y(), u2.z());
+        for (int p : {dParamVel, dParamVel2}) dJointSetAMotorParam(sj.friction, p, 0.0);
+        for (int p : {dParamFMax, dParamFMax2}) dJointSetAMotorParam(sj.friction, p, s.friction_Nm);
+      }
+      I.soft.push_back(sj);
+    }
+  }
+
+  // --- robot joints and their actuators, created at the zero configuration ---
+  I.act.resize(m.joints.size());
+  for (size_t ji = 0; ji < m.joints.size(); ++ji) {
+    const Joint& j = m.joints[ji];
+    if (!j.movable()) continue;
+    JointActuator& A = I.act[ji];
+    const int cb = I.link_body[j.child], pb = I.link_last_body[j.parent];
+    dBodyID child = I.bodies[cb].id;
+    dBodyID parent = pb >= 0 ? I.bodies[pb].id : nullptr;
+    const Eigen::Isometry3d jf = pose0[j.parent] * j.origin;
+    const Eigen::Vector3d axis = jf.linear() * j.axis;
+    // Attached (child, parent): ODE's angle is body1 relative to body2 about the axis, which is
+    // URDF's convention for the child relative to the parent.
+    const bool hinge = j.type != JointType::Prismatic;
+    if (!hinge) {
+      A.id = dJointCreateSlider(I.world, nullptr);
+      dJointAttach(A.id, child, parent);
+      dJointSetSliderAxis(A.id, axis.x(), axis.y(), axis.z());
+    } else {
+      A.id = dJointCreateHinge(I.world, nullptr);
+      dJointAttach(A.id, child, parent);
+      dJointSetHingeAnchor(A.id, jf.translation().x(), jf.translation().y(), jf.translation().z());
+      dJointSetHingeAxis(A.id, axis.x(), axis.y(), axis.z());
+    }
+    auto setParam = [&](int p, double v) {
+      if (hinge) dJointSetHingeParam(A.id, p, v);
+      else dJointSetSliderParam(A.id, p, v);
+    };
+    // ODE hinge stops must lie within (-pi, pi); wider limits are left to the servo.
+    if (j.has_limits && (!hinge || (j.lower > -M_PI && j.upper < M_PI))) {
+      setParam(dParamLoStop, j.lower);
+      setParam(dParamHiStop, j.upper);
+    }
+    setParam(dParamFMax, 0.0);
+    dJointSetFeedback(A.id, &A.fb);
+
+    if (j.mimic.master >= 0 || !hinge) continue;
+    const Drivetrain& d = j.drive;
+    if (d.kind == DriveKind::MoToFlex) {
+      motorgear::JointDrivetrain::Params p = d.motoflex;
+      p.gear.frame_s = dt_s_;
+      if (p.gear.variant == motorgear::Gear::Variant::kMotoflex2011) {
+        // The speed friction sigma B_v qd leaves the explicit chain for the implicit damper row.
+        A.damping_Nms_rad = p.enable_motor ? p.gear.sigma * p.motor.B_v_Nm_s_rad : 0.0;
+        p.motor.B_v_Nm_s_rad = 0.0;
+      } else if (p.gear.J_joint_kgm2 <= 0) {
+        p.gear.J_joint_kgm2 = subtreeInertiaAboutAxis(m, static_cast<int>(ji), pose_init) + p.gear.reflectedInertia_kgm2();
+      }
+      A.chain = std::make_unique<motorgear::JointDrivetrain>(p);
+      A.chain->reset(m.initial_q[ji], 0.0);
+    } else if (d.kind == DriveKind::Dynamixel) {
+      A.damping_Nms_rad = d.dynamixel.kd_Nm_s_rad;
+    }
+    if (A.damping_Nms_rad > 0) {
+      A.damper = dJointCreateAMotor(I.world, nullptr);
+      dJointAttach(A.damper, child, parent);
+      dJointSetAMotorMode(A.damper, dAMotorUser);
+      dJointSetAMotorNumAxes(A.damper, 1);
+      dJointSetAMotorAxis(A.damper, 0, parent ? 2 : 0, axis.x(), axis.y(), axis.z());
+      dJointSetAMotorParam(A.damper, dParamVel, 0.0);
+      dJointSetAMotorParam(A.damper, dParamCFM, 1.0 / A.damping_Nms_rad);
+      dJointSetAMotorParam(A.damper, dParamFMax, 1e4);
+      dJointSetFeedback(A.damper, &A.damper_fb);
+    }
+  }
+
+  // --- move everything to the initial pose ---
+  for (size_t bi = 0; bi < I.bodies.size(); ++bi) setPose(I.bodies[bi].id, body_pose_init[bi]);
+  target_ = m.initial_q;
+}
+
+}  // namespace gapsim

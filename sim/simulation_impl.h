@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#pragma once
+/// \file
+/// Internal to sim/: the ODE side of a Simulation (handles, per-joint actuator state). Shared by
+/// simulation_build.cpp (construction) and simulation.cpp (the step and the sensors).
+
+#include <ode/ode.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "motorgear/joint_drivetrain.h"
+#include "sim/simulation.h"
+
+namespace gapsim {
+
+constexpr int kMaxFootFeedback = 256;  // contact joints with force feedback per step
+
+/// Per movable joint: its ODE hinge (or slider) and what drives it.
+struct JointActuator {
+  dJointID id = nullptr;
+  dJointFeedback fb{};
+  /// Second motor row about the same axis, for the implicit viscous part of a drivetrain
+  /// (MoToFlex speed friction, Dynamixel kd): a velocity motor with CFM = 1/b acts as a damper
+  /// b with implicit Euler, which stays stable for any b/J (the explicit torque -b qd needs
+  /// b dt / J < 2, violated by the Nao's light distal links at b = sigma B_v ~ 10 N m s/rad).
+  dJointID damper = nullptr;
+  dJointFeedback damper_fb{};
+  double damping_Nms_rad = 0.0;
+  std::unique_ptr<motorgear::JointDrivetrain> chain;  ///< MoToFlex joints
+  double applied_torque_Nm = 0.0;                      ///< explicit torque added this step
+};
+
+struct SoftJoint {
+  dJointID id = nullptr;    ///< universal joint between two segments
+  dJointID friction = nullptr;
+  std::string name;         ///< e.g. LThigh/soft1
+};
+
+struct Simulation::Impl {
+  struct Body {
+    dBodyID id = nullptr;
+    std::string name;  ///< the first link of the group (segments: link#k)
+    double mass_kg = 0;
+    int foot = -1;     ///< index into model.foot_contacts, or -1
+  };
+  dWorldID world = nullptr;
+  dSpaceID robot_space = nullptr;
+  dGeomID ground = nullptr;
+  dJointGroupID contacts = nullptr;
+  dThreadingImplementationID threading = nullptr;
+  std::vector<Body> bodies;
+  std::vector<int> link_body;                        ///< -1: static (fixed to world)
+  std::vector<int> link_last_body;                   ///< soft links: the last segment
+  std::vector<Eigen::Isometry3d> link_in_body;       ///< link frame in its body frame
+  std::vector<Eigen::Isometry3d> static_link_pose;   ///< world pose for static links
+  std::vector<JointActuator> act;                    ///< per joint (id null for fixed)
+  std::vector<SoftJoint> soft;
+  std::vector<dJointFeedback> foot_fb;
+  std::vector<int> foot_fb_owner;
+  std::vector<int> foot_fb_side;  ///< 1 if the foot body is body1 of the contact joint, 2 if body2
+  int foot_fb_used = 0;
+  std::vector<int> foot_points;
+  unsigned long rand_seed = 0;
+  const RobotModel* model = nullptr;
+  int contacts_this_step = 0;
+
+  static void nearCallback(void* data, dGeomID o1, dGeomID o2);
+  void addContacts(dGeomID o1, dGeomID o2);
+};
+
+}  // namespace gapsim
