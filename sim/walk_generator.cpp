@@ -1,0 +1,415 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "sim/walk_generator.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include "sim/input_error.h"
+#include "sim/kinematics.h"
+#include "sim/log_writer.h"
+
+namespace gapsim {
+
+namespace {
+
+using Eigen::AngleAxisd;
+using Eigen::Isometry3d;
+using Eigen::Vector2d;
+using Eigen::Vector3d;
+
+std::string num(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+/// Quintic smoothstep: 0 -> 1 with zero slope and curvature at both ends.
+double smoothstep(double s) {
+  s = std::clamp(s, 0.0, 1.0);
+  return s * s * s * (10.0 + s * (-15.0 + 6.0 * s));
+}
+
+/// Rounds to a multiple of `q` so the CSV text is short and the written file reads back to
+/// exactly the motion the generator returns (both go through the same rounded doubles).
+double quantise(double v, double q) { return std::round(v / q) * q; }
+
+struct Pose2 {
+  double x = 0, y = 0, yaw = 0;
+  Pose2 plus(double dx, double dy, double dyaw) const {
+    const double c = std::cos(yaw), s = std::sin(yaw);
+    return {x + c * dx - s * dy, y + s * dx + c * dy, yaw + dyaw};
+  }
+};
+
+Isometry3d groundPose(double x, double y, double z, double yaw) {
+  Isometry3d T = Isometry3d::Identity();
+  T.translate(Vector3d(x, y, z));
+  T.rotate(AngleAxisd(yaw, Vector3d::UnitZ()));
+  return T;
+}
+
+/// Whole-body COM (world) of `m` at joint values q with the root at `root`.
+Vector3d modelCom(const RobotModel& m, const std::vector<double>& q, const Isometry3d& root) {
+  const auto P = linkPoses(m, q, root);
+  Vector3d sum = Vector3d::Zero();
+  double mass = 0;
+  for (size_t l = 0; l < m.links.size(); ++l) {
+    if (!m.links[l].has_inertial) continue;
+    const double mk = m.links[l].inertial.mass_kg;
+    sum += mk * (P[l] * m.links[l].inertial.origin.translation());
+    mass += mk;
+  }
+  return sum / mass;
+}
+
+/// Strips the "<input>: field: " prefix of an InputError's text.
+std::string bareMessage(const InputError& e) {
+  const std::string w = e.what();
+  const std::string key = e.field().empty() ? std::string(": ") : e.field() + ": ";
+  const auto p = w.find(key);
+  return p == std::string::npos ? w : w.substr(p + key.size());
+}
+
+}  // namespace
+
+void WalkParams::validate() const {
+  auto bad = [](const char* field, double v, const std::string& rule) {
+    throw InputError("", 0, field, num(v) + " is out of range: " + rule);
+  };
+  auto finite = [&](const char* f, double v) {
+    if (!std::isfinite(v)) bad(f, v, "must be finite");
+  };
+  finite("forward_speed", forward_speed_m_s);
+  finite("lateral_speed", lateral_speed_m_s);
+  finite("turn_rate", turn_rate_rad_s);
+  finite("torso_pitch", torso_pitch_rad);
+  finite("zmp_offset_x", zmp_offset_x_m);
+  finite("zmp_inset_y", zmp_inset_y_m);
+  if (!(step_duration_s >= 0.2 && step_duration_s <= 20)) bad("step_duration", step_duration_s, "0.2 s <= step_duration <= 20 s");
+  if (!(step_height_m >= 0 && step_height_m <= 0.1)) bad("step_height", step_height_m, "0 <= step_height <= 0.1 m");
+  if (!(com_height_m > 0.05 && com_height_m < 1.0)) bad("com_height", com_height_m, "0.05 m < com_height < 1 m");
+  if (!(double_support_fraction >= 0 && double_support_fraction <= 0.9))
+    bad("double_support", double_support_fraction, "0 <= double_support <= 0.9");
+  if (!(foot_spacing_m > 0 && foot_spacing_m < 0.5)) bad("foot_spacing", foot_spacing_m, "0 < foot_spacing < 0.5 m");
+  if (!(frame_period_s >= 0.001 && frame_period_s <= 0.05)) bad("frame_period", frame_period_s, "0.001 s <= frame_period <= 0.05 s");
+  if (!(prepare_s >= frame_period_s && prepare_s <= 60)) bad("prepare", prepare_s, "frame_period <= prepare <= 60 s");
+  if (!(hold_s >= 0 && hold_s <= 60)) bad("hold", hold_s, "0 <= hold <= 60 s");
+  if (!(settle_s >= 0 && settle_s <= 60)) bad("settle", settle_s, "0 <= settle <= 60 s");
+  if (!(servo_lead_s >= 0 && servo_lead_s < prepare_s)) bad("servo_lead", servo_lead_s, "0 <= servo_lead < prepare");
+  if (!(preview_s >= 0.1 && preview_s <= 10)) bad("preview", preview_s, "0.1 s <= preview <= 10 s");
+  if (duration_s) {
+    if (!(*duration_s > 0 && *duration_s <= 3600)) bad("duration", *duration_s, "0 < duration <= 3600 s");
+  } else if (!(steps >= 1 && steps <= 10000)) {
+    bad("steps", steps, "1 <= steps <= 10000");
+  }
+  const double single_support_s = (1 - double_support_fraction) * stepTime_s();
+  if (single_support_s < 2 * frame_period_s)
+    bad("double_support", double_support_fraction, "the single-support phase must last at least two frames");
+  // The feet alternate between foot_spacing + |vy| T and foot_spacing - |vy| T apart; the soles
+  // are 0.075 m wide (B-Human's foot box), so the narrow stance must keep the centres that far.
+  const double narrow_m = foot_spacing_m - std::abs(lateral_speed_m_s) * stepTime_s();
+  constexpr double kFootWidth_m = 0.075;
+  if (narrow_m < kFootWidth_m)
+    throw InputError("", 0, "lateral_speed",
+                     "the feet would collide: foot_spacing " + num(foot_spacing_m) + " m - |lateral_speed| " +
+                         num(std::abs(lateral_speed_m_s)) + " m/s * step time " + num(stepTime_s()) + " s = " +
+                         num(narrow_m) + " m is below the foot width limit of " + num(kFootWidth_m) + " m");
+}
+
+int WalkParams::stepCount() const {
+  if (duration_s) return std::max(1, static_cast<int>(std::lround(*duration_s / stepTime_s())));
+  return steps;
+}
+
+namespace {
+
+struct KeySpec {
+  const char* key;
+  double WalkParams::*field;
+};
+
+const KeySpec kKeys[] = {
+    {"speed", &WalkParams::forward_speed_m_s},
+    {"forward_speed", &WalkParams::forward_speed_m_s},
+    {"lateral_speed", &WalkParams::lateral_speed_m_s},
+    {"turn_rate", &WalkParams::turn_rate_rad_s},
+    {"step_duration", &WalkParams::step_duration_s},
+    {"step_height", &WalkParams::step_height_m},
+    {"com_height", &WalkParams::com_height_m},
+    {"double_support", &WalkParams::double_support_fraction},
+    {"foot_spacing", &WalkParams::foot_spacing_m},
+    {"torso_pitch", &WalkParams::torso_pitch_rad},
+    {"zmp_offset_x", &WalkParams::zmp_offset_x_m},
+    {"zmp_inset_y", &WalkParams::zmp_inset_y_m},
+    {"servo_lead", &WalkParams::servo_lead_s},
+    {"prepare", &WalkParams::prepare_s},
+    {"hold", &WalkParams::hold_s},
+    {"settle", &WalkParams::settle_s},
+    {"frame_period", &WalkParams::frame_period_s},
+    {"preview", &WalkParams::preview_s},
+};
+
+}  // namespace
+
+std::string walkParamKeys() {
+  std::string s;
+  for (const KeySpec& k : kKeys) s += std::string(s.empty() ? "" : ", ") + k.key;
+  return s + ", steps, duration";
+}
+
+WalkParams parseWalkParams(const std::string& spec, WalkParams p) {
+  const std::string field = "--walk";
+  size_t pos = 0;
+  bool steps_given = false;
+  while (pos <= spec.size()) {
+    size_t end = spec.find(',', pos);
+    if (end == std::string::npos) end = spec.size();
+    std::string item = spec.substr(pos, end - pos);
+    pos = end + 1;
+    // trim blanks
+    item.erase(0, item.find_first_not_of(" \t"));
+    item.erase(item.find_last_not_of(" \t") + 1);
+    if (item.empty()) {
+      if (end == spec.size()) break;
+      continue;
+    }
+    const size_t eq = item.find('=');
+    if (eq == std::string::npos)
+      throw InputError("", 0, field, "'" + item + "' is not key=value (keys: " + walkParamKeys() + ")");
+    const std::string key = item.substr(0, eq), text = item.substr(eq + 1);
+    double v = 0;
+    const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (text.empty() || r.ec != std::errc() || r.ptr != text.data() + text.size())
+      throw InputError("", 0, key, "not a number: '" + text + "'");
+    if (key == "steps") {
+      if (v != std::floor(v) || v < 1 || v > 10000) throw InputError("", 0, key, "must be a whole number from 1 to 10000, got '" + text + "'");
+      p.steps = static_cast<int>(v);
+      steps_given = true;
+      continue;
+    }
+    if (key == "duration") {
+      p.duration_s = v;
+      continue;
+    }
+    bool found = false;
+    for (const KeySpec& k : kKeys)
+      if (key == k.key) {
+        p.*(k.field) = v;
+        found = true;
+      }
+    if (!found) throw InputError("", 0, key, "unknown walk parameter '" + key + "' (keys: " + walkParamKeys() + ")");
+    if (end == spec.size()) break;
+  }
+  if (steps_given && p.duration_s) throw InputError("", 0, field, "give steps or duration, not both");
+  p.validate();
+  return p;
+}
+
+Motion WalkPlan::motion(const std::string& source) const { return Motion(joints, frame_times_s, frames_rad, source); }
+
+void WalkPlan::writeCsv(const std::string& path) const {
+  std::vector<std::string> cols{"time_s"};
+  cols.insert(cols.end(), joints.begin(), joints.end());
+  Log log(cols);
+  std::vector<double> row(cols.size());
+  for (size_t f = 0; f < frame_times_s.size(); ++f) {
+    row[0] = frame_times_s[f];
+    std::copy(frames_rad[f].begin(), frames_rad[f].end(), row.begin() + 1);
+    log.appendRow(row);
+  }
+  log.write(path);
+}
+
+WalkPlan planWalk(const RobotModel& model, const WalkParams& p) {
+  p.validate();
+  const NaoLegIk ik(model);
+  WalkPlan plan;
+  plan.params = p;
+  const double Ts = p.stepTime_s();
+  const double Tss = (1 - p.double_support_fraction) * Ts;
+  const double dt = p.frame_period_s;
+  const int n_steps = p.stepCount();
+
+  // --- Footstep plan -----------------------------------------------------------------------
+  const double half = 0.5 * p.foot_spacing_m;
+  LegSide first = LegSide::Right;
+  if (p.lateral_speed_m_s > 0 || (p.lateral_speed_m_s == 0 && p.turn_rate_rad_s > 0)) first = LegSide::Left;
+  plan.start_s = p.prepare_s;
+  const double shift_s = plan.start_s + p.hold_s;  // weight shift onto the first support foot
+  plan.walk_start_s = shift_s + Ts;
+  plan.footsteps.push_back({LegSide::Left, 0.0, half, 0.0, 0.0, 0.0});
+  plan.footsteps.push_back({LegSide::Right, 0.0, -half, 0.0, 0.0, 0.0});
+  Pose2 body;
+  for (int i = 0; i < n_steps; ++i) {
+    const LegSide side = (i % 2 == 0) == (first == LegSide::Left) ? LegSide::Left : LegSide::Right;
+    if (i + 1 < n_steps)  // the last step closes the feet beside the support foot
+      body = body.plus(p.forward_speed_m_s * Ts, p.lateral_speed_m_s * Ts, p.turn_rate_rad_s * Ts);
+    const Pose2 f = body.plus(0, side == LegSide::Left ? half : -half, 0);
+    const double lift = plan.walk_start_s + i * Ts;
+    plan.footsteps.push_back({side, f.x, f.y, f.yaw, lift, lift + Tss});
+  }
+  const double last_land = plan.footsteps.back().land_s;
+  plan.walk_end_s = last_land;
+  const double end_s = last_land + Ts + p.settle_s;
+
+  // Foot pose at time t: the latest placement of that side, interpolated while it swings.
+  auto footAt = [&](LegSide side, double t, double* lift_height) -> Pose2 {
+    const Footstep* prev = nullptr;
+    for (const Footstep& f : plan.footsteps) {
+      if (f.side != side) continue;
+      if (f.lift_s == f.land_s && prev == nullptr) {
+        prev = &f;
+        continue;
+      }
+      if (t < f.lift_s) break;
+      if (t < f.land_s) {
+        const double s = (t - f.lift_s) / (f.land_s - f.lift_s);
+        const double a = smoothstep(s);
+        if (lift_height) *lift_height = p.step_height_m * std::pow(std::sin(M_PI * s), 2);
+        return {prev->x_m + a * (f.x_m - prev->x_m), prev->y_m + a * (f.y_m - prev->y_m),
+                prev->yaw_rad + a * (f.yaw_rad - prev->yaw_rad)};
+      }
+      prev = &f;
+    }
+    if (lift_height) *lift_height = 0;
+    return {prev->x_m, prev->y_m, prev->yaw_rad};
+  };
+  auto zmpPoint = [&](const Footstep& f) -> Vector2d {
+    const double inset = f.side == LegSide::Left ? -p.zmp_inset_y_m : p.zmp_inset_y_m;
+    const Pose2 q = Pose2{f.x_m, f.y_m, f.yaw_rad}.plus(p.zmp_offset_x_m, inset, 0);
+    return {q.x, q.y};
+  };
+  auto centre = [&](const Footstep& a, const Footstep& b) -> Vector2d {
+    const Pose2 pa = Pose2{a.x_m, a.y_m, a.yaw_rad}.plus(p.zmp_offset_x_m, 0, 0);
+    const Pose2 pb = Pose2{b.x_m, b.y_m, b.yaw_rad}.plus(p.zmp_offset_x_m, 0, 0);
+    return {0.5 * (pa.x + pb.x), 0.5 * (pa.y + pb.y)};
+  };
+
+  // --- ZMP reference ------------------------------------------------------------------------
+  // Piecewise linear: between the feet until the weight shift, on the support foot in single
+  // support, a ramp to the next support foot in double support, back between the feet at the end.
+  const std::vector<Footstep>& fs = plan.footsteps;
+  auto zmpRef = [&](double t) -> Vector2d {
+    const Vector2d c0 = centre(fs[0], fs[1]);
+    // support foot of step i (0-based) = the foot placed last before it (or initial foot).
+    auto supportOf = [&](int i) -> const Footstep& {
+      if (i == 0) return fs[fs[2].side == LegSide::Left ? 1 : 0];
+      return fs[2 + i - 1];
+    };
+    if (t < shift_s) return c0;
+    if (t < plan.walk_start_s) {
+      const double a = (t - shift_s) / Ts;
+      return c0 + a * (zmpPoint(supportOf(0)) - c0);
+    }
+    const int i = std::min(n_steps - 1, static_cast<int>(std::floor((t - plan.walk_start_s) / Ts)));
+    const Footstep& step = fs[2 + i];
+    const Vector2d sup = zmpPoint(supportOf(i));
+    if (t < step.land_s) return sup;
+    if (i + 1 < n_steps) {
+      const double ds = Ts - Tss;
+      const double a = ds > 0 ? std::min(1.0, (t - step.land_s) / ds) : 1.0;
+      return sup + a * (zmpPoint(step) - sup);
+    }
+    const Vector2d c1 = centre(fs[fs.size() - 2], fs.back());
+    const double a = std::min(1.0, (t - step.land_s) / Ts);
+    return sup + a * (c1 - sup);
+  };
+
+  const int K = static_cast<int>(std::floor((end_s - plan.start_s) / dt + 1e-9)) + 1;
+  plan.time_s.resize(K);
+  plan.zmp_ref_x_m.resize(K);
+  plan.zmp_ref_y_m.resize(K);
+  for (int k = 0; k < K; ++k) {
+    const double t = plan.start_s + k * dt;
+    const Vector2d z = zmpRef(t);
+    plan.time_s[k] = t;
+    plan.zmp_ref_x_m[k] = z.x();
+    plan.zmp_ref_y_m[k] = z.y();
+  }
+
+  // --- COM by preview control ---------------------------------------------------------------
+  ZmpPreviewParams zp;
+  zp.period_s = dt;
+  zp.com_height_m = p.com_height_m;
+  zp.gravity_m_s2 = -model.solver.gravity_m_s2.z();
+  zp.preview_s = p.preview_s;
+  const ZmpPreviewController ctrl(zp);
+  plan.com_x = ctrl.track(plan.zmp_ref_x_m);
+  plan.com_y = ctrl.track(plan.zmp_ref_y_m);
+
+  // --- Joints by IK, torso placed so that the model's COM is on the planned COM --------------
+  const std::array<int, 6>& li = ik.jointIndices(LegSide::Left);
+  const std::array<int, 6>& ri = ik.jointIndices(LegSide::Right);
+  for (int k : li) plan.joints.push_back(model.joints[k].name);
+  for (int k : ri)
+    if (model.joints[k].mimic.master < 0) plan.joints.push_back(model.joints[k].name);
+  std::vector<int> columns(li.begin(), li.end());
+  for (int k : ri)
+    if (model.joints[k].mimic.master < 0) columns.push_back(k);
+
+  std::vector<double> q = model.initial_q;
+  Vector3d torso_minus_com(0, 0, 0.06);
+  bool have_offset = false;
+  plan.frame_times_s.push_back(0.0);
+  {
+    std::vector<double> row;
+    for (int c : columns) row.push_back(quantise(model.initial_q[c], 1e-6));
+    plan.frames_rad.push_back(row);
+  }
+  plan.model_com_x_m.resize(K);
+  plan.model_com_y_m.resize(K);
+  plan.model_com_z_m.resize(K);
+  for (int k = 0; k < K; ++k) {
+    const double t = plan.time_s[k];
+    double hl = 0, hr = 0;
+    const Pose2 lf = footAt(LegSide::Left, t, &hl), rf = footAt(LegSide::Right, t, &hr);
+    const Isometry3d L = groundPose(lf.x, lf.y, hl, lf.yaw), R = groundPose(rf.x, rf.y, hr, rf.yaw);
+    const double yaw = 0.5 * (lf.yaw + rf.yaw);
+    const Vector3d com_des(plan.com_x.pos_m[k], plan.com_y.pos_m[k], p.com_height_m);
+    if (!have_offset) {
+      // First sample: start from the initial pose's torso-COM offset.
+      const Isometry3d root0 = initialRootPose(model);
+      torso_minus_com = root0.translation() - modelCom(model, model.initial_q, root0);
+      have_offset = true;
+    }
+    Isometry3d torso = Isometry3d::Identity();
+    torso.rotate(AngleAxisd(yaw, Vector3d::UnitZ()) * AngleAxisd(p.torso_pitch_rad, Vector3d::UnitY()));
+    torso.translation() = com_des + torso_minus_com;
+    char ctx[64];
+    std::snprintf(ctx, sizeof ctx, " at t = %.2f s", t);
+    Vector3d com;
+    for (int it = 0; it < 50; ++it) {
+      LegPairAngles a;
+      try {
+        a = ik.solveBoth(torso.inverse() * L, torso.inverse() * R);
+      } catch (const InputError& e) {
+        throw InputError("", 0, e.field(), bareMessage(e) + ctx);
+      }
+      ik.writeJoints(a, q);
+      com = modelCom(model, q, torso);
+      const Vector3d err = com_des - com;
+      torso.translation() += err;
+      if (err.norm() < 1e-9) break;
+    }
+    torso_minus_com = torso.translation() - com_des;
+    // Limits on the final joints of this sample.
+    LegPairAngles a = ik.solveBoth(torso.inverse() * L, torso.inverse() * R);
+    ik.checkLimits(LegSide::Left, a.left, ctx);
+    ik.checkLimits(LegSide::Right, a.right, ctx);
+    ik.writeJoints(a, q);
+    com = modelCom(model, q, torso);
+    plan.model_com_x_m[k] = com.x();
+    plan.model_com_y_m[k] = com.y();
+    plan.model_com_z_m[k] = com.z();
+    std::vector<double> row;
+    for (int c : columns) row.push_back(quantise(q[c], 1e-6));
+    plan.frame_times_s.push_back(quantise(t - p.servo_lead_s, 1e-9));
+    plan.frames_rad.push_back(std::move(row));
+  }
+  return plan;
+}
+
+}  // namespace gapsim

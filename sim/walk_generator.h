@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#pragma once
+/// \file
+/// Open-loop walk generator for the Nao, as the MoToFlex paper's experiments use one (a ZMP
+/// walking controller run without sensor feedback): footstep plan -> ZMP reference -> COM by ZMP
+/// preview control (walk_zmp.h) -> torso and swing-foot poses -> leg joints by analytic IK
+/// (walk_ik.h). The result is an ordinary keyframe Motion (joint targets every frame period), so
+/// it can be written as a motion CSV and replayed by every tool.
+///
+/// Timing. `step_duration_s` is the period of the gait cycle, one step with each foot, as in the
+/// walking engine of Czarnetzki et al. that the paper uses: at 200 mm/s and 1 s a single step
+/// lasts 0.5 s and is 0.1 m long. Each single step is a single-support phase (the swing foot in
+/// the air) of (1 - double_support_fraction) * step_duration_s / 2, then a double-support phase
+/// in which the ZMP moves linearly from the old support foot to the new one.
+///
+/// Sequence: [0, prepare_s] joint-space blend from the robot's initial pose to the walking stance
+/// (COM at com_height_m, feet foot_spacing_m apart); hold_s with the ZMP between the feet (the
+/// preview controller already shifts the COM); a weight shift onto the first support foot (one
+/// single-step time); `steps` steps, the last one closing the feet side by side; the ZMP back
+/// between the feet (one single-step time) and settle_s of standing.
+///
+/// Footsteps. A virtual body pose advances by (vx, vy, omega) * T_step per step (T_step = half
+/// the cycle); the swing foot lands at that pose +- foot_spacing_m / 2 sideways. The first swing
+/// foot is the one on the side of the lateral motion (or of the turn), else the right one.
+/// Swing foot: horizontal position and yaw follow the quintic smoothstep s^3 (10 - 15 s + 6 s^2)
+/// of the single-support phase s in [0, 1] (zero velocity and acceleration at lift-off and
+/// touch-down), height step_height_m * sin^2(pi s). Torso: yaw = mean of the two feet's yaw (so
+/// the feet are yawed symmetrically about it, which the shared HipYawPitch can reach), pitch
+/// torso_pitch_rad, roll 0; its position is corrected by fixed-point iteration until the
+/// whole-body COM of the model (all link masses, forward kinematics) is on the planned COM.
+///
+/// Infeasible requests throw InputError naming the parameter or the joint, the value and the
+/// limit: "LKneePitch: 2.2 rad is beyond the joint limit 2.1126 rad ... at t = 3.20 s",
+/// "LLeg: out of reach: ...", "lateral_speed: ... feet would collide ...".
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/motion.h"
+#include "sim/robot_model.h"
+#include "sim/walk_ik.h"
+#include "sim/walk_zmp.h"
+
+namespace gapsim {
+
+struct WalkParams {
+  double forward_speed_m_s = 0.2;      ///< vx, along the torso's x (m/s)
+  double lateral_speed_m_s = 0.0;      ///< vy, positive to the left (m/s)
+  double turn_rate_rad_s = 0.0;        ///< omega, positive counter-clockwise (rad/s)
+  double step_duration_s = 1.0;        ///< gait cycle: one step with each foot (s)
+  double step_height_m = 0.02;         ///< swing foot clearance at mid-swing (m)
+  double com_height_m = 0.25;          ///< COM height above the soles, the cart-table z_c (m)
+  double double_support_fraction = 0.2;  ///< share of each single step with both feet down (0..0.9)
+  double foot_spacing_m = 0.1;         ///< lateral distance between the two sole frames (m)
+  int steps = 20;                      ///< single steps, the closing step included (>= 2)
+  std::optional<double> duration_s;    ///< if set: walking time (s), replaces `steps`
+  double torso_pitch_rad = 0.0;        ///< forward lean of the torso (rad)
+  double zmp_offset_x_m = 0.01;        ///< ZMP reference ahead of the ankle, in the foot frame (m)
+  double zmp_inset_y_m = 0.0;          ///< ZMP reference moved towards the other foot (m)
+  double prepare_s = 1.0;              ///< blend from the initial pose into the walking stance (s)
+  double hold_s = 1.0;                 ///< standing in the walking stance before the first shift (s)
+  double settle_s = 1.5;               ///< standing after the last step (s)
+  double frame_period_s = 0.01;        ///< motion frame and preview-control period (s)
+  double servo_lead_s = 0.0;           ///< targets are sent this much early (s): compensates a servo lag
+  double preview_s = 1.6;              ///< preview horizon (s)
+
+  /// Throws InputError(field = parameter name) for values out of their range.
+  void validate() const;
+  /// Single-step time: step_duration_s / 2.
+  double stepTime_s() const { return 0.5 * step_duration_s; }
+  /// The number of single steps implied by `steps` or `duration_s`.
+  int stepCount() const;
+};
+
+/// Parses "speed=0.2,step_duration=1.0,..." (the CLI's --walk). Keys: speed (= forward_speed),
+/// forward_speed, lateral_speed, turn_rate, step_duration, step_height, com_height,
+/// double_support, foot_spacing, steps, duration, torso_pitch, zmp_offset_x, zmp_inset_y,
+/// servo_lead, prepare, hold, settle, frame_period. Unknown keys and bad numbers throw
+/// InputError(field = key) listing the keys.
+WalkParams parseWalkParams(const std::string& spec, WalkParams base = {});
+/// The keys parseWalkParams accepts, comma-separated.
+std::string walkParamKeys();
+
+struct Footstep {
+  LegSide side = LegSide::Left;  ///< the foot placed
+  double x_m = 0, y_m = 0, yaw_rad = 0;  ///< sole frame on the ground (world)
+  double lift_s = 0, land_s = 0;  ///< swing phase; lift == land for the initial stance
+};
+
+/// Everything the generator computed, for tests and plots. Times are motion times (s).
+struct WalkPlan {
+  WalkParams params;
+  std::vector<Footstep> footsteps;  ///< the two initial feet first, then one per step
+  double start_s = 0;               ///< time of the first preview sample (= params.prepare_s)
+  double walk_start_s = 0;          ///< first lift-off
+  double walk_end_s = 0;            ///< last touch-down
+  std::vector<double> time_s;       ///< preview samples
+  std::vector<double> zmp_ref_x_m, zmp_ref_y_m;
+  ComTrajectory com_x, com_y;       ///< planned COM (cart-table model)
+  std::vector<double> model_com_x_m, model_com_y_m, model_com_z_m;  ///< COM of the model's FK, per sample
+  std::vector<std::string> joints;  ///< motion columns
+  std::vector<double> frame_times_s;
+  std::vector<std::vector<double>> frames_rad;  ///< [frame][joint]
+
+  Motion motion(const std::string& source = "walk") const;
+  /// Writes the motion as a keyframe CSV (time_s + one column per joint, radians).
+  void writeCsv(const std::string& path) const;
+};
+
+/// Plans a walk for a Nao-like model (NaoLegIk's requirements). Throws InputError for bad
+/// parameters and infeasible requests (see file comment).
+WalkPlan planWalk(const RobotModel& model, const WalkParams& params);
+
+}  // namespace gapsim
