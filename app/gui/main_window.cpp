@@ -1,0 +1,418 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "app/gui/main_window.h"
+
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDockWidget>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QInputDialog>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTimer>
+#include <QTreeView>
+#include <iostream>
+
+#include "app/gui/gl_view.h"
+#include "app/gui/overlay_panel.h"
+#include "app/gui/playback_bar.h"
+#include "app/gui/plot_panel.h"
+#include "app/gui/robot_panel.h"
+#include "app/gui/signal_tree.h"
+#include "app/gui/sim_session.h"
+#include "sim/input_error.h"
+#include "sim/log_writer.h"
+#include "sim/motion_readers.h"
+#include "sim/robot_library.h"
+#include "sim/urdf_parser.h"
+
+namespace gapsim::gui {
+
+namespace {
+constexpr int kMaxRecent = 10;
+QString imuColumn(const SignalStore& store, const char* suffix) {
+  const SignalSource* s = store.source(SignalStore::kSimulation);
+  if (!s) return {};
+  for (const std::string& c : s->columns)
+    if (c.size() >= std::strlen(suffix) && c.compare(c.size() - std::strlen(suffix), std::string::npos, suffix) == 0)
+      return QString::fromStdString(c);
+  return {};
+}
+}  // namespace
+
+MainWindow::MainWindow(bool interactive, QWidget* parent)
+    : QMainWindow(parent), interactive_(interactive), store_(new SignalStore(this)), session_(new SimSession(store_, this)) {
+  setWindowTitle("gapsim");
+  setAcceptDrops(true);
+  setDockNestingEnabled(true);
+  view_ = new GlView;
+  setCentralWidget(view_);
+
+  plots_ = new PlotPanel(store_);
+  tree_ = new SignalTree(store_);
+  robot_panel_ = new RobotPanel;
+  overlay_panel_ = new OverlayPanel(store_);
+  auto dock = [this](const QString& title, const char* name, QWidget* w, Qt::DockWidgetArea area) {
+    auto* d = new QDockWidget(title, this);
+    d->setObjectName(name);
+    d->setWidget(w);
+    addDockWidget(area, d);
+    return d;
+  };
+  QDockWidget* plot_dock = dock(tr("Plots"), "plots", plots_, Qt::RightDockWidgetArea);
+  QDockWidget* robot_dock = dock(tr("Robot"), "robot", robot_panel_, Qt::LeftDockWidgetArea);
+  QDockWidget* signal_dock = dock(tr("Signals"), "signals", tree_, Qt::LeftDockWidgetArea);
+  QDockWidget* overlay_dock = dock(tr("Overlays"), "overlays", overlay_panel_, Qt::LeftDockWidgetArea);
+  tabifyDockWidget(signal_dock, overlay_dock);
+  signal_dock->raise();
+  resizeDocks({plot_dock, robot_dock}, {620, 330}, Qt::Horizontal);
+  resizeDocks({robot_dock, signal_dock}, {430, 400}, Qt::Vertical);
+
+  playback_ = new PlaybackBar(session_);
+  addToolBar(Qt::BottomToolBarArea, playback_);
+  status_ = new QLabel;
+  statusBar()->addPermanentWidget(status_, 1);
+  plots_->addPlot();
+  plots_->addPlot();
+
+  buildMenus();
+  connect(session_, &SimSession::loaded, this, &MainWindow::onLoaded);
+  connect(session_, &SimSession::frameShown, this, &MainWindow::onFrameShown);
+  connect(session_, &SimSession::simulationError, this,
+          [this](const QString& m) { reportError(tr("The simulation diverged"), m); });
+  connect(plots_, &PlotPanel::seekRequested, session_, &SimSession::seek);
+  connect(tree_, &SignalTree::signalActivated, this, [this](const SignalRef& r) {
+    if (PlotWidget* p = plots_->currentPlot()) p->addSignal(r);
+  });
+  connect(robot_panel_, &RobotPanel::errorOccurred, this, &MainWindow::reportError);
+  connect(robot_panel_, &RobotPanel::applyRequested, this,
+          [this](std::shared_ptr<const RobotModel> m) { loadModel(std::move(m), session_->motion()); });
+  connect(overlay_panel_, &OverlayPanel::removeRequested, store_, &SignalStore::removeOverlay);
+  auto* status_timer = new QTimer(this);
+  connect(status_timer, &QTimer::timeout, this, &MainWindow::updateStatus);
+  status_timer->start(250);
+
+  if (interactive_) {
+    QSettings s;
+    restoreGeometry(s.value("window/geometry").toByteArray());
+    restoreState(s.value("window/state").toByteArray());
+  }
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildMenus() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  file->addAction(tr("&Open..."), QKeySequence::Open, this, [this] {
+    const QString p = QFileDialog::getOpenFileName(this, tr("Open robot, motion or log"), QString(),
+                                                   tr("All gapsim files (*.urdf *.xml *.csv *.motion *.txt);;All files (*)"));
+    if (!p.isEmpty()) openAny(p);
+  });
+  file->addAction(tr("Open &Robot..."), this, [this] {
+    const QString p = QFileDialog::getOpenFileName(this, tr("Open robot"), QString::fromStdString(robotsDirectory()),
+                                                   tr("Robot files (*.urdf *.xml);;All files (*)"));
+    if (!p.isEmpty()) openRobot(p);
+  });
+  file->addAction(tr("Open &Motion..."), this, [this] {
+    const QString p = QFileDialog::getOpenFileName(this, tr("Open motion"), QString(),
+                                                   tr("Motions (*.csv *.motion *.txt);;All files (*)"));
+    if (p.isEmpty()) return;
+    if (p.endsWith(".txt", Qt::CaseInsensitive)) openAny(p);  // asks for the frame period
+    else openMotion(p);
+  });
+  file->addAction(tr("Open &Log Overlay..."), this, [this] {
+    const QString p = QFileDialog::getOpenFileName(this, tr("Open a recorded log"), QString(), tr("CSV logs (*.csv);;All files (*)"));
+    if (!p.isEmpty()) openOverlay(p);
+  });
+  recent_menu_ = file->addMenu(tr("Open &Recent"));
+  rebuildRecentMenu();
+  file->addSeparator();
+  file->addAction(tr("Export 3D View as PNG..."), this, [this] {
+    const QString p = QFileDialog::getSaveFileName(this, tr("Export 3D view"), "gapsim_view.png", tr("PNG (*.png)"));
+    if (!p.isEmpty()) exportViewPng(p);
+  });
+  file->addAction(tr("Export Plots as PNG..."), this, [this] {
+    const QString p = QFileDialog::getSaveFileName(this, tr("Export plots"), "gapsim_plots.png", tr("PNG (*.png)"));
+    if (!p.isEmpty()) exportPlotsPng(p);
+  });
+  file->addAction(tr("Export Simulated Log as CSV..."), QKeySequence::Save, this, [this] {
+    const QString p = QFileDialog::getSaveFileName(this, tr("Export log"), "gapsim_log.csv", tr("CSV (*.csv)"));
+    if (!p.isEmpty()) exportLogCsv(p);
+  });
+  file->addSeparator();
+  file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+  QMenu* robot = menuBar()->addMenu(tr("&Robot"));
+  for (const std::string& name : shippedRobots()) {
+    const QString n = QString::fromStdString(name);
+    robot->addAction(n, this, [this, n] { openRobot(n); });
+  }
+  robot->addSeparator();
+  motion_menu_ = robot->addMenu(tr("Shipped &Motions"));
+
+  QMenu* play = menuBar()->addMenu(tr("&Playback"));
+  for (QAction* a : {playback_->playAction(), playback_->stepBackAction(), playback_->stepForwardAction(),
+                     playback_->resetAction(), playback_->loopAction()})
+    play->addAction(a);
+
+  QMenu* view = menuBar()->addMenu(tr("&View"));
+  auto toggle = [&](const QString& text, const QKeySequence& key, bool on, auto setter) {
+    QAction* a = view->addAction(text);
+    a->setCheckable(true);
+    a->setChecked(on);
+    a->setShortcut(key);
+    connect(a, &QAction::toggled, view_, setter);
+    return a;
+  };
+  QAction* follow = toggle(tr("&Follow Robot"), Qt::Key_F, view_->follow(), &GlView::setFollow);
+  connect(view_, &GlView::followChanged, follow, &QAction::setChecked);
+  toggle(tr("Centre of &Mass"), Qt::Key_C, view_->showCom(), &GlView::setShowCom);
+  toggle(tr("&Contacts and Forces"), Qt::Key_T, view_->showContacts(), &GlView::setShowContacts);
+  toggle(tr("Joint &Axes"), Qt::Key_J, view_->showJointAxes(), &GlView::setShowJointAxes);
+  view->addAction(tr("Reset &Camera"), Qt::Key_Home, view_, &GlView::resetCamera);
+  view->addSeparator();
+  view->addAction(tr("Add &Plot"), plots_, [this] { plots_->addPlot(); });
+  view->addSeparator();
+  for (QDockWidget* d : findChildren<QDockWidget*>()) view->addAction(d->toggleViewAction());
+
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(tr("&About gapsim"), this, [this] {
+    QMessageBox::about(this, tr("About gapsim"),
+                       tr("<b>gapsim</b> — a simulator for small humanoid robots that closes the reality gap.<br>"
+                          "This application is GPL-3.0-or-later (it links Qt Charts); the simulation libraries "
+                          "are BSD-3-Clause.<br>%1")
+                           .arg(view_->glInfo()));
+  });
+}
+
+void MainWindow::reportError(const QString& title, const QString& message) {
+  last_error_ = message;
+  if (interactive_) QMessageBox::critical(this, title, message);
+  else std::cerr << "gapsim: " << title.toStdString() << ": " << message.toStdString() << std::endl;
+}
+
+bool MainWindow::loadModel(std::shared_ptr<const RobotModel> model, std::shared_ptr<const Motion> motion) {
+  try {
+    session_->load(std::move(model), std::move(motion));
+    return true;
+  } catch (const std::exception& e) {
+    reportError(tr("Cannot start the simulation"), QString::fromStdString(e.what()));
+    return false;
+  }
+}
+
+bool MainWindow::openRobot(const QString& name_or_path) {
+  std::shared_ptr<const RobotModel> model;
+  try {
+    model = std::make_shared<const RobotModel>(loadRobotFile(resolveRobotFile(name_or_path.toStdString())));
+  } catch (const std::exception& e) {
+    reportError(tr("Cannot load the robot"), QString::fromStdString(e.what()));
+    return false;
+  }
+  for (const std::string& w : model->warnings)
+    statusBar()->showMessage(tr("warning: %1").arg(QString::fromStdString(w)), 8000);
+  if (!loadModel(model, nullptr)) return false;
+  robot_arg_ = name_or_path;
+  if (interactive_) QSettings().setValue("lastRobot", name_or_path);
+  if (QFileInfo(name_or_path).isFile()) addRecent("robot", QFileInfo(name_or_path).absoluteFilePath());
+  return true;
+}
+
+bool MainWindow::openMotion(const QString& path, std::optional<double> frame_period_s) {
+  if (!session_->model()) return false;
+  std::shared_ptr<const Motion> motion;
+  try {
+    motion = std::make_shared<const Motion>(loadMotion(path.toStdString(), frame_period_s));
+    std::vector<std::string> names;
+    for (const Joint& j : session_->model()->joints) names.push_back(j.name);
+    motion->checkJoints(names);
+  } catch (const std::exception& e) {
+    reportError(tr("Cannot load the motion"), QString::fromStdString(e.what()));
+    return false;
+  }
+  if (!loadModel(session_->model(), motion)) return false;
+  addRecent("motion", QFileInfo(path).absoluteFilePath());
+  statusBar()->showMessage(tr("motion %1: %2 s").arg(QFileInfo(path).fileName()).arg(motion->endTime_s()), 5000);
+  return true;
+}
+
+bool MainWindow::openOverlay(const QString& path) {
+  int id = -1;
+  try {
+    const Log log = Log::read(path.toStdString());
+    id = store_->addOverlay(QFileInfo(path).fileName(), path, log);
+  } catch (const std::exception& e) {
+    reportError(tr("Cannot load the log"), QString::fromStdString(e.what()));
+    return false;
+  }
+  addRecent("overlay", QFileInfo(path).absoluteFilePath());
+  overlay_panel_->selectOverlay(id);
+  // Overlay the pitch (and roll) on the plots that show the simulated ones.
+  for (PlotWidget* p : plots_->plots())
+    for (const SignalRef& r : p->signalRefs())
+      if (r.source == SignalStore::kSimulation && store_->signal({id, r.column})) p->addSignal({id, r.column});
+  return true;
+}
+
+bool MainWindow::openAny(const QString& path) {
+  const QString suffix = QFileInfo(path).suffix().toLower();
+  if (suffix == "urdf" || suffix == "xml") return openRobot(path);
+  if (suffix == "motion") return openMotion(path);
+  if (suffix == "txt") {
+    bool ok = !interactive_;
+    const double period = interactive_ ? QInputDialog::getDouble(this, tr("Joint table"), tr("Frame period (s):"), 0.02,
+                                                                  1e-4, 10, 4, &ok)
+                                       : 0.02;
+    return ok && openMotion(path, period);
+  }
+  // A CSV: a log has '/' in its column names (signals); a motion names joints.
+  QFile f(path);
+  if (f.open(QIODevice::ReadOnly)) {
+    QString header;
+    while (!f.atEnd()) {
+      header = QString::fromUtf8(f.readLine()).trimmed();
+      if (!header.isEmpty() && !header.startsWith('#')) break;
+    }
+    if (header.contains('/')) return openOverlay(path);
+  }
+  return openMotion(path);
+}
+
+void MainWindow::onLoaded() {
+  const auto model = session_->model();
+  view_->setRobot(model, session_->frame(0));
+  robot_panel_->setRobot(model, session_->columns());
+  setWindowTitle(QStringLiteral("gapsim — %1%2")
+                     .arg(QString::fromStdString(model->name),
+                          session_->motion() ? " — " + QFileInfo(QString::fromStdString(session_->motion()->sourceFile())).fileName()
+                                             : QString()));
+  rebuildMotionMenu();
+  // Default plots (torso pitch and roll) on a fresh start or when the plots emptied.
+  bool any = false;
+  for (PlotWidget* p : plots_->plots()) {
+    p->refresh(0, 1);  // drops signals the new robot lacks
+    any = any || p->seriesCount() > 0;
+  }
+  if (!any && !plots_->plots().empty()) {
+    PlotWidget* first = plots_->plots().front();
+    for (const char* suffix : {"/pitch_rad", "/roll_rad"})
+      if (const QString c = imuColumn(*store_, suffix); !c.isEmpty()) first->addSignal({SignalStore::kSimulation, c.toStdString()});
+    if (plots_->plots().size() > 1) {
+      PlotWidget* second = plots_->plots()[1];
+      for (const char* suffix : {"com/x_m", "com/y_m"})
+        if (const QString c = imuColumn(*store_, suffix); !c.isEmpty()) second->addSignal({SignalStore::kSimulation, c.toStdString()});
+    }
+  }
+  plots_->setFollow(true);
+  plots_->redrawNow();
+}
+
+void MainWindow::onFrameShown(int index) {
+  const Frame& f = session_->frame(index);
+  view_->setFrame(f);
+  robot_panel_->showRow(session_->row(index));
+  plots_->setCursorTime(f.t_s);
+}
+
+void MainWindow::updateStatus() {
+  status_->setText(tr("t = %1 s   |   real-time factor %2x (speed %3x)   |   %4 fps   |   %5 samples   |   %6")
+                       .arg(session_->currentTime_s(), 0, 'f', 2)
+                       .arg(session_->realTimeFactor(), 0, 'f', 2)
+                       .arg(session_->speed())
+                       .arg(view_->framesPerSecond(), 0, 'f', 0)
+                       .arg(session_->frameCount())
+                       .arg(session_->playing() ? tr("playing") : tr("paused")));
+}
+
+void MainWindow::rebuildMotionMenu() {
+  motion_menu_->clear();
+  const QString robot = QString::fromStdString(session_->model()->source_file);
+  const QDir dir(QFileInfo(robot).absolutePath() + "/motions");
+  const QStringList files = dir.entryList({"*.csv", "*.motion"}, QDir::Files, QDir::Name);
+  for (const QString& f : files) {
+    const QString p = dir.absoluteFilePath(f);
+    motion_menu_->addAction(f, this, [this, p] { openMotion(p); });
+  }
+  motion_menu_->setEnabled(!files.isEmpty());
+}
+
+void MainWindow::addRecent(const QString& kind, const QString& path) {
+  if (!interactive_) return;
+  QSettings s;
+  QStringList list = s.value("recentFiles").toStringList();
+  const QString entry = kind + ':' + path;
+  list.removeAll(entry);
+  list.prepend(entry);
+  while (list.size() > kMaxRecent) list.removeLast();
+  s.setValue("recentFiles", list);
+  rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+  recent_menu_->clear();
+  const QStringList list = interactive_ ? QSettings().value("recentFiles").toStringList() : QStringList();
+  for (const QString& entry : list) {
+    const QString kind = entry.section(':', 0, 0), path = entry.section(':', 1);
+    recent_menu_->addAction(QStringLiteral("%1 (%2)").arg(QFileInfo(path).fileName(), kind), this, [this, kind, path] {
+      if (kind == "robot") openRobot(path);
+      else if (kind == "overlay") openOverlay(path);
+      else openMotion(path);
+    });
+  }
+  recent_menu_->setEnabled(!list.isEmpty());
+}
+
+bool MainWindow::exportViewPng(const QString& path) {
+  const QImage img = view_->grabFramebuffer();
+  if (img.isNull() || !img.save(path, "PNG")) {
+    reportError(tr("Export failed"), tr("%1: cannot write the 3D view image").arg(path));
+    return false;
+  }
+  return true;
+}
+
+bool MainWindow::exportPlotsPng(const QString& path) {
+  plots_->redrawNow();
+  if (!plots_->grab().save(path, "PNG")) {
+    reportError(tr("Export failed"), tr("%1: cannot write the plot image").arg(path));
+    return false;
+  }
+  return true;
+}
+
+bool MainWindow::exportLogCsv(const QString& path) {
+  try {
+    store_->simulationLog().write(path.toStdString());
+    return true;
+  } catch (const std::exception& e) {
+    reportError(tr("Export failed"), QString::fromStdString(e.what()));
+    return false;
+  }
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
+  if (e->mimeData()->hasUrls()) e->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* e) {
+  for (const QUrl& url : e->mimeData()->urls())
+    if (url.isLocalFile()) openAny(url.toLocalFile());
+  e->acceptProposedAction();
+}
+
+void MainWindow::closeEvent(QCloseEvent* e) {
+  if (interactive_) {
+    QSettings s;
+    s.setValue("window/geometry", saveGeometry());
+    s.setValue("window/state", saveState());
+  }
+  QMainWindow::closeEvent(e);
+}
+
+}  // namespace gapsim::gui

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/// \file
+/// The main window: the 3D view in the middle, docks for the robot, the signal tree, the overlays
+/// and the stacked plots, the playback toolbar, menus, shortcuts, drag and drop of robot files,
+/// motions and logs, recent files and the remembered layout (QSettings). Loading is all-or-nothing:
+/// bad input shows the InputError text (file:line: field: what) and keeps the previous state.
+
+#include <QMainWindow>
+#include <QString>
+#include <memory>
+#include <optional>
+
+#include "app/gui/signal_store.h"
+
+class QLabel;
+class QMenu;
+
+namespace gapsim {
+struct RobotModel;
+class Motion;
+}  // namespace gapsim
+
+namespace gapsim::gui {
+
+class GlView;
+class PlotPanel;
+class SignalTree;
+class RobotPanel;
+class OverlayPanel;
+class PlaybackBar;
+class SimSession;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+ public:
+  /// interactive = false: errors go to stderr instead of dialogs and QSettings are neither read
+  /// nor written (scripted runs, tests).
+  explicit MainWindow(bool interactive = true, QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  /// Each returns false after reporting the error; the application keeps its previous state.
+  bool openRobot(const QString& name_or_path);
+  bool openMotion(const QString& path, std::optional<double> frame_period_s = std::nullopt);
+  bool openOverlay(const QString& path);
+  /// A dropped or opened file of any kind: robot (.urdf/.xml), overlay (CSV with '/' columns, i.e.
+  /// a log) or motion (other CSV, .motion, joint tables).
+  bool openAny(const QString& path);
+
+  bool exportViewPng(const QString& path);
+  bool exportPlotsPng(const QString& path);
+  bool exportLogCsv(const QString& path);
+
+  SimSession* session() const { return session_; }
+  SignalStore* store() const { return store_; }
+  GlView* view() const { return view_; }
+  PlotPanel* plots() const { return plots_; }
+  SignalTree* signalTree() const { return tree_; }
+  RobotPanel* robotPanel() const { return robot_panel_; }
+  OverlayPanel* overlayPanel() const { return overlay_panel_; }
+  /// The last error message reported (scripted runs print it and exit non-zero).
+  QString lastError() const { return last_error_; }
+
+ protected:
+  void dragEnterEvent(QDragEnterEvent* e) override;
+  void dropEvent(QDropEvent* e) override;
+  void closeEvent(QCloseEvent* e) override;
+
+ private:
+  void buildMenus();
+  void reportError(const QString& title, const QString& message);
+  void addRecent(const QString& kind, const QString& path);
+  void rebuildRecentMenu();
+  void rebuildMotionMenu();
+  void onLoaded();
+  void onFrameShown(int index);
+  void updateStatus();
+  bool loadModel(std::shared_ptr<const RobotModel> model, std::shared_ptr<const Motion> motion);
+
+  bool interactive_;
+  SignalStore* store_;
+  SimSession* session_;
+  GlView* view_;
+  PlotPanel* plots_;
+  SignalTree* tree_;
+  RobotPanel* robot_panel_;
+  OverlayPanel* overlay_panel_;
+  PlaybackBar* playback_;
+  QMenu* recent_menu_ = nullptr;
+  QMenu* motion_menu_ = nullptr;
+  QLabel* status_ = nullptr;
+  QString last_error_;
+  QString robot_arg_;  // what the current robot was loaded from (name or path)
+  bool default_plots_done_ = false;
+};
+
+}  // namespace gapsim::gui

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "app/gui/mesh.h"
+
+#include <QVector3D>
+#include <cmath>
+
+namespace gapsim::gui::mesh {
+
+namespace {
+constexpr float kPi = 3.14159265358979f;
+
+void vertex(std::vector<float>& out, const QVector3D& p, const QVector3D& n) {
+  out.insert(out.end(), {p.x(), p.y(), p.z(), n.x(), n.y(), n.z()});
+}
+
+void quad(std::vector<float>& out, QVector3D a, QVector3D b, QVector3D c, QVector3D d, QVector3D n) {
+  vertex(out, a, n), vertex(out, b, n), vertex(out, c, n);
+  vertex(out, a, n), vertex(out, c, n), vertex(out, d, n);
+}
+
+// A surface of revolution about z: profile points (r, z) with their normals (nr, nz).
+struct ProfilePoint {
+  float r, z, nr, nz;
+};
+void revolve(std::vector<float>& out, const std::vector<ProfilePoint>& prof, int slices) {
+  for (int s = 0; s < slices; ++s) {
+    const float a0 = 2 * kPi * s / slices, a1 = 2 * kPi * (s + 1) / slices;
+    const float c0 = std::cos(a0), s0 = std::sin(a0), c1 = std::cos(a1), s1 = std::sin(a1);
+    for (std::size_t k = 0; k + 1 < prof.size(); ++k) {
+      const ProfilePoint &p = prof[k], &q = prof[k + 1];
+      const QVector3D p0(p.r * c0, p.r * s0, p.z), p1(p.r * c1, p.r * s1, p.z);
+      const QVector3D q0(q.r * c0, q.r * s0, q.z), q1(q.r * c1, q.r * s1, q.z);
+      const QVector3D np0(p.nr * c0, p.nr * s0, p.nz), np1(p.nr * c1, p.nr * s1, p.nz);
+      const QVector3D nq0(q.nr * c0, q.nr * s0, q.nz), nq1(q.nr * c1, q.nr * s1, q.nz);
+      vertex(out, p0, np0), vertex(out, p1, np1), vertex(out, q1, nq1);
+      vertex(out, p0, np0), vertex(out, q1, nq1), vertex(out, q0, nq0);
+    }
+  }
+}
+}  // namespace
+
+std::vector<float> box() {
+  std::vector<float> o;
+  const float h = 0.5f;
+  quad(o, {h, -h, -h}, {h, h, -h}, {h, h, h}, {h, -h, h}, {1, 0, 0});
+  quad(o, {-h, h, -h}, {-h, -h, -h}, {-h, -h, h}, {-h, h, h}, {-1, 0, 0});
+  quad(o, {h, h, -h}, {-h, h, -h}, {-h, h, h}, {h, h, h}, {0, 1, 0});
+  quad(o, {-h, -h, -h}, {h, -h, -h}, {h, -h, h}, {-h, -h, h}, {0, -1, 0});
+  quad(o, {-h, -h, h}, {h, -h, h}, {h, h, h}, {-h, h, h}, {0, 0, 1});
+  quad(o, {-h, h, -h}, {h, h, -h}, {h, -h, -h}, {-h, -h, -h}, {0, 0, -1});
+  return o;
+}
+
+std::vector<float> sphere(int slices, int stacks) {
+  std::vector<ProfilePoint> prof;
+  for (int k = 0; k <= stacks; ++k) {
+    const float a = -kPi / 2 + kPi * k / stacks;
+    prof.push_back({std::cos(a), std::sin(a), std::cos(a), std::sin(a)});
+  }
+  std::vector<float> o;
+  revolve(o, prof, slices);
+  return o;
+}
+
+std::vector<float> cylinder(int slices) {
+  std::vector<float> o;
+  revolve(o, {{0, -0.5f, 0, -1}, {1, -0.5f, 0, -1}}, slices);  // bottom cap
+  revolve(o, {{1, -0.5f, 1, 0}, {1, 0.5f, 1, 0}}, slices);     // side
+  revolve(o, {{1, 0.5f, 0, 1}, {0, 0.5f, 0, 1}}, slices);      // top cap
+  return o;
+}
+
+std::vector<float> cone(int slices) {
+  std::vector<float> o;
+  const float n = 1 / std::sqrt(2.0f);
+  revolve(o, {{0, 0, 0, -1}, {1, 0, 0, -1}}, slices);
+  revolve(o, {{1, 0, n, n}, {0, 1, n, n}}, slices);
+  return o;
+}
+
+std::vector<float> capsule(float r, float len, int slices, int stacks) {
+  std::vector<ProfilePoint> prof;
+  for (int k = 0; k <= stacks; ++k) {  // bottom hemisphere
+    const float a = -kPi / 2 + (kPi / 2) * k / stacks;
+    prof.push_back({r * std::cos(a), -len / 2 + r * std::sin(a), std::cos(a), std::sin(a)});
+  }
+  for (int k = 0; k <= stacks; ++k) {  // top hemisphere (its first point closes the cylinder)
+    const float a = (kPi / 2) * k / stacks;
+    prof.push_back({r * std::cos(a), len / 2 + r * std::sin(a), std::cos(a), std::sin(a)});
+  }
+  std::vector<float> o;
+  revolve(o, prof, slices);
+  return o;
+}
+
+}  // namespace gapsim::gui::mesh

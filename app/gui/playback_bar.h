@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/// \file
+/// The playback toolbar: play/pause, single steps, reset, loop, speed (0.1x to 10x) and the time
+/// scrubber over what has been simulated so far. Holds no state of its own: the SimSession does.
+
+#include <QToolBar>
+
+#include "app/gui/sim_session.h"
+
+class QSlider;
+class QLabel;
+class QComboBox;
+
+namespace gapsim::gui {
+
+class PlaybackBar : public QToolBar {
+  Q_OBJECT
+ public:
+  PlaybackBar(SimSession* session, QWidget* parent = nullptr);
+
+  QAction* playAction() const { return play_; }
+  QAction* stepForwardAction() const { return step_fwd_; }
+  QAction* stepBackAction() const { return step_back_; }
+  QAction* resetAction() const { return reset_; }
+  QAction* loopAction() const { return loop_; }
+  QSlider* scrubber() const { return slider_; }
+  QComboBox* speedBox() const { return speed_; }
+
+ private:
+  void refresh();
+  SimSession* session_;
+  QAction *play_, *step_fwd_, *step_back_, *reset_, *loop_;
+  QSlider* slider_;
+  QLabel* time_;
+  QComboBox* speed_;
+  bool syncing_ = false;
+};
+
+}  // namespace gapsim::gui

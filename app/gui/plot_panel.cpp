@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "app/gui/plot_panel.h"
+
+#include <QDoubleSpinBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSplitter>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <algorithm>
+
+namespace gapsim::gui {
+
+PlotPanel::PlotPanel(SignalStore* store, QWidget* parent) : QWidget(parent), store_(store) {
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(2);
+  auto* bar = new QHBoxLayout;
+  auto* add = new QToolButton;
+  add->setText(tr("+ Plot"));
+  add->setToolTip(tr("Add a plot below; drag signals from the signal tree onto it"));
+  connect(add, &QToolButton::clicked, this, [this] { addPlot(); });
+  follow_button_ = new QToolButton;
+  follow_button_->setText(tr("Follow"));
+  follow_button_->setCheckable(true);
+  follow_button_->setChecked(true);
+  follow_button_->setToolTip(tr("Trail the newest sample (off: the plots stay where you zoomed or panned)"));
+  connect(follow_button_, &QToolButton::toggled, this, &PlotPanel::setFollow);
+  window_box_ = new QDoubleSpinBox;
+  window_box_->setRange(0.5, 3600);
+  window_box_->setValue(window_s_);
+  window_box_->setSuffix(" s");
+  window_box_->setToolTip(tr("Time window while following"));
+  connect(window_box_, &QDoubleSpinBox::valueChanged, this, &PlotPanel::setWindow);
+  for (QWidget* w : std::initializer_list<QWidget*>{add, follow_button_, window_box_}) w->setFocusPolicy(Qt::NoFocus);
+  bar->addWidget(add);
+  bar->addWidget(follow_button_);
+  bar->addWidget(new QLabel(tr("window")));
+  bar->addWidget(window_box_);
+  bar->addStretch(1);
+  layout->addLayout(bar);
+  splitter_ = new QSplitter(Qt::Vertical);
+  splitter_->setChildrenCollapsible(false);
+  layout->addWidget(splitter_, 1);
+
+  connect(store_, &SignalStore::dataAppended, this, &PlotPanel::markDirty);
+  connect(store_, &SignalStore::offsetChanged, this, &PlotPanel::markDirty);
+  connect(store_, &SignalStore::sourcesChanged, this, &PlotPanel::markDirty);
+  connect(&timer_, &QTimer::timeout, this, &PlotPanel::tick);
+  timer_.start(40);
+}
+
+PlotWidget* PlotPanel::addPlot() {
+  auto* p = new PlotWidget(store_);
+  plots_.push_back(p);
+  splitter_->addWidget(p);
+  connectPlot(p);
+  if (!current_) current_ = p;
+  dirty_ = true;
+  return p;
+}
+
+void PlotPanel::connectPlot(PlotWidget* p) {
+  connect(p, &PlotWidget::signalsChanged, this, [this, p] {
+    current_ = p;
+    dirty_ = true;
+  });
+  connect(p, &PlotWidget::zoomRequested, this, [this](double f, double around) {
+    setFollow(false);
+    x0_ = around + (x0_ - around) * f;
+    x1_ = around + (x1_ - around) * f;
+    dirty_ = true;
+  });
+  connect(p, &PlotWidget::panRequested, this, [this](double dt) {
+    setFollow(false);
+    x0_ += dt, x1_ += dt;
+    dirty_ = true;
+  });
+  connect(p, &PlotWidget::seekRequested, this, [this, p](double t) {
+    current_ = p;
+    emit seekRequested(t);
+  });
+  connect(p, &PlotWidget::fitRequested, this, [this] {
+    setFollow(false);
+    auto [lo, hi] = store_->timeSpan();
+    x0_ = lo, x1_ = std::max(hi, lo + 1.0);
+    dirty_ = true;
+  });
+  connect(p, &PlotWidget::removeRequested, this, [this, p] { removePlot(p); });
+}
+
+void PlotPanel::removePlot(PlotWidget* plot) {
+  auto it = std::find(plots_.begin(), plots_.end(), plot);
+  if (it == plots_.end()) return;
+  plots_.erase(it);
+  if (current_ == plot) current_ = plots_.empty() ? nullptr : plots_.front();
+  plot->deleteLater();
+}
+
+PlotWidget* PlotPanel::currentPlot() const { return current_ ? current_ : (plots_.empty() ? nullptr : plots_.front()); }
+
+void PlotPanel::setCursorTime(double t) {
+  if (t == cursor_s_) return;
+  cursor_s_ = t;
+  for (PlotWidget* p : plots_) p->setCursorTime(t);
+}
+
+void PlotPanel::setFollow(bool on) {
+  follow_ = on;
+  if (follow_button_->isChecked() != on) follow_button_->setChecked(on);
+  dirty_ = true;
+}
+
+void PlotPanel::setWindow(double s) {
+  window_s_ = s;
+  if (window_box_->value() != s) window_box_->setValue(s);
+  dirty_ = true;
+}
+
+void PlotPanel::tick() {
+  if (dirty_) redrawNow();
+}
+
+void PlotPanel::redrawNow() {
+  dirty_ = false;
+  if (follow_) {
+    x1_ = std::max(window_s_, store_->simulationEnd_s());
+    x0_ = x1_ - window_s_;
+  }
+  QElapsedTimer t;
+  t.start();
+  for (PlotWidget* p : plots_) {
+    p->refresh(x0_, x1_);
+    p->setCursorTime(cursor_s_);
+  }
+  redraw_ms_sum_ += t.nsecsElapsed() * 1e-6;
+  ++redraws_;
+}
+
+double PlotPanel::takeMeanRedrawMs() {
+  const double m = redraws_ ? redraw_ms_sum_ / redraws_ : 0.0;
+  redraw_ms_sum_ = 0, redraws_ = 0;
+  return m;
+}
+
+}  // namespace gapsim::gui

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/// \file
+/// The stacked plots: any number of PlotWidgets sharing one time range and one time cursor (the
+/// shown frame). While "follow" is on the range trails the newest simulated sample by the window
+/// length; zooming or panning any plot turns it off (PlotJuggler's habit), a double click fits
+/// everything. Redraws at most 25 times a second, and only when something changed.
+
+#include <QElapsedTimer>
+#include <QTimer>
+#include <QWidget>
+#include <vector>
+
+#include "app/gui/plot_widget.h"
+
+class QSplitter;
+class QToolButton;
+class QDoubleSpinBox;
+
+namespace gapsim::gui {
+
+class PlotPanel : public QWidget {
+  Q_OBJECT
+ public:
+  PlotPanel(SignalStore* store, QWidget* parent = nullptr);
+
+  PlotWidget* addPlot();
+  void removePlot(PlotWidget* plot);
+  const std::vector<PlotWidget*>& plots() const { return plots_; }
+  /// The plot double-clicked signals go to (the last one clicked or the first).
+  PlotWidget* currentPlot() const;
+
+  void setCursorTime(double t_s);
+  void setFollow(bool on);
+  bool follow() const { return follow_; }
+  void setWindow(double seconds);
+  std::pair<double, double> range() const { return {x0_, x1_}; }
+  /// Redraw now (tests, screenshots) instead of on the next timer tick.
+  void redrawNow();
+  /// Mean wall time of a redraw of all plots (ms) since the last call; 0 if none.
+  double takeMeanRedrawMs();
+
+ signals:
+  void seekRequested(double t_s);
+
+ private:
+  void markDirty() { dirty_ = true; }
+  void tick();
+  void connectPlot(PlotWidget* p);
+
+  SignalStore* store_;
+  QSplitter* splitter_;
+  QToolButton* follow_button_;
+  QDoubleSpinBox* window_box_;
+  std::vector<PlotWidget*> plots_;
+  PlotWidget* current_ = nullptr;
+  QTimer timer_;
+  bool dirty_ = true, follow_ = true;
+  double x0_ = 0, x1_ = 10, window_s_ = 10, cursor_s_ = 0;
+  double redraw_ms_sum_ = 0;
+  int redraws_ = 0;
+};
+
+}  // namespace gapsim::gui

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/// \file
+/// One plot of the stacked plots: a Qt Charts view of some signals over a time range set by the
+/// PlotPanel (all plots share it), drawn from min/max-decimated points (decimate.h) so redrawing
+/// costs the same for 10 s or 10 min of log. Signals are dropped onto it from the signal tree.
+/// Mouse: wheel zooms time, Shift+wheel zooms values, drag pans, click seeks, double click fits.
+
+#include <QChartView>
+#include <QGraphicsLineItem>
+#include <QLineSeries>
+#include <QValueAxis>
+#include <vector>
+
+#include "app/gui/signal_store.h"
+
+namespace gapsim::gui {
+
+class PlotWidget : public QChartView {
+  Q_OBJECT
+ public:
+  PlotWidget(SignalStore* store, QWidget* parent = nullptr);
+
+  bool addSignal(const SignalRef& ref);  ///< false if unknown or already shown
+  void removeSignal(const SignalRef& ref);
+  void clearSignals();
+  std::vector<SignalRef> signalRefs() const;
+  /// Series currently drawn (signals whose source still exists).
+  int seriesCount() const { return static_cast<int>(entries_.size()); }
+  /// Points handed to the chart by the last refresh (all series).
+  int pointsDrawn() const { return points_drawn_; }
+
+  /// Redraws the signals for the time range [x0, x1] and moves the cursor to cursor_s.
+  void refresh(double x0_s, double x1_s);
+  void setCursorTime(double t_s);
+  /// Values axis: automatic (default) or fixed after Shift+wheel until a double click.
+  void setAutoY(bool on) { auto_y_ = on; }
+
+ signals:
+  void signalsChanged();
+  void zoomRequested(double factor, double around_s);
+  void panRequested(double delta_s);
+  void seekRequested(double t_s);
+  void fitRequested();
+  void removeRequested();
+
+ protected:
+  void dragEnterEvent(QDragEnterEvent* e) override;
+  void dragMoveEvent(QDragMoveEvent* e) override;
+  void dropEvent(QDropEvent* e) override;
+  void wheelEvent(QWheelEvent* e) override;
+  void mousePressEvent(QMouseEvent* e) override;
+  void mouseMoveEvent(QMouseEvent* e) override;
+  void mouseReleaseEvent(QMouseEvent* e) override;
+  void mouseDoubleClickEvent(QMouseEvent* e) override;
+  void contextMenuEvent(QContextMenuEvent* e) override;
+  void resizeEvent(QResizeEvent* e) override;
+
+ private:
+  struct Entry {
+    SignalRef ref;
+    QLineSeries* series = nullptr;
+  };
+  void updateCursorItem();
+  double timeAt(const QPointF& view_pos) const;
+
+  SignalStore* store_;
+  QChart* chart_;
+  QValueAxis* ax_;
+  QValueAxis* ay_;
+  QGraphicsLineItem* cursor_item_;
+  std::vector<Entry> entries_;
+  double cursor_s_ = 0, x0_ = 0, x1_ = 10;
+  bool auto_y_ = true;
+  int points_drawn_ = 0;
+  int color_counter_ = 0;
+  QPointF press_pos_;
+  bool dragging_ = false;
+};
+
+}  // namespace gapsim::gui

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "app/gui/robot_panel.h"
+
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "app/gui/model_params.h"
+#include "sim/input_error.h"
+
+namespace gapsim::gui {
+
+namespace {
+constexpr int kNameRole = Qt::UserRole + 1;
+int indexOf(const std::vector<std::string>& cols, const std::string& name) {
+  auto it = std::find(cols.begin(), cols.end(), name);
+  return it == cols.end() ? -1 : static_cast<int>(it - cols.begin());
+}
+}  // namespace
+
+RobotPanel::RobotPanel(QWidget* parent) : QWidget(parent) {
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(2, 2, 2, 2);
+  title_ = new QLabel(tr("no robot"));
+  title_->setWordWrap(true);
+  layout->addWidget(title_);
+  auto* split = new QSplitter(Qt::Vertical);
+  joints_ = new QTableWidget(0, 4);
+  joints_->setHorizontalHeaderLabels({tr("joint"), tr("target °"), tr("measured °"), tr("torque N m")});
+  joints_->verticalHeader()->hide();
+  joints_->verticalHeader()->setDefaultSectionSize(18);
+  joints_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+  joints_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  joints_->setSelectionMode(QAbstractItemView::NoSelection);
+  joints_->setFocusPolicy(Qt::NoFocus);
+  split->addWidget(joints_);
+  auto* pbox = new QWidget;
+  auto* pl = new QVBoxLayout(pbox);
+  pl->setContentsMargins(0, 0, 0, 0);
+  params_ = new QTreeWidget;
+  params_->setHeaderLabels({tr("parameter"), tr("value")});
+  params_->setColumnWidth(0, 190);
+  params_->setToolTip(tr("Double-click a value to edit it; edits apply with Apply (reset)"));
+  pl->addWidget(params_);
+  auto* buttons = new QHBoxLayout;
+  apply_ = new QPushButton(tr("Apply (reset)"));
+  apply_->setEnabled(false);
+  auto* save = new QPushButton(tr("Save..."));
+  auto* load = new QPushButton(tr("Load..."));
+  buttons->addWidget(apply_);
+  buttons->addWidget(save);
+  buttons->addWidget(load);
+  pl->addLayout(buttons);
+  split->addWidget(pbox);
+  layout->addWidget(split, 1);
+  connect(params_, &QTreeWidget::itemChanged, this, &RobotPanel::onItemChanged);
+  connect(apply_, &QPushButton::clicked, this, [this] {
+    if (!edited_) return;
+    dirty_ = false;
+    apply_->setEnabled(false);
+    emit applyRequested(std::make_shared<const RobotModel>(*edited_));
+  });
+  connect(save, &QPushButton::clicked, this, &RobotPanel::saveFile);
+  connect(load, &QPushButton::clicked, this, &RobotPanel::loadFile);
+}
+
+void RobotPanel::setRobot(std::shared_ptr<const RobotModel> model, const std::vector<std::string>& columns) {
+  model_ = std::move(model);
+  edited_ = std::make_unique<RobotModel>(*model_);
+  dirty_ = false;
+  apply_->setEnabled(false);
+  title_->setText(tr("<b>%1</b> — %2 kg, %3 links, %4 movable joints<br><small>%5</small>")
+                      .arg(QString::fromStdString(model_->name))
+                      .arg(model_->totalMass_kg(), 0, 'f', 3)
+                      .arg(model_->links.size())
+                      .arg(model_->movableJoints().size())
+                      .arg(QString::fromStdString(model_->source_file).toHtmlEscaped()));
+  const auto movable = model_->movableJoints();
+  joints_->setRowCount(static_cast<int>(movable.size()));
+  joint_cols_.clear();
+  for (int r = 0; r < static_cast<int>(movable.size()); ++r) {
+    const std::string& name = model_->joints[static_cast<std::size_t>(movable[r])].name;
+    joints_->setItem(r, 0, new QTableWidgetItem(QString::fromStdString(name)));
+    for (int c = 1; c < 4; ++c) {
+      auto* it = new QTableWidgetItem(QStringLiteral("-"));
+      it->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+      joints_->setItem(r, c, it);
+    }
+    joint_cols_.push_back({indexOf(columns, name + "/q_target_rad"), indexOf(columns, name + "/q_rad"),
+                           indexOf(columns, name + "/tau_Nm")});
+  }
+  fillParameters();
+}
+
+void RobotPanel::showRow(const std::vector<double>& row) {
+  auto cell = [&](int col, double scale, int decimals) {
+    return col >= 0 && static_cast<std::size_t>(col) < row.size() ? QString::number(row[col] * scale, 'f', decimals)
+                                                                   : QStringLiteral("-");
+  };
+  constexpr double kDeg = 180.0 / M_PI;
+  for (int r = 0; r < static_cast<int>(joint_cols_.size()); ++r) {
+    joints_->item(r, 1)->setText(cell(joint_cols_[r].target, kDeg, 1));
+    joints_->item(r, 2)->setText(cell(joint_cols_[r].measured, kDeg, 1));
+    joints_->item(r, 3)->setText(cell(joint_cols_[r].torque, 1.0, 3));
+  }
+}
+
+void RobotPanel::fillParameters() {
+  filling_ = true;
+  params_->clear();
+  std::map<QString, QTreeWidgetItem*> groups;
+  for (const ModelParameter& p : modelParameters(*edited_)) {
+    const QString name = QString::fromStdString(p.name);
+    const int slash = name.indexOf('/');
+    const QString group = name.left(slash);
+    auto it = groups.find(group);
+    if (it == groups.end()) {
+      auto* g = new QTreeWidgetItem(params_, {group});
+      it = groups.emplace(group, g).first;
+    }
+    auto* item = new QTreeWidgetItem(it->second, {name.mid(slash + 1), QString::number(p.value, 'g', 10)});
+    item->setData(0, kNameRole, name);
+    item->setFlags(item->flags() | Qt::ItemIsEditable);
+    item->setToolTip(0, name + (p.unit.empty() ? QString() : QStringLiteral(" [%1]").arg(QString::fromStdString(p.unit))));
+  }
+  filling_ = false;
+}
+
+void RobotPanel::onItemChanged(QTreeWidgetItem* item, int column) {
+  if (filling_ || column != 1 || !edited_) return;
+  const std::string name = item->data(0, kNameRole).toString().toStdString();
+  if (name.empty()) return;
+  bool ok = false;
+  const double v = item->text(1).toDouble(&ok);
+  try {
+    if (!ok) throw InputError("", 0, name, "not a number: '" + item->text(1).toStdString() + "'");
+    setModelParameter(*edited_, name, v);
+    dirty_ = true;
+    apply_->setEnabled(true);
+    QFont f = item->font(1);
+    f.setBold(true);
+    item->setFont(1, f);
+  } catch (const InputError& e) {
+    emit errorOccurred(tr("Bad parameter value"), QString::fromStdString(e.what()));
+    fillParameters();
+  }
+}
+
+void RobotPanel::editParameter(const std::string& name, double value) {
+  for (QTreeWidgetItemIterator it(params_); *it; ++it)
+    if ((*it)->data(0, kNameRole).toString().toStdString() == name) {
+      (*it)->setText(1, QString::number(value, 'g', 17));
+      return;
+    }
+  emit errorOccurred(tr("Bad parameter"), QString::fromStdString(name) + tr(": unknown parameter"));
+}
+
+void RobotPanel::saveFile() {
+  if (!edited_) return;
+  const QString path = QFileDialog::getSaveFileName(this, tr("Save parameters"), QString::fromStdString(edited_->name) + ".params",
+                                                    tr("Parameter files (*.params *.txt);;All files (*)"));
+  if (path.isEmpty()) return;
+  try {
+    saveParameterFile(path.toStdString(), *edited_);
+  } catch (const InputError& e) {
+    emit errorOccurred(tr("Cannot save parameters"), QString::fromStdString(e.what()));
+  }
+}
+
+void RobotPanel::loadFile() {
+  if (!edited_) return;
+  const QString path = QFileDialog::getOpenFileName(this, tr("Load parameters"), QString(),
+                                                    tr("Parameter files (*.params *.txt);;All files (*)"));
+  if (path.isEmpty()) return;
+  try {
+    loadParameterFile(path.toStdString(), *edited_);
+    dirty_ = true;
+    apply_->setEnabled(true);
+    fillParameters();
+  } catch (const InputError& e) {
+    emit errorOccurred(tr("Bad parameter file"), QString::fromStdString(e.what()));
+  }
+}
+
+}  // namespace gapsim::gui

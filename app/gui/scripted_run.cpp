@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "app/gui/scripted_run.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <cstdio>
+#include <iostream>
+
+#include "app/gui/gl_view.h"
+#include "app/gui/main_window.h"
+#include "app/gui/overlay_panel.h"
+#include "app/gui/plot_panel.h"
+#include "app/gui/sim_session.h"
+
+namespace gapsim::gui {
+
+std::optional<Options> parseOptions(const QStringList& args, int& exit_code) {
+  QCommandLineParser p;
+  p.setApplicationDescription(
+      "gapsim: simulator for small humanoid robots (Qt desktop application).\n"
+      "Scripted use: gapsim --robot nao --motion FILE --overlay LOG --play-for 2 --screenshot view.png "
+      "--plot-screenshot plots.png --quit");
+  p.addHelpOption();
+  const QCommandLineOption robot("robot", "nao, bioloid, mabel or a robot file.", "name|path");
+  const QCommandLineOption motion("motion", "motion to play (CSV keyframes, joint table, Webots .motion, gapsim log).", "file");
+  const QCommandLineOption period("frame-period", "frame period of a joint table without time column.", "s");
+  const QCommandLineOption overlay("overlay", "recorded CSV log to overlay (repeatable).", "file");
+  const QCommandLineOption speed("speed", "playback speed, simulated s per wall s (0.1 to 10).", "x", "1");
+  const QCommandLineOption play_for("play-for", "play this much simulated time, then stop.", "s");
+  const QCommandLineOption play("play", "start playing.");
+  const QCommandLineOption quit_after("quit-after", "after this many wall-clock seconds, save the screenshots and quit.", "s");
+  const QCommandLineOption shot("screenshot", "save the 3D view as PNG when done.", "file");
+  const QCommandLineOption plot_shot("plot-screenshot", "save the plots as PNG when done.", "file");
+  const QCommandLineOption csv("export-csv", "save the simulated log as CSV when done.", "file");
+  const QCommandLineOption quit("quit", "quit when the scripted actions are done.");
+  const QCommandLineOption align("align", "align every overlay on torso pitch after playing.");
+  const QCommandLineOption stats("stats", "print frames per second of the 3D view, real-time factor and plot redraw time.");
+  const QCommandLineOption com("show-com", "show the centre of mass.");
+  const QCommandLineOption contacts("show-contacts", "show foot contacts and forces.");
+  const QCommandLineOption axes("show-axes", "show joint axes.");
+  const QCommandLineOption follow("follow", "camera follows the robot.");
+  const QCommandLineOption hide("hide-robot", "draw the scene without the robot (tests).");
+  const QCommandLineOption size("size", "window size.", "WxH", "1600x1000");
+  p.addOptions({robot, motion, period, overlay, speed, play_for, play, quit_after, shot, plot_shot, csv, quit, align,
+                stats, com, contacts, axes, follow, hide, size});
+  auto fail = [&](const QString& m) {
+    std::cerr << "gapsim: " << m.toStdString() << "\n";
+    exit_code = 2;
+    return std::nullopt;
+  };
+  if (!p.parse(args)) return fail(p.errorText());
+  if (p.isSet("help")) {
+    std::cout << p.helpText().toStdString();
+    exit_code = 0;
+    return std::nullopt;
+  }
+  if (!p.positionalArguments().isEmpty()) return fail("unexpected argument '" + p.positionalArguments().front() + "'");
+  Options o;
+  auto number = [&](const QCommandLineOption& opt, double lo, double hi) -> std::optional<double> {
+    bool ok = false;
+    const double v = p.value(opt).toDouble(&ok);
+    if (!ok || !(v >= lo && v <= hi)) return std::nullopt;
+    return v;
+  };
+  o.robot = p.value(robot);
+  o.motion = p.value(motion);
+  o.overlays = p.values(overlay);
+  if (p.isSet(period)) {
+    o.frame_period_s = number(period, 1e-6, 1e3);
+    if (!o.frame_period_s) return fail("--frame-period: must be a number > 0, got '" + p.value(period) + "'");
+  }
+  const auto sp = number(speed, 0.01, 100);
+  if (!sp) return fail("--speed: must be a number in [0.01, 100], got '" + p.value(speed) + "'");
+  o.speed = *sp;
+  if (p.isSet(play_for)) {
+    o.play_for_s = number(play_for, 0, 1e6);
+    if (!o.play_for_s) return fail("--play-for: must be a number >= 0, got '" + p.value(play_for) + "'");
+  }
+  if (p.isSet(quit_after)) {
+    o.quit_after_s = number(quit_after, 0, 1e6);
+    if (!o.quit_after_s) return fail("--quit-after: must be a number >= 0, got '" + p.value(quit_after) + "'");
+  }
+  const QStringList wh = p.value(size).split('x');
+  bool okw = false, okh = false;
+  if (wh.size() == 2) o.width = wh[0].toInt(&okw), o.height = wh[1].toInt(&okh);
+  if (!okw || !okh || o.width < 200 || o.height < 150) return fail("--size: expected WxH, e.g. 1600x1000");
+  o.play = p.isSet(play);
+  o.screenshot = p.value(shot);
+  o.plot_screenshot = p.value(plot_shot);
+  o.export_csv = p.value(csv);
+  o.quit = p.isSet(quit);
+  o.align = p.isSet(align);
+  o.stats = p.isSet(stats);
+  o.show_com = p.isSet(com);
+  o.show_contacts = p.isSet(contacts);
+  o.show_axes = p.isSet(axes);
+  o.follow = p.isSet(follow);
+  o.hide_robot = p.isSet(hide);
+  return o;
+}
+
+ScriptedRun::ScriptedRun(MainWindow* window, Options options, QObject* parent)
+    : QObject(parent), w_(window), o_(std::move(options)) {
+  connect(&poll_, &QTimer::timeout, this, &ScriptedRun::poll);
+  connect(w_->session(), &SimSession::simulationError, this, [this] { diverged_ = true; });
+}
+
+bool ScriptedRun::start() {
+  GlView* v = w_->view();
+  v->setShowCom(o_.show_com);
+  v->setShowContacts(o_.show_contacts);
+  v->setShowJointAxes(o_.show_axes);
+  v->setFollow(o_.follow);
+  v->setShowRobot(!o_.hide_robot);
+  if (!w_->openRobot(o_.robot)) return false;
+  if (!o_.motion.isEmpty() && !w_->openMotion(o_.motion, o_.frame_period_s)) return false;
+  for (const QString& path : o_.overlays)
+    if (!w_->openOverlay(path)) return false;
+  w_->session()->setSpeed(o_.speed);
+  wall_.start();
+  stats_clock_.start();
+  stats_frames0_ = v->framesDrawn();
+  if (o_.play || o_.play_for_s) w_->session()->play();
+  if (o_.play_for_s || o_.quit_after_s || o_.scripted()) poll_.start(20);
+  return true;
+}
+
+void ScriptedRun::printStats(const char* when) {
+  const double wall_s = stats_clock_.nsecsElapsed() * 1e-9;
+  const double sim_s = w_->session()->currentTime_s() - stats_sim0_;
+  std::printf("stats %s: wall_s=%.2f sim_s=%.2f rtf=%.2f fps=%.1f plot_update_ms=%.2f plotted_series=%d\n", when, wall_s,
+              sim_s, wall_s > 0 ? sim_s / wall_s : 0.0, wall_s > 0 ? (w_->view()->framesDrawn() - stats_frames0_) / wall_s : 0.0,
+              w_->plots()->takeMeanRedrawMs(),
+              [&] {
+                int n = 0;
+                for (PlotWidget* p : w_->plots()->plots()) n += p->seriesCount();
+                return n;
+              }());
+  std::fflush(stdout);
+}
+
+void ScriptedRun::poll() {
+  if (done_) return;
+  SimSession* s = w_->session();
+  if (o_.stats && stats_clock_.elapsed() >= 1000 && s->playing()) {
+    printStats("1s");
+    stats_clock_.restart();
+    stats_frames0_ = w_->view()->framesDrawn();
+    stats_sim0_ = s->currentTime_s();
+  }
+  bool ready = !o_.play_for_s && !o_.quit_after_s;  // nothing to wait for
+  if (o_.play_for_s && (s->currentTime_s() >= *o_.play_for_s - 1e-9 || !s->playing())) ready = true;
+  if (o_.quit_after_s && wall_.elapsed() >= *o_.quit_after_s * 1000) ready = true;
+  if (diverged_) ready = true;
+  if (!ready) return;
+  done_ = true;
+  s->pause();
+  if (o_.align)
+    for (int id : w_->store()->overlayIds()) {
+      w_->overlayPanel()->selectOverlay(id);
+      w_->overlayPanel()->alignCurrent();
+      std::printf("overlay %s: %s\n", qPrintable(w_->store()->source(id)->name), qPrintable(w_->overlayPanel()->statusText()));
+    }
+  w_->overlayPanel()->updateRms();
+  w_->plots()->redrawNow();
+  // Let the window repaint once with the final frame before grabbing.
+  QTimer::singleShot(150, this, &ScriptedRun::finish);
+}
+
+void ScriptedRun::finish() {
+  if (o_.stats) printStats("end");
+  int code = 0;
+  if (!o_.screenshot.isEmpty() && !w_->exportViewPng(o_.screenshot)) code = 1;
+  if (!o_.plot_screenshot.isEmpty() && !w_->exportPlotsPng(o_.plot_screenshot)) code = 1;
+  if (!o_.export_csv.isEmpty() && !w_->exportLogCsv(o_.export_csv)) code = 1;
+  if (diverged_) code = 3;
+  std::printf("gapsim: t=%.3f s, %d samples%s%s%s\n", w_->session()->currentTime_s(), w_->session()->frameCount(),
+              o_.screenshot.isEmpty() ? "" : (", view " + o_.screenshot.toStdString()).c_str(),
+              o_.plot_screenshot.isEmpty() ? "" : (", plots " + o_.plot_screenshot.toStdString()).c_str(),
+              diverged_ ? ", diverged" : "");
+  std::fflush(stdout);
+  if (o_.quit || o_.quit_after_s) emit finished(code);
+}
+
+}  // namespace gapsim::gui

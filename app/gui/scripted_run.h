@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/// \file
+/// The command line of `gapsim` and its scripted mode (documentation, tests, CI):
+///   gapsim --robot nao --motion FILE --overlay LOG --play-for 2 --screenshot view.png
+///          --plot-screenshot plots.png --quit
+/// loads, plays the given simulated time, saves the images and exits with 0, or prints the error
+/// and exits non-zero (2 bad input, 3 divergence, 1 anything else).
+
+#include <QObject>
+#include <QString>
+#include <QStringList>
+#include <QTimer>
+#include <QElapsedTimer>
+#include <optional>
+
+namespace gapsim::gui {
+
+class MainWindow;
+
+struct Options {
+  QString robot;                   ///< empty: the last one (QSettings) or nao
+  QString motion;
+  std::optional<double> frame_period_s;
+  QStringList overlays;
+  double speed = 1.0;
+  std::optional<double> play_for_s;   ///< simulated seconds to play, then stop
+  bool play = false;                  ///< start playing (interactive)
+  std::optional<double> quit_after_s; ///< wall seconds, then screenshots and quit
+  QString screenshot, plot_screenshot, export_csv;
+  bool quit = false;
+  bool align = false;                 ///< align every overlay after playing
+  bool stats = false;
+  bool show_com = false, show_contacts = false, show_axes = false, follow = false, hide_robot = false;
+  int width = 1600, height = 1000;
+  bool scripted() const { return quit || quit_after_s || !screenshot.isEmpty() || !plot_screenshot.isEmpty(); }
+};
+
+/// Parses argv (after QApplication is built). On error prints it and returns nullopt with
+/// exit_code set (0 for --help).
+std::optional<Options> parseOptions(const QStringList& args, int& exit_code);
+
+/// Applies the options to a shown window and drives the scripted part; finished(code) when done.
+class ScriptedRun : public QObject {
+  Q_OBJECT
+ public:
+  ScriptedRun(MainWindow* window, Options options, QObject* parent = nullptr);
+  /// Loads what the options name; false (error printed) on bad input.
+  bool start();
+
+ signals:
+  void finished(int exit_code);
+
+ private:
+  void poll();
+  void finish();
+  void printStats(const char* when);
+
+  MainWindow* w_;
+  Options o_;
+  QTimer poll_;
+  QElapsedTimer wall_;
+  QElapsedTimer stats_clock_;
+  long stats_frames0_ = 0;
+  double stats_sim0_ = 0;
+  bool done_ = false, diverged_ = false;
+};
+
+}  // namespace gapsim::gui

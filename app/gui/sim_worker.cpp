@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "app/gui/sim_worker.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+namespace gapsim::gui {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+double seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
+constexpr double kMaxLag_s = 0.2;            // sim time behind schedule before giving up catching up
+constexpr auto kChunk = std::chrono::milliseconds(8);  // longest run between flag checks
+}  // namespace
+
+SimWorker::SimWorker(std::shared_ptr<const RobotModel> model, std::shared_ptr<const Motion> motion,
+                     double log_period_s)
+    : model_(std::move(model)),
+      motion_(std::move(motion)),
+      sim_(model_),
+      recorder_(*model_),
+      log_period_s_(log_period_s) {
+  steps_per_sample_ = std::max(1L, std::lround(log_period_s_ / sim_.dt_s()));
+  log_period_s_ = static_cast<double>(steps_per_sample_) * sim_.dt_s();
+  target_ = model_->initial_q;
+  if (motion_) {
+    std::vector<std::string> names;
+    for (const Joint& j : model_->joints) names.push_back(j.name);
+    motion_map_ = motion_->mapJoints(names);  // InputError for a joint the robot lacks
+    motion_->sampleAll(0.0, motion_values_, cursor_);
+    for (std::size_t c = 0; c < motion_map_.size(); ++c) target_[motion_map_[c]] = motion_values_[c];
+  }
+  sim_.setTargets(target_);
+  queue_.push_back(snapshot());
+  thread_ = std::thread([this] { loop(); });
+}
+
+SimWorker::~SimWorker() {
+  {
+    std::lock_guard lk(mutex_);
+    stop_ = true;
+  }
+  wake_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+void SimWorker::setRunning(bool running) {
+  {
+    std::lock_guard lk(mutex_);
+    running_ = running;
+  }
+  wake_.notify_all();
+}
+
+void SimWorker::setSpeed(double speed) {
+  {
+    std::lock_guard lk(mutex_);
+    speed_ = std::clamp(speed, 1e-3, 1e3);
+    speed_changed_ = true;
+  }
+  wake_.notify_all();
+}
+
+void SimWorker::requestSamples(int samples) {
+  {
+    std::lock_guard lk(mutex_);
+    pending_samples_ += std::max(0, samples);
+  }
+  wake_.notify_all();
+}
+
+std::vector<Frame> SimWorker::takeFrames() {
+  std::vector<Frame> out;
+  std::lock_guard lk(mutex_);
+  out.swap(queue_);
+  return out;
+}
+
+std::string SimWorker::error() const {
+  std::lock_guard lk(mutex_);
+  return error_;
+}
+
+Frame SimWorker::snapshot() {
+  Frame f;
+  f.t_s = sim_.time_s();
+  f.links.resize(model_->links.size());
+  for (std::size_t i = 0; i < model_->links.size(); ++i) {
+    const Eigen::Isometry3d pose = sim_.linkPose(static_cast<int>(i));
+    const Eigen::Quaterniond q(pose.rotation());
+    const Eigen::Vector3d p = pose.translation();
+    f.links[i].p = {float(p.x()), float(p.y()), float(p.z())};
+    f.links[i].q = {float(q.w()), float(q.x()), float(q.y()), float(q.z())};
+  }
+  const Eigen::Vector3d c = sim_.com_m();
+  f.com_m = {float(c.x()), float(c.y()), float(c.z())};
+  for (std::size_t k = 0; k < model_->foot_contacts.size(); ++k) {
+    const FootContactReading r = sim_.footContact(static_cast<int>(k));
+    f.feet.push_back({r.contact, float(r.force_N)});
+  }
+  recorder_.sample(sim_, f.row);
+  return f;
+}
+
+void SimWorker::advanceOneSample() {
+  for (long k = 0; k < steps_per_sample_; ++k) {
+    if (motion_) {
+      motion_->sampleAll(sim_.time_s(), motion_values_, cursor_);
+      for (std::size_t c = 0; c < motion_map_.size(); ++c) target_[motion_map_[c]] = motion_values_[c];
+      sim_.setTargets(target_);
+    }
+    sim_.step();
+  }
+  Frame f = snapshot();
+  std::lock_guard lk(mutex_);
+  queue_.push_back(std::move(f));
+}
+
+void SimWorker::loop() {
+  bool anchored = false;
+  Clock::time_point wall0, rtf_wall0;
+  double sim0 = 0, rtf_sim0 = 0;
+  for (;;) {
+    bool running;
+    double speed;
+    int samples;
+    {
+      std::unique_lock lk(mutex_);
+      wake_.wait(lk, [&] { return stop_ || ((running_ || pending_samples_ > 0) && error_.empty()); });
+      if (stop_) return;
+      running = running_;
+      speed = speed_;
+      samples = pending_samples_;
+      pending_samples_ = 0;
+      if (speed_changed_ || !running) anchored = false;
+      speed_changed_ = false;
+    }
+    try {
+      for (int i = 0; i < samples; ++i) advanceOneSample();
+      if (!running) {
+        rtf_ = 0.0;
+        continue;
+      }
+      const Clock::time_point now = Clock::now();
+      if (!anchored) {
+        wall0 = rtf_wall0 = now;
+        sim0 = rtf_sim0 = sim_.time_s();
+        anchored = true;
+      }
+      double target = sim0 + speed * seconds(now - wall0);
+      if (target - sim_.time_s() > kMaxLag_s) {  // too slow for this speed: run flat out from here
+        wall0 = now;
+        sim0 = sim_.time_s();
+        target = sim0 + log_period_s_;
+      }
+      bool stepped = false;
+      const Clock::time_point chunk_end = now + kChunk;
+      while (sim_.time_s() + log_period_s_ <= target + 1e-9 && Clock::now() < chunk_end) {
+        advanceOneSample();
+        stepped = true;
+      }
+      const Clock::time_point after = Clock::now();
+      if (seconds(after - rtf_wall0) > 0.5) {
+        rtf_ = (sim_.time_s() - rtf_sim0) / seconds(after - rtf_wall0);
+        rtf_wall0 = after;
+        rtf_sim0 = sim_.time_s();
+      }
+      if (!stepped) {  // ahead of schedule: sleep until the next sample is due (or a command)
+        const double wait_s = std::clamp((sim_.time_s() + log_period_s_ - target) / speed, 0.0005, 0.02);
+        std::unique_lock lk(mutex_);
+        wake_.wait_for(lk, std::chrono::duration<double>(wait_s),
+                       [&] { return stop_ || speed_changed_ || !running_ || pending_samples_ > 0; });
+      }
+    } catch (const DivergenceError& e) {
+      std::lock_guard lk(mutex_);
+      error_ = e.what();
+      running_ = false;
+      pending_samples_ = 0;
+      rtf_ = 0.0;
+    }
+  }
+}
+
+}  // namespace gapsim::gui

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/// \file
+/// Runs one Simulation in its own std::thread, paced at `speed` times real time, and hands the
+/// GUI a Frame per logged sample through a mutex-protected queue. The GUI only ever takes the
+/// lock to copy flags or swap the queue out, never while physics runs, so it never waits on a
+/// step. Commands (run, pause, speed, single steps) are flags read by the thread between steps.
+///
+/// Pacing: while running, the thread steps until sim time reaches
+///   t_anchor_sim + speed * (now - t_anchor_wall)
+/// and sleeps otherwise. If it falls more than 0.2 s of sim time behind (the machine is too slow
+/// for that speed) the anchor is moved up, so it runs flat out without trying to catch up later;
+/// realTimeFactor() then shows what it achieves.
+
+#include <atomic>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "app/gui/frame.h"
+#include "sim/motion.h"
+#include "sim/recorder.h"
+#include "sim/simulation.h"
+
+namespace gapsim::gui {
+
+class SimWorker {
+ public:
+  /// Builds the simulation (may throw InputError / std::exception from the core) and publishes the
+  /// frame at t = 0. motion may be null (hold the initial pose). Starts paused.
+  SimWorker(std::shared_ptr<const RobotModel> model, std::shared_ptr<const Motion> motion,
+            double log_period_s = 0.01);
+  ~SimWorker();  ///< stops and joins the thread (within one chunk of steps, a few ms)
+  SimWorker(const SimWorker&) = delete;
+  SimWorker& operator=(const SimWorker&) = delete;
+
+  const std::vector<std::string>& columns() const { return recorder_.columns(); }
+  double logPeriod_s() const { return log_period_s_; }
+
+  void setRunning(bool running);
+  void setSpeed(double speed);  ///< sim seconds per wall second, > 0
+  /// Simulate `samples` more log periods even while paused (single step).
+  void requestSamples(int samples);
+
+  /// Everything published since the last call (oldest first).
+  std::vector<Frame> takeFrames();
+  /// Sim seconds per wall second over the last ~0.5 s of running (0 when paused).
+  double realTimeFactor() const { return rtf_.load(); }
+  /// The divergence message once the physics has blown up (the thread then stops stepping).
+  std::string error() const;
+
+ private:
+  void loop();
+  void advanceOneSample();  // steps to the next log sample and publishes it
+  Frame snapshot();
+
+  std::shared_ptr<const RobotModel> model_;
+  std::shared_ptr<const Motion> motion_;
+  Simulation sim_;
+  Recorder recorder_;
+  std::vector<int> motion_map_;
+  std::vector<double> target_, motion_values_;
+  MotionCursor cursor_;
+  double log_period_s_;
+  long steps_per_sample_ = 10;
+
+  mutable std::mutex mutex_;
+  std::condition_variable wake_;
+  bool running_ = false, stop_ = false, speed_changed_ = false;
+  double speed_ = 1.0;
+  int pending_samples_ = 0;
+  std::vector<Frame> queue_;
+  std::string error_;
+  std::atomic<double> rtf_{0.0};
+  std::thread thread_;  // last: starts after everything above is built
+};
+
+}  // namespace gapsim::gui
