@@ -25,9 +25,10 @@ class InputError : public std::runtime_error {
  private:
   static std::string format(const std::string& file, int line, const std::string& field,
                             const std::string& what) {
-    std::string s = file.empty() ? std::string("<input>") : file;
+    // Command-line values have no file: "--dt: must be > 0".
+    std::string s = file;
     if (line > 0) s += ":" + std::to_string(line);
-    s += ": ";
+    if (!s.empty()) s += ": ";
     if (!field.empty()) s += field + ": ";
     return s + what;
   }

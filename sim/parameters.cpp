@@ -136,6 +136,9 @@ std::vector<ParameterEntry> listParameters(const RobotModel& m) {
 
 void setParameter(RobotModel& m, const std::string& name, double value, const std::string& file, int line) {
   int hits = 0;
+  // All or nothing: a value that fails validation on any joint leaves the model unchanged.
+  const std::vector<Joint> joints_before = m.joints;
+  const std::vector<SoftLink> soft_before = m.soft_links;
   try {
     for (Joint& j : m.joints) {
       if (!j.movable() || j.mimic.master >= 0) continue;
@@ -159,6 +162,8 @@ void setParameter(RobotModel& m, const std::string& name, double value, const st
       }
     }
   } catch (const std::invalid_argument& e) {
+    m.joints = joints_before;
+    m.soft_links = soft_before;
     throw InputError(file, line, name, std::string("invalid value ") + std::to_string(value) + ": " + e.what());
   }
   if (hits == 0)

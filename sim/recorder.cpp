@@ -1,9 +1,66 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "sim/recorder.h"
 
-namespace gapsim {
+#include <fnmatch.h>
 
-Recorder::Recorder(const RobotModel& m) {
+namespace gapsim {
+namespace {
+
+/// Probe field of JointDrivetrain::Probes -> column suffix (stage/name_unit).
+const std::vector<std::pair<std::string, std::string>>& probeMap() {
+  static const std::vector<std::pair<std::string, std::string>> map = {
+      {"error_rad", "pid/error_rad"},
+      {"U_unclamped_V", "pid/U_unclamped_V"},
+      {"U_V", "pid/U_V"},
+      {"pid_saturated", "pid/saturated"},
+      {"U_R_V", "motor/U_R_V"},
+      {"current_A", "motor/current_A"},
+      {"motor_friction_Nm", "motor/friction_Nm"},
+      {"motor_torque_Nm", "motor/torque_Nm"},
+      {"gear_input_torque_Nm", "gear/input_torque_Nm"},
+      {"gear_mass_position_rad", "gear/mass_position_rad"},
+      {"gear_mass_speed_rad_s", "gear/mass_speed_rad_s"},
+      {"gear_deflection_rad", "gear/deflection_rad"},
+      {"spring_rad", "gear/spring_rad"},
+      {"hull_contact", "gear/hull_contact"},
+      {"spring_torque_Nm", "gear/spring_torque_Nm"},
+      {"joint_torque_Nm", "gear/joint_torque_Nm"}};
+  return map;
+}
+
+struct ProbeColumn {
+  std::string name;
+  int joint = -1, probe = -1, soft = -1, axis = 0;
+};
+
+std::vector<ProbeColumn> allProbes(const RobotModel& m) {
+  std::vector<ProbeColumn> out;
+  const auto names = motorgear::JointDrivetrain::Probes::names();
+  for (size_t j = 0; j < m.joints.size(); ++j) {
+    const Joint& jt = m.joints[j];
+    if (!jt.movable() || jt.mimic.master >= 0 || jt.drive.kind != DriveKind::MoToFlex) continue;
+    for (const auto& [field, column] : probeMap())
+      for (size_t p = 0; p < names.size(); ++p)
+        if (names[p] == field) out.push_back({jt.name + "/" + column, static_cast<int>(j), static_cast<int>(p), -1, 0});
+  }
+  int soft = 0;
+  for (const SoftLink& s : m.soft_links)
+    for (int k = 1; k < s.segments; ++k, ++soft)
+      for (int axis : {1, 2})
+        out.push_back({m.links[s.link].name + "/soft" + std::to_string(k) + "/alpha" + std::to_string(axis) + "_rad", -1,
+                       -1, soft, axis});
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> Recorder::probeColumns(const RobotModel& m) {
+  std::vector<std::string> out;
+  for (const auto& p : allProbes(m)) out.push_back(p.name);
+  return out;
+}
+
+Recorder::Recorder(const RobotModel& m, const std::vector<std::string>& patterns) {
   joints_ = m.movableJoints();
   imu_ = m.imus.empty() ? m.links[m.root_link].name : m.imus.front().name;
   columns_.push_back("time_s");
@@ -18,6 +75,13 @@ Recorder::Recorder(const RobotModel& m) {
   for (const FootContactSpec& f : m.foot_contacts) {
     columns_.push_back(f.name + "/contact");
     columns_.push_back(f.name + "/force_N");
+  }
+  for (const auto& p : allProbes(m)) {
+    bool want = false;
+    for (const auto& pat : patterns) want = want || fnmatch(pat.c_str(), p.name.c_str(), 0) == 0;
+    if (!want) continue;
+    columns_.push_back(p.name);
+    probes_.push_back({p.joint, p.probe, p.soft, p.axis});
   }
 }
 
@@ -46,6 +110,16 @@ void Recorder::sample(const Simulation& sim, std::vector<double>& row) const {
     const FootContactReading fc = sim.footContact(static_cast<int>(f));
     row[k++] = fc.contact ? 1.0 : 0.0;
     row[k++] = fc.force_N;
+  }
+  for (const Probe& p : probes_) {
+    if (p.soft >= 0) {
+      const auto a = sim.softJointAngles_rad(p.soft);
+      row[k++] = p.axis == 1 ? a.first : a.second;
+    } else {
+      const motorgear::JointDrivetrain* d = sim.drivetrain(p.joint);
+      static const auto names = motorgear::JointDrivetrain::Probes::names();
+      row[k++] = d ? d->probes().get(names[p.probe]) : 0.0;
+    }
   }
 }
 

@@ -5,6 +5,11 @@
 ///   time_s; per movable joint <j>/q_target_rad, <j>/q_rad (encoder), <j>/qd_rad_s, <j>/tau_Nm;
 ///   <imu>/pitch_rad, roll_rad, tilt_rad, gyro_{x,y,z}_rad_s, {x,y,z}_m (IMU link position);
 ///   com/{x,y,z}_m; per foot <foot>/contact (0 or 1), <foot>/force_N.
+/// Probes (opt-in by glob patterns on the column name, e.g. "LKnee*" or "*/motor/current_A"):
+///   MoToFlex joints: <j>/pid/{error_rad,U_unclamped_V,U_V,saturated}, <j>/motor/{U_R_V,current_A,
+///   friction_Nm,torque_Nm}, <j>/gear/{input_torque_Nm,mass_position_rad,mass_speed_rad_s,
+///   deflection_rad,spring_rad,hull_contact,spring_torque_Nm,joint_torque_Nm};
+///   soft links: <link>/soft<k>/{alpha1_rad,alpha2_rad} (bending between segments k-1 and k).
 
 #include <string>
 #include <vector>
@@ -15,7 +20,9 @@ namespace gapsim {
 
 class Recorder {
  public:
-  explicit Recorder(const RobotModel& model);
+  explicit Recorder(const RobotModel& model, const std::vector<std::string>& probe_patterns = {});
+  /// Every probe column the model offers (what the patterns choose from).
+  static std::vector<std::string> probeColumns(const RobotModel& model);
   const std::vector<std::string>& columns() const { return columns_; }
   /// Fills `row` (resized to columns().size()) from the simulation's current state.
   void sample(const Simulation& sim, std::vector<double>& row) const;
@@ -24,6 +31,13 @@ class Recorder {
   std::vector<std::string> columns_;
   std::vector<int> joints_;
   std::string imu_;
+  struct Probe {
+    int joint = -1;      ///< MoToFlex probe of this joint, or
+    int probe = -1;      ///< index into JointDrivetrain::Probes::names()
+    int soft = -1;       ///< soft joint index
+    int axis = 0;        ///< 1 or 2
+  };
+  std::vector<Probe> probes_;
 };
 
 }  // namespace gapsim

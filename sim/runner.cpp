@@ -22,7 +22,7 @@ RunSummary runMotion(Simulation& sim, const Motion* motion, const RunConfig& cfg
   std::vector<double> values;
   MotionCursor cursor;
 
-  Recorder rec(m);
+  Recorder rec(m, cfg.probe_patterns);
   std::vector<double> row;
   const long log_every = std::max(1L, std::lround(cfg.log_period_s / sim.dt_s()));
   const long n_steps = std::lround(cfg.duration_s / sim.dt_s());

@@ -5,6 +5,7 @@
 /// the loop behind `gapsim-cli run`, the benchmarks and the integration tests.
 
 #include <optional>
+#include <vector>
 #include <string>
 
 #include "sim/log_writer.h"
@@ -17,6 +18,7 @@ struct RunConfig {
   double duration_s = 10.0;
   double log_period_s = 0.01;  ///< sample period of the log (rounded to whole steps)
   bool stop_on_fall = false;
+  std::vector<std::string> probe_patterns;  ///< extra log columns (Recorder)
 };
 
 struct RunSummary {

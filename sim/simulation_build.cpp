@@ -296,8 +296,12 @@ Simulation::Simulation(std::shared_ptr<const RobotModel> model, const SimOptions
     const SoftLink& s = *sp.spec;
     const Eigen::Isometry3d& lf = pose0[s.link];
     const Eigen::Vector3d along = (lf.linear() * sp.axis_link).normalized();
-    Eigen::Vector3d u1 = along.unitOrthogonal();
-    Eigen::Vector3d u2 = along.cross(u1);
+    // Bending axes: the link's x axis made perpendicular to the link, then the third direction.
+    // (Order matters to ODE: axis 1 must not be parallel to the universal joint's default axis 2, y.)
+    Eigen::Vector3d u1 = lf.linear().col(0) - lf.linear().col(0).dot(along) * along;
+    if (u1.norm() < 1e-6) u1 = lf.linear().col(1) - lf.linear().col(1).dot(along) * along;
+    u1.normalize();
+    const Eigen::Vector3d u2 = along.cross(u1);
     const double hk = dt_s_ * s.D_B_Nm_rad, c = s.damping_Nms_rad;
     for (int k = 1; k < s.segments; ++k) {
       const Eigen::Vector3d at = lf * (sp.axis_link * (static_cast<double>(k) / s.segments));

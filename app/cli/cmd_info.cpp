@@ -45,6 +45,22 @@ Action addInfo(CLI::App& app) {
       if (j.movable()) {
         if (j.mimic.master >= 0) {
           drive = "coupled to " + m.joints[j.mimic.master].name + " (x" + std::to_string(j.mimic.multiplier) + ")";
+        } else if (j.drive.kind == DriveKind::MoToFlex) {
+          ++dof;
+          const auto& p = j.drive.motoflex;
+          char b[160];
+          std::snprintf(b, sizeof b, "MoToFlex %s (sigma %.5g, %s gear, %d substeps, friction %.3g N m)",
+                        j.drive.group.c_str(), p.gear.sigma,
+                        p.gear.variant == motorgear::Gear::Variant::kCoupled ? "coupled" : "motoflex2011",
+                        p.gear.substeps, j.drive.dry_friction_Nm);
+          drive = b;
+        } else if (j.drive.kind == DriveKind::Dynamixel) {
+          ++dof;
+          const auto& p = j.drive.dynamixel;
+          char b[128];
+          std::snprintf(b, sizeof b, "Dynamixel (kp %.4g, kd %.4g, kc %.3g, clamp %.3g N m)", p.kp_Nm_rad, p.kd_Nm_s_rad,
+                        p.kc_Nm, p.tau_max_Nm);
+          drive = b;
         } else if (j.servo.fmax_Nm <= 0) {
           drive = "passive";
         } else {
@@ -59,6 +75,9 @@ Action addInfo(CLI::App& app) {
                   j.has_limits ? j.upper : 0.0, j.effort, j.velocity, drive.c_str());
     }
     std::printf("\ndegrees of freedom (actuated): %d\n", dof);
+    for (const SoftLink& s : m.soft_links)
+      std::printf("soft link %s: %d segments, D_B %.5g N m/rad, damping %.3g N m s/rad, friction %.3g N m\n",
+                  m.links[s.link].name.c_str(), s.segments, s.D_B_Nm_rad, s.damping_Nms_rad, s.friction_Nm);
     std::printf("sensors: %zu imu, %zu foot contacts\n", m.imus.size(), m.foot_contacts.size());
     std::printf("solver: dt %.4g s, %s, %d iterations; contact mu %.3g\n", m.solver.dt_s,
                 m.solver.quickstep ? "QuickStep" : "dWorldStep", m.solver.iterations, m.contact.mu);

@@ -19,5 +19,6 @@ Action addInfo(CLI::App& app);
 Action addRun(CLI::App& app);
 Action addBench(CLI::App& app);
 Action addDemo(CLI::App& app);
+Action addParams(CLI::App& app);
 
 }  // namespace gapsim::cli

@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
   reg("run", "Simulate a robot headless, optionally playing a motion, and write a log", addRun);
   reg("bench", "Print real-time factors and where the time goes", addBench);
   reg("demo", "The Nao stands, squats and rises; prints the summary and writes a log", addDemo);
+  reg("params", "List every drivetrain and soft-body parameter by name (and write a parameter file)", addParams);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -5,6 +5,7 @@
 
 #include "sim/input_error.h"
 #include "sim/motion_readers.h"
+#include "sim/parameters.h"
 #include "sim/recorder.h"
 #include "sim/robot_library.h"
 #include "sim/urdf_parser.h"
@@ -26,11 +27,25 @@ void addRunArgs(CLI::App& app, RunArgs& a) {
   app.add_option("--seed", a.seed, "seed of every random choice in the run")->capture_default_str();
   app.add_flag("--stop-on-fall", a.stop_on_fall, "end the run when the robot falls");
   app.add_flag("--quiet", a.quiet, "no warnings about the robot file");
+  app.add_flag("--plain", a.plain, "plain ODE: ideal position servos on every joint, rigid links");
+  app.add_option("--params", a.params_file, "parameter file (CSV name,value) applied to the robot");
+  app.add_option("--set", a.sets, "set a parameter, e.g. --set legs/typeA/gear/D_g=6e6 (repeatable); "
+                                  "`gapsim-cli params ROBOT` lists the names");
+  app.add_option("--probe", a.probes, "log internal signals whose column matches this glob, e.g. 'LKnee*' "
+                                      "(repeatable)");
+}
+
+std::shared_ptr<RobotModel> loadConfiguredModel(const RunArgs& a) {
+  auto model = std::make_shared<RobotModel>(loadRobotFile(resolveRobotFile(a.robot)));
+  if (!a.params_file.empty()) loadParameterFile(*model, a.params_file);
+  for (const auto& s : a.sets) setParameterAssignment(*model, s);
+  if (a.plain) makePlain(*model);
+  return model;
 }
 
 RunSetup prepareRun(const RunArgs& a, bool with_log, bool profile) {
   RunSetup s;
-  auto model = std::make_shared<RobotModel>(loadRobotFile(resolveRobotFile(a.robot)));
+  auto model = loadConfiguredModel(a);
   if (!a.quiet)
     for (const auto& w : model->warnings) std::cerr << "warning: " << model->source_file << ": " << w << "\n";
   s.model = model;
@@ -55,7 +70,17 @@ RunSetup prepareRun(const RunArgs& a, bool with_log, bool profile) {
   s.config.duration_s = a.duration_s.value_or(s.motion ? s.motion->endTime_s() + 1.0 : 10.0);
   s.config.log_period_s = a.log_period_s;
   s.config.stop_on_fall = a.stop_on_fall;
-  if (with_log) s.log = std::make_unique<Log>(Recorder(*s.model).columns());
+  if (!a.probes.empty()) {
+    const auto available = Recorder::probeColumns(*s.model);
+    for (const auto& p : a.probes)
+      if (Recorder(*s.model, {p}).columns().size() == Recorder(*s.model).columns().size())
+        throw InputError("", 0, "--probe",
+                         "'" + p + "' matches no probe" +
+                             (available.empty() ? std::string(" (this robot has none: its joints are ideal servos)")
+                                                : " (e.g. " + available.front() + ")"));
+  }
+  s.config.probe_patterns = a.probes;
+  if (with_log) s.log = std::make_unique<Log>(Recorder(*s.model, a.probes).columns());
   return s;
 }
 

@@ -28,6 +28,10 @@ struct RunArgs {
   std::uint64_t seed = 0;
   bool stop_on_fall = false;
   bool quiet = false;
+  bool plain = false;                 ///< ideal servos, rigid links ("plain ODE")
+  std::vector<std::string> sets;      ///< name=value parameter assignments, in order
+  std::string params_file;            ///< parameter file applied before `sets`
+  std::vector<std::string> probes;    ///< glob patterns of probe columns to log
 };
 
 struct RunSetup {
@@ -39,6 +43,8 @@ struct RunSetup {
 };
 
 void addRunArgs(CLI::App& app, RunArgs& a);
+/// Loads a robot file and applies --params, --set and --plain (in that order).
+std::shared_ptr<RobotModel> loadConfiguredModel(const RunArgs& a);
 /// Loads robot and motion (InputError on bad input), builds the simulation and an empty log.
 RunSetup prepareRun(const RunArgs& a, bool with_log = true, bool profile = false);
 

@@ -119,10 +119,34 @@ TEST(Cli, UnknownRobotAndBadOptionExit2) {
 }
 
 TEST(Cli, AbsurdTimeStepExits3WithDivergenceMessage) {
-  Result r = cli("run --robot nao --quiet --dt 0.2 --duration 20");
+  Result r = cli("run --robot nao --plain --quiet --dt 0.2 --duration 20");
   EXPECT_EQ(r.code, 3) << r.out;
   EXPECT_TRUE(contains(r.out, "diverged at t=")) << r.out;
   EXPECT_TRUE(contains(r.out, "body '")) << r.out;
+}
+
+TEST(Cli, AbsurdTimeStepWithTheGearModelIsRejectedBeforeRunning) {
+  // The gear's substep integration has a stability limit (omega dt_g < 2); validate() refuses a
+  // setup beyond it with the numbers, before anything runs.
+  Result r = cli("run --robot nao --quiet --dt 0.2 --duration 20");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_TRUE(contains(r.out, "unstable substep")) << r.out;
+}
+
+TEST(Cli, SetParamsAndProbes) {
+  const std::string log = ::testing::TempDir() + "/cli_probe.csv";
+  Result r = cli("run --robot nao --quiet --duration 0.2 --set legs/typeB/motor/B_v=0.04 --probe 'LKnee*' --out " + log);
+  ASSERT_EQ(r.code, 0) << r.out;
+  const std::string text = slurp(log);
+  for (const char* col : {"LKneePitch/motor/current_A", "LKneePitch/gear/deflection_rad", "LKneePitch/pid/U_V"})
+    EXPECT_TRUE(contains(text, col)) << col;
+  EXPECT_FALSE(contains(text, "RKneePitch/motor/current_A"));
+  Result bad = cli("run --robot nao --quiet --duration 0.2 --set legs/typeB/motor/B_vv=0.04");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_TRUE(contains(bad.out, "legs/typeB/motor/B_vv: unknown parameter")) << bad.out;
+  Result listed = cli("params nao --filter 'legs/typeA/gear/*'");
+  EXPECT_EQ(listed.code, 0);
+  EXPECT_TRUE(contains(listed.out, "legs/typeA/gear/D_g")) << listed.out;
 }
 
 TEST(Cli, ThirdPartyUrdfStands) {
