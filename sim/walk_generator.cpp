@@ -208,9 +208,9 @@ WalkParams parseWalkParams(const std::string& spec, WalkParams p) {
   return p;
 }
 
-Motion WalkPlan::motion(const std::string& source) const { return Motion(joints, frame_times_s, frames_rad, source); }
+Motion GeneratedMotion::motion(const std::string& source) const { return Motion(joints, frame_times_s, frames_rad, source); }
 
-void WalkPlan::writeCsv(const std::string& path) const {
+void GeneratedMotion::writeCsv(const std::string& path) const {
   std::vector<std::string> cols{"time_s"};
   cols.insert(cols.end(), joints.begin(), joints.end());
   Log log(cols);
@@ -223,9 +223,56 @@ void WalkPlan::writeCsv(const std::string& path) const {
   log.write(path);
 }
 
+ComPoser::ComPoser(const RobotModel& model) : model_(model), ik_(model), q_(model.initial_q) {
+  const Isometry3d root0 = initialRootPose(model);
+  torso_minus_com_ = root0.translation() - modelCom(model, model.initial_q, root0);
+  for (LegSide side : {LegSide::Left, LegSide::Right})
+    for (int k : ik_.jointIndices(side))
+      if (model.joints[k].mimic.master < 0) columns_.push_back(k);
+}
+
+std::vector<std::string> ComPoser::columnNames() const {
+  std::vector<std::string> n;
+  for (int c : columns_) n.push_back(model_.joints[c].name);
+  return n;
+}
+
+std::vector<double> ComPoser::columns(const std::vector<double>& q) const {
+  std::vector<double> row;
+  for (int c : columns_) row.push_back(quantise(q[c], 1e-6));
+  return row;
+}
+
+const std::vector<double>& ComPoser::solve(const Vector3d& com_des, double torso_yaw_rad, double torso_pitch_rad,
+                                           const Isometry3d& L, const Isometry3d& R, const std::string& ctx,
+                                           Isometry3d* torso_out, Vector3d* com_out) {
+  Isometry3d torso = Isometry3d::Identity();
+  torso.rotate(AngleAxisd(torso_yaw_rad, Vector3d::UnitZ()) * AngleAxisd(torso_pitch_rad, Vector3d::UnitY()));
+  torso.translation() = com_des + torso_minus_com_;
+  // Fixed-point iteration: moving the torso by d moves the COM by about 0.75 d (the legs'
+  // share of the mass stays behind with the feet), so the error shrinks ~4x per pass.
+  LegPairAngles a;
+  for (int it = 0; it < 60; ++it) {
+    try {
+      a = ik_.solveBoth(torso.inverse() * L, torso.inverse() * R);
+    } catch (const InputError& e) {
+      throw InputError("", 0, e.field(), bareMessage(e) + ctx);
+    }
+    ik_.writeJoints(a, q_);
+    const Vector3d err = com_des - modelCom(model_, q_, torso);
+    if (err.norm() < 1e-9) break;
+    torso.translation() += err;
+  }
+  torso_minus_com_ = torso.translation() - com_des;
+  ik_.checkLimits(LegSide::Left, a.left, ctx);
+  ik_.checkLimits(LegSide::Right, a.right, ctx);
+  if (torso_out) *torso_out = torso;
+  if (com_out) *com_out = modelCom(model_, q_, torso);
+  return q_;
+}
+
 WalkPlan planWalk(const RobotModel& model, const WalkParams& p) {
   p.validate();
-  const NaoLegIk ik(model);
   WalkPlan plan;
   plan.params = p;
   const double Ts = p.stepTime_s();
@@ -341,24 +388,10 @@ WalkPlan planWalk(const RobotModel& model, const WalkParams& p) {
   plan.com_y = ctrl.track(plan.zmp_ref_y_m);
 
   // --- Joints by IK, torso placed so that the model's COM is on the planned COM --------------
-  const std::array<int, 6>& li = ik.jointIndices(LegSide::Left);
-  const std::array<int, 6>& ri = ik.jointIndices(LegSide::Right);
-  for (int k : li) plan.joints.push_back(model.joints[k].name);
-  for (int k : ri)
-    if (model.joints[k].mimic.master < 0) plan.joints.push_back(model.joints[k].name);
-  std::vector<int> columns(li.begin(), li.end());
-  for (int k : ri)
-    if (model.joints[k].mimic.master < 0) columns.push_back(k);
-
-  std::vector<double> q = model.initial_q;
-  Vector3d torso_minus_com(0, 0, 0.06);
-  bool have_offset = false;
+  ComPoser poser(model);
+  plan.joints = poser.columnNames();
   plan.frame_times_s.push_back(0.0);
-  {
-    std::vector<double> row;
-    for (int c : columns) row.push_back(quantise(model.initial_q[c], 1e-6));
-    plan.frames_rad.push_back(row);
-  }
+  plan.frames_rad.push_back(poser.columns(model.initial_q));
   plan.model_com_x_m.resize(K);
   plan.model_com_y_m.resize(K);
   plan.model_com_z_m.resize(K);
@@ -367,47 +400,16 @@ WalkPlan planWalk(const RobotModel& model, const WalkParams& p) {
     double hl = 0, hr = 0;
     const Pose2 lf = footAt(LegSide::Left, t, &hl), rf = footAt(LegSide::Right, t, &hr);
     const Isometry3d L = groundPose(lf.x, lf.y, hl, lf.yaw), R = groundPose(rf.x, rf.y, hr, rf.yaw);
-    const double yaw = 0.5 * (lf.yaw + rf.yaw);
     const Vector3d com_des(plan.com_x.pos_m[k], plan.com_y.pos_m[k], p.com_height_m);
-    if (!have_offset) {
-      // First sample: start from the initial pose's torso-COM offset.
-      const Isometry3d root0 = initialRootPose(model);
-      torso_minus_com = root0.translation() - modelCom(model, model.initial_q, root0);
-      have_offset = true;
-    }
-    Isometry3d torso = Isometry3d::Identity();
-    torso.rotate(AngleAxisd(yaw, Vector3d::UnitZ()) * AngleAxisd(p.torso_pitch_rad, Vector3d::UnitY()));
-    torso.translation() = com_des + torso_minus_com;
     char ctx[64];
     std::snprintf(ctx, sizeof ctx, " at t = %.2f s", t);
     Vector3d com;
-    for (int it = 0; it < 50; ++it) {
-      LegPairAngles a;
-      try {
-        a = ik.solveBoth(torso.inverse() * L, torso.inverse() * R);
-      } catch (const InputError& e) {
-        throw InputError("", 0, e.field(), bareMessage(e) + ctx);
-      }
-      ik.writeJoints(a, q);
-      com = modelCom(model, q, torso);
-      const Vector3d err = com_des - com;
-      torso.translation() += err;
-      if (err.norm() < 1e-9) break;
-    }
-    torso_minus_com = torso.translation() - com_des;
-    // Limits on the final joints of this sample.
-    LegPairAngles a = ik.solveBoth(torso.inverse() * L, torso.inverse() * R);
-    ik.checkLimits(LegSide::Left, a.left, ctx);
-    ik.checkLimits(LegSide::Right, a.right, ctx);
-    ik.writeJoints(a, q);
-    com = modelCom(model, q, torso);
+    const std::vector<double>& q = poser.solve(com_des, 0.5 * (lf.yaw + rf.yaw), p.torso_pitch_rad, L, R, ctx, nullptr, &com);
     plan.model_com_x_m[k] = com.x();
     plan.model_com_y_m[k] = com.y();
     plan.model_com_z_m[k] = com.z();
-    std::vector<double> row;
-    for (int c : columns) row.push_back(quantise(q[c], 1e-6));
     plan.frame_times_s.push_back(quantise(t - p.servo_lead_s, 1e-9));
-    plan.frames_rad.push_back(std::move(row));
+    plan.frames_rad.push_back(poser.columns(q));
   }
   return plan;
 }

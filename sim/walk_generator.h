@@ -88,8 +88,19 @@ struct Footstep {
   double lift_s = 0, land_s = 0;  ///< swing phase; lift == land for the initial stance
 };
 
-/// Everything the generator computed, for tests and plots. Times are motion times (s).
-struct WalkPlan {
+/// A generated keyframe motion: joint columns, frame times and values, ready to play or write.
+struct GeneratedMotion {
+  std::vector<std::string> joints;  ///< motion columns
+  std::vector<double> frame_times_s;
+  std::vector<std::vector<double>> frames_rad;  ///< [frame][joint]
+
+  Motion motion(const std::string& source = "generated") const;
+  /// Writes the motion as a keyframe CSV (time_s + one column per joint, radians).
+  void writeCsv(const std::string& path) const;
+};
+
+/// Everything the walk generator computed, for tests and plots. Times are motion times (s).
+struct WalkPlan : GeneratedMotion {
   WalkParams params;
   std::vector<Footstep> footsteps;  ///< the two initial feet first, then one per step
   double start_s = 0;               ///< time of the first preview sample (= params.prepare_s)
@@ -99,13 +110,33 @@ struct WalkPlan {
   std::vector<double> zmp_ref_x_m, zmp_ref_y_m;
   ComTrajectory com_x, com_y;       ///< planned COM (cart-table model)
   std::vector<double> model_com_x_m, model_com_y_m, model_com_z_m;  ///< COM of the model's FK, per sample
-  std::vector<std::string> joints;  ///< motion columns
-  std::vector<double> frame_times_s;
-  std::vector<std::vector<double>> frames_rad;  ///< [frame][joint]
+};
 
-  Motion motion(const std::string& source = "walk") const;
-  /// Writes the motion as a keyframe CSV (time_s + one column per joint, radians).
-  void writeCsv(const std::string& path) const;
+/// Places the torso so that the model's whole-body COM (all links, forward kinematics) is at a
+/// wanted point while both soles are at given world poses; the legs by NaoLegIk. The walk and
+/// the kick use it sample by sample (it keeps the last torso-COM offset as the next first guess).
+class ComPoser {
+ public:
+  explicit ComPoser(const RobotModel& model);  ///< keeps a reference: the model must outlive it
+  /// Joint vector of the model for: COM at com_world_m, torso yaw/pitch (rad), sole poses in
+  /// the world. Throws InputError (reach, joint limits) with `context` appended.
+  const std::vector<double>& solve(const Eigen::Vector3d& com_world_m, double torso_yaw_rad,
+                                   double torso_pitch_rad, const Eigen::Isometry3d& left_sole,
+                                   const Eigen::Isometry3d& right_sole, const std::string& context,
+                                   Eigen::Isometry3d* torso_out = nullptr,
+                                   Eigen::Vector3d* com_out = nullptr);
+  const NaoLegIk& ik() const { return ik_; }
+  /// The leg joints a motion sets (RHipYawPitch, a mimic, left out) and their values in q,
+  /// rounded to 1e-6 rad (so a motion written to CSV reads back identical).
+  std::vector<std::string> columnNames() const;
+  std::vector<double> columns(const std::vector<double>& q) const;
+
+ private:
+  const RobotModel& model_;
+  NaoLegIk ik_;
+  std::vector<double> q_;
+  Eigen::Vector3d torso_minus_com_;
+  std::vector<int> columns_;
 };
 
 /// Plans a walk for a Nao-like model (NaoLegIk's requirements). Throws InputError for bad
