@@ -77,7 +77,7 @@ std::string bareMessage(const InputError& e) {
 
 void WalkParams::validate() const {
   auto bad = [](const char* field, double v, const std::string& rule) {
-    throw InputError("", 0, field, num(v) + " is out of range: " + rule);
+    throw InputError("walk", 0, field, num(v) + " is out of range: " + rule);
   };
   auto finite = [&](const char* f, double v) {
     if (!std::isfinite(v)) bad(f, v, "must be finite");
@@ -113,7 +113,7 @@ void WalkParams::validate() const {
   const double narrow_m = foot_spacing_m - std::abs(lateral_speed_m_s) * stepTime_s();
   constexpr double kFootWidth_m = 0.075;
   if (narrow_m < kFootWidth_m)
-    throw InputError("", 0, "lateral_speed",
+    throw InputError("walk", 0, "lateral_speed",
                      "the feet would collide: foot_spacing " + num(foot_spacing_m) + " m - |lateral_speed| " +
                          num(std::abs(lateral_speed_m_s)) + " m/s * step time " + num(stepTime_s()) + " s = " +
                          num(narrow_m) + " m is below the foot width limit of " + num(kFootWidth_m) + " m");
@@ -161,7 +161,6 @@ std::string walkParamKeys() {
 }
 
 WalkParams parseWalkParams(const std::string& spec, WalkParams p) {
-  const std::string field = "--walk";
   size_t pos = 0;
   bool steps_given = false;
   while (pos <= spec.size()) {
@@ -178,14 +177,14 @@ WalkParams parseWalkParams(const std::string& spec, WalkParams p) {
     }
     const size_t eq = item.find('=');
     if (eq == std::string::npos)
-      throw InputError("", 0, field, "'" + item + "' is not key=value (keys: " + walkParamKeys() + ")");
+      throw InputError("--walk", 0, "", "'" + item + "' is not key=value (keys: " + walkParamKeys() + ")");
     const std::string key = item.substr(0, eq), text = item.substr(eq + 1);
     double v = 0;
     const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
     if (text.empty() || r.ec != std::errc() || r.ptr != text.data() + text.size())
-      throw InputError("", 0, key, "not a number: '" + text + "'");
+      throw InputError("--walk", 0, key, "not a number: '" + text + "'");
     if (key == "steps") {
-      if (v != std::floor(v) || v < 1 || v > 10000) throw InputError("", 0, key, "must be a whole number from 1 to 10000, got '" + text + "'");
+      if (v != std::floor(v) || v < 1 || v > 10000) throw InputError("--walk", 0, key, "must be a whole number from 1 to 10000, got '" + text + "'");
       p.steps = static_cast<int>(v);
       steps_given = true;
       continue;
@@ -200,10 +199,10 @@ WalkParams parseWalkParams(const std::string& spec, WalkParams p) {
         p.*(k.field) = v;
         found = true;
       }
-    if (!found) throw InputError("", 0, key, "unknown walk parameter '" + key + "' (keys: " + walkParamKeys() + ")");
+    if (!found) throw InputError("--walk", 0, key, "unknown walk parameter '" + key + "' (keys: " + walkParamKeys() + ")");
     if (end == spec.size()) break;
   }
-  if (steps_given && p.duration_s) throw InputError("", 0, field, "give steps or duration, not both");
+  if (steps_given && p.duration_s) throw InputError("--walk", 0, "", "give steps or duration, not both");
   p.validate();
   return p;
 }
@@ -223,7 +222,8 @@ void GeneratedMotion::writeCsv(const std::string& path) const {
   log.write(path);
 }
 
-ComPoser::ComPoser(const RobotModel& model) : model_(model), ik_(model), q_(model.initial_q) {
+ComPoser::ComPoser(const RobotModel& model, std::string source)
+    : model_(model), ik_(model), q_(model.initial_q), source_(std::move(source)) {
   const Isometry3d root0 = initialRootPose(model);
   torso_minus_com_ = root0.translation() - modelCom(model, model.initial_q, root0);
   for (LegSide side : {LegSide::Left, LegSide::Right})
@@ -252,20 +252,20 @@ const std::vector<double>& ComPoser::solve(const Vector3d& com_des, double torso
   // Fixed-point iteration: moving the torso by d moves the COM by about 0.75 d (the legs'
   // share of the mass stays behind with the feet), so the error shrinks ~4x per pass.
   LegPairAngles a;
-  for (int it = 0; it < 60; ++it) {
-    try {
+  try {
+    for (int it = 0; it < 60; ++it) {
       a = ik_.solveBoth(torso.inverse() * L, torso.inverse() * R);
-    } catch (const InputError& e) {
-      throw InputError("", 0, e.field(), bareMessage(e) + ctx);
+      ik_.writeJoints(a, q_);
+      const Vector3d err = com_des - modelCom(model_, q_, torso);
+      if (err.norm() < 1e-9) break;
+      torso.translation() += err;
     }
-    ik_.writeJoints(a, q_);
-    const Vector3d err = com_des - modelCom(model_, q_, torso);
-    if (err.norm() < 1e-9) break;
-    torso.translation() += err;
+    ik_.checkLimits(LegSide::Left, a.left, ctx);
+    ik_.checkLimits(LegSide::Right, a.right, ctx);
+  } catch (const InputError& e) {
+    throw InputError(source_, 0, e.field(), bareMessage(e) + ctx);
   }
   torso_minus_com_ = torso.translation() - com_des;
-  ik_.checkLimits(LegSide::Left, a.left, ctx);
-  ik_.checkLimits(LegSide::Right, a.right, ctx);
   if (torso_out) *torso_out = torso;
   if (com_out) *com_out = modelCom(model_, q_, torso);
   return q_;
@@ -388,7 +388,7 @@ WalkPlan planWalk(const RobotModel& model, const WalkParams& p) {
   plan.com_y = ctrl.track(plan.zmp_ref_y_m);
 
   // --- Joints by IK, torso placed so that the model's COM is on the planned COM --------------
-  ComPoser poser(model);
+  ComPoser poser(model, "walk");
   plan.joints = poser.columnNames();
   plan.frame_times_s.push_back(0.0);
   plan.frames_rad.push_back(poser.columns(model.initial_q));

@@ -117,7 +117,8 @@ struct WalkPlan : GeneratedMotion {
 /// the kick use it sample by sample (it keeps the last torso-COM offset as the next first guess).
 class ComPoser {
  public:
-  explicit ComPoser(const RobotModel& model);  ///< keeps a reference: the model must outlive it
+  /// Keeps a reference: the model must outlive it. `source` names the motion in error messages.
+  explicit ComPoser(const RobotModel& model, std::string source = "walk");
   /// Joint vector of the model for: COM at com_world_m, torso yaw/pitch (rad), sole poses in
   /// the world. Throws InputError (reach, joint limits) with `context` appended.
   const std::vector<double>& solve(const Eigen::Vector3d& com_world_m, double torso_yaw_rad,
@@ -137,6 +138,7 @@ class ComPoser {
   std::vector<double> q_;
   Eigen::Vector3d torso_minus_com_;
   std::vector<int> columns_;
+  std::string source_;
 };
 
 /// Plans a walk for a Nao-like model (NaoLegIk's requirements). Throws InputError for bad

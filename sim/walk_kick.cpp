@@ -32,7 +32,7 @@ void KickParams::validate() const {
     if (!ok) {
       char buf[160];
       std::snprintf(buf, sizeof buf, "%g is out of range: %s", v, rule);
-      throw InputError("", 0, field, buf);
+      throw InputError("kick", 0, field, buf);
     }
   };
   check(com_height_m > 0.1 && com_height_m < 0.4, "com_height", com_height_m, "0.1 m < com_height < 0.4 m");
@@ -50,7 +50,7 @@ void KickParams::validate() const {
 
 GeneratedMotion planKick(const RobotModel& model, const KickParams& p) {
   p.validate();
-  ComPoser poser(model);
+  ComPoser poser(model, "kick");
   GeneratedMotion out;
   out.joints = poser.columnNames();
   out.frame_times_s.push_back(0.0);

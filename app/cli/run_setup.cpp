@@ -9,6 +9,7 @@
 #include "sim/recorder.h"
 #include "sim/robot_library.h"
 #include "sim/urdf_parser.h"
+#include "sim/walk_generator.h"
 
 namespace gapsim::cli {
 
@@ -16,6 +17,8 @@ void addRunArgs(CLI::App& app, RunArgs& a) {
   app.add_option("--robot", a.robot, "nao, bioloid, mabel or a path to a robot file")->capture_default_str();
   app.add_option("--motion", a.motion, "motion file: CSV keyframes (time_s + joints), a joint table with "
                                        "--frame-period, or a Webots .motion");
+  app.add_option("--walk", a.walk, "generate a walk and play it, e.g. speed=0.2,step_duration=1.0 (keys: " +
+                                       walkParamKeys() + "; see docs/walk.md)");
   app.add_option("--frame-period", a.frame_period_s, "frame period (s) of a joint table without time column");
   app.add_option("--duration", a.duration_s, "simulated time (s); default: the motion's length + 1 s, or 10 s");
   app.add_option("--dt", a.dt_s, "physics step (s); default from the robot file (0.001)");
@@ -49,6 +52,10 @@ RunSetup prepareRun(const RunArgs& a, bool with_log, bool profile) {
   if (!a.quiet)
     for (const auto& w : model->warnings) std::cerr << "warning: " << model->source_file << ": " << w << "\n";
   s.model = model;
+  if (!a.walk.empty()) {
+    if (!a.motion.empty()) throw InputError("", 0, "--walk", "give --motion or --walk, not both");
+    s.motion = std::make_unique<Motion>(planWalk(*model, parseWalkParams(a.walk)).motion("--walk"));
+  }
   if (!a.motion.empty()) s.motion = std::make_unique<Motion>(loadMotion(a.motion, a.frame_period_s));
   else if (a.frame_period_s) throw InputError("", 0, "--frame-period", "given without --motion");
   if (s.motion) {

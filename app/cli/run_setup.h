@@ -32,6 +32,7 @@ struct RunArgs {
   std::vector<std::string> sets;      ///< name=value parameter assignments, in order
   std::string params_file;            ///< parameter file applied before `sets`
   std::vector<std::string> probes;    ///< glob patterns of probe columns to log
+  std::string walk;                   ///< --walk key=value,...: generate a walk (sim/walk_generator.h) and play it
 };
 
 struct RunSetup {

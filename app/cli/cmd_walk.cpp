@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// gapsim-cli walk: generate an open-loop Nao walk (ZMP preview control + analytic IK, see
+// sim/walk_generator.h) or the keyframe kick, and write it as an ordinary motion CSV.
+#include <cstdio>
+#include <iostream>
+#include <memory>
+
+#include "app/cli/commands.h"
+#include "sim/input_error.h"
+#include "sim/robot_library.h"
+#include "sim/urdf_parser.h"
+#include "sim/walk_generator.h"
+#include "sim/walk_kick.h"
+
+namespace gapsim::cli {
+
+namespace {
+
+struct WalkArgs {
+  std::string robot = "nao";
+  std::optional<double> speed, lateral_speed, turn_rate, step_duration, step_height, com_height,
+      double_support, foot_spacing, duration, torso_pitch;
+  std::optional<int> steps;
+  std::string params;
+  bool kick = false;
+  std::string out;
+};
+
+}  // namespace
+
+Action addWalk(CLI::App& app) {
+  auto a = std::make_shared<WalkArgs>();
+  app.description(
+      "Generate an open-loop walk (ZMP preview control on the cart-table model, analytic leg IK) and "
+      "write it as a motion CSV: time_s plus the leg joints in radians. Play it with "
+      "`gapsim-cli run --motion FILE` (or generate and play at once with `run --walk key=value,...`). "
+      "step_duration is the gait cycle (one step with each foot). See docs/walk.md.");
+  app.add_option("--robot", a->robot, "a Nao-like robot (name or file)")->capture_default_str();
+  app.add_option("--speed", a->speed, "forward speed (m/s); default 0.2");
+  app.add_option("--lateral-speed", a->lateral_speed, "sideways speed, positive to the left (m/s); default 0");
+  app.add_option("--turn-rate", a->turn_rate, "turn rate, positive counter-clockwise (rad/s); default 0");
+  app.add_option("--step-duration", a->step_duration, "gait cycle: one step with each foot (s); default 1.0");
+  app.add_option("--step-height", a->step_height, "swing foot clearance (m); default 0.02");
+  app.add_option("--com-height", a->com_height, "COM height above the soles (m); default 0.25");
+  app.add_option("--double-support", a->double_support, "double-support share of each step (0..0.9); default 0.2");
+  app.add_option("--foot-spacing", a->foot_spacing, "lateral distance between the soles (m); default 0.1");
+  auto* steps = app.add_option("--steps", a->steps, "single steps, the closing step included; default 20");
+  auto* dur = app.add_option("--duration", a->duration, "walking time (s), instead of --steps");
+  steps->excludes(dur);
+  app.add_option("--torso-pitch", a->torso_pitch, "forward lean of the torso (rad); default 0");
+  app.add_option("--params", a->params, "further walk parameters as key=value,... (keys: " + walkParamKeys() + ")");
+  app.add_flag("--kick", a->kick, "write the keyframe kick (sim/walk_kick.h) instead of a walk");
+  app.add_option("--out", a->out, "motion CSV to write")->required();
+  return [a] {
+    const RobotModel model = loadRobotFile(resolveRobotFile(a->robot));
+    if (a->kick) {
+      const GeneratedMotion k = planKick(model);
+      k.writeCsv(a->out);
+      std::printf("kick: %zu frames, %.2f s -> %s\n", k.frame_times_s.size(), k.frame_times_s.back(), a->out.c_str());
+      return kExitOk;
+    }
+    WalkParams p = parseWalkParams(a->params);
+    auto set = [](double& field, const std::optional<double>& v) {
+      if (v) field = *v;
+    };
+    set(p.forward_speed_m_s, a->speed);
+    set(p.lateral_speed_m_s, a->lateral_speed);
+    set(p.turn_rate_rad_s, a->turn_rate);
+    set(p.step_duration_s, a->step_duration);
+    set(p.step_height_m, a->step_height);
+    set(p.com_height_m, a->com_height);
+    set(p.double_support_fraction, a->double_support);
+    set(p.foot_spacing_m, a->foot_spacing);
+    set(p.torso_pitch_rad, a->torso_pitch);
+    if (a->steps) {
+      p.steps = *a->steps;
+      p.duration_s.reset();
+    }
+    if (a->duration) p.duration_s = *a->duration;
+    const WalkPlan plan = planWalk(model, p);
+    plan.writeCsv(a->out);
+    const Footstep& last = plan.footsteps.back();
+    std::printf(
+        "walk: %d steps of %.3f s, %.3f m/s commanded, ends at (%.3f, %.3f) m yaw %.3f rad; walking %.2f..%.2f s, "
+        "motion %.2f s, %zu frames -> %s\n",
+        p.stepCount(), p.stepTime_s(), p.forward_speed_m_s, last.x_m, last.y_m, last.yaw_rad, plan.walk_start_s,
+        plan.walk_end_s, plan.frame_times_s.back(), plan.frame_times_s.size(), a->out.c_str());
+    return kExitOk;
+  };
+}
+
+}  // namespace gapsim::cli
