@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
-# README command 1: install what is missing, build, and run the main job. Until the Qt GUI
-# lands (issue 4) the main job is the headless demo: the Nao stands, squats and rises, prints
-# its summary and writes gapsim_demo_nao.csv.
+# README command 1: install what is missing, build, and open the desktop application with the
+# Nao loaded. Without a display ($DISPLAY and $WAYLAND_DISPLAY empty) it says so and runs the
+# headless demo instead: the Nao stands, squats and rises, prints its summary and writes
+# gapsim_demo_nao.csv. Arguments go to whichever runs.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/setup.sh -DGAPSIM_BUILD_TESTS=OFF -DGAPSIM_BUILD_BENCH=OFF
-echo "gapsim: no GUI yet in this version; running the headless demo"
+if [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; then
+  exec ./build/gapsim --robot nao "$@"
+fi
+echo "gapsim: no display (\$DISPLAY and \$WAYLAND_DISPLAY are empty), so no window; running the headless demo."
+echo "gapsim: for the GUI without a display: xvfb-run -a -s \"-screen 0 1600x1000x24\" build/gapsim --robot nao --motion robots/nao/motions/squat.csv --play-for 3 --screenshot view.png --quit"
 exec ./build/gapsim-cli demo "$@"

@@ -5,7 +5,11 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 PACKAGES=(build-essential cmake pkg-config libode-dev libeigen3-dev libtinyxml2-dev
-          libcli11-dev nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev)
+          libcli11-dev nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev
+          # the desktop application (app/gui): Qt6 Widgets/OpenGL/Charts, and Mesa + Xvfb so it
+          # also renders (software OpenGL) on machines without a display: CI and screenshots
+          qt6-base-dev libqt6opengl6-dev qt6-charts-dev libgl-dev libglx-dev
+          libgl1-mesa-dri libglx-mesa0 xvfb xauth)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -284,6 +284,8 @@ void GlView::drawGrid(const QMatrix4x4& vp) {
 }
 
 void GlView::paintGL() {
+  QElapsedTimer paint_clock;
+  paint_clock.start();
   ++frames_, ++fps_frames_;
   if (fps_timer_.isValid() && fps_timer_.elapsed() > 1000) {
     fps_ = fps_frames_ * 1000.0 / fps_timer_.restart();
@@ -330,7 +332,11 @@ void GlView::paintGL() {
   drawMarkers();
   mesh_prog_->release();
   if (qEnvironmentVariableIsSet("GAPSIM_GL_DEBUG"))
-    qWarning("gapsim: paintGL %dx%d ok=%d items=%zu glError=0x%x", width(), height(), gl_ok_, items_.size(), glGetError());
+  {
+    glFinish();
+    qWarning("gapsim: paintGL %dx%d ok=%d items=%zu glError=0x%x %.2f ms", width(), height(), gl_ok_, items_.size(),
+             glGetError(), paint_clock.nsecsElapsed() * 1e-6);
+  }
 }
 
 void GlView::mousePressEvent(QMouseEvent* e) { last_mouse_ = e->position().toPoint(); }

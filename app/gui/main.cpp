@@ -27,7 +27,7 @@ int main(int argc, char** argv) {
   fmt.setProfile(QSurfaceFormat::CoreProfile);
   fmt.setDepthBufferSize(24);
   fmt.setStencilBufferSize(8);
-  fmt.setSamples(4);
+  fmt.setSamples(qEnvironmentVariableIntValue("GAPSIM_GL_SAMPLES"));  // MSAA costs llvmpipe dearly; off by default
   QSurfaceFormat::setDefaultFormat(fmt);
   QApplication::setAttribute(Qt::AA_ShareOpenGLContexts);
   QApplication app(argc, argv);

@@ -97,6 +97,7 @@ MainWindow::MainWindow(bool interactive, QWidget* parent)
   auto* status_timer = new QTimer(this);
   connect(status_timer, &QTimer::timeout, this, &MainWindow::updateStatus);
   status_timer->start(250);
+  panel_clock_.start();
 
   if (interactive_) {
     QSettings s;
@@ -316,8 +317,12 @@ void MainWindow::onLoaded() {
 void MainWindow::onFrameShown(int index) {
   const Frame& f = session_->frame(index);
   view_->setFrame(f);
-  robot_panel_->showRow(session_->row(index));
   plots_->setCursorTime(f.t_s);
+  // The joint table at 10 Hz at most (and when paused, at once): 26 rows of text are not free.
+  if (!session_->playing() || panel_clock_.elapsed() > 100) {
+    panel_clock_.restart();
+    if (robot_panel_->isVisible()) robot_panel_->showRow(session_->row(index));
+  }
 }
 
 void MainWindow::updateStatus() {

@@ -6,6 +6,7 @@
 /// motions and logs, recent files and the remembered layout (QSettings). Loading is all-or-nothing:
 /// bad input shows the InputError text (file:line: field: what) and keeps the previous state.
 
+#include <QElapsedTimer>
 #include <QMainWindow>
 #include <QString>
 #include <memory>
@@ -91,7 +92,7 @@ class MainWindow : public QMainWindow {
   QLabel* status_ = nullptr;
   QString last_error_;
   QString robot_arg_;  // what the current robot was loaded from (name or path)
-  bool default_plots_done_ = false;
+  QElapsedTimer panel_clock_;
 };
 
 }  // namespace gapsim::gui

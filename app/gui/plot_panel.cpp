@@ -47,7 +47,7 @@ PlotPanel::PlotPanel(SignalStore* store, QWidget* parent) : QWidget(parent), sto
   connect(store_, &SignalStore::offsetChanged, this, &PlotPanel::markDirty);
   connect(store_, &SignalStore::sourcesChanged, this, &PlotPanel::markDirty);
   connect(&timer_, &QTimer::timeout, this, &PlotPanel::tick);
-  timer_.start(40);
+  timer_.start(50);  // 20 redraws a second at most: smooth enough, cheap on software GL
 }
 
 PlotWidget* PlotPanel::addPlot() {
@@ -100,9 +100,10 @@ void PlotPanel::removePlot(PlotWidget* plot) {
 PlotWidget* PlotPanel::currentPlot() const { return current_ ? current_ : (plots_.empty() ? nullptr : plots_.front()); }
 
 void PlotPanel::setCursorTime(double t) {
+  // Applied on the next tick: moving the cursor repaints every chart, so not at 60 Hz.
   if (t == cursor_s_) return;
   cursor_s_ = t;
-  for (PlotWidget* p : plots_) p->setCursorTime(t);
+  cursor_dirty_ = true;
 }
 
 void PlotPanel::setFollow(bool on) {
@@ -118,11 +119,16 @@ void PlotPanel::setWindow(double s) {
 }
 
 void PlotPanel::tick() {
-  if (dirty_) redrawNow();
+  if (dirty_) {
+    redrawNow();
+  } else if (cursor_dirty_) {
+    cursor_dirty_ = false;
+    for (PlotWidget* p : plots_) p->setCursorTime(cursor_s_);
+  }
 }
 
 void PlotPanel::redrawNow() {
-  dirty_ = false;
+  dirty_ = cursor_dirty_ = false;
   if (follow_) {
     x1_ = std::max(window_s_, store_->simulationEnd_s());
     x0_ = x1_ - window_s_;

@@ -4,7 +4,7 @@
 /// The stacked plots: any number of PlotWidgets sharing one time range and one time cursor (the
 /// shown frame). While "follow" is on the range trails the newest simulated sample by the window
 /// length; zooming or panning any plot turns it off (PlotJuggler's habit), a double click fits
-/// everything. Redraws at most 25 times a second, and only when something changed.
+/// everything. Redraws at most 20 times a second, and only when something changed.
 
 #include <QElapsedTimer>
 #include <QTimer>
@@ -55,7 +55,7 @@ class PlotPanel : public QWidget {
   std::vector<PlotWidget*> plots_;
   PlotWidget* current_ = nullptr;
   QTimer timer_;
-  bool dirty_ = true, follow_ = true;
+  bool dirty_ = true, cursor_dirty_ = false, follow_ = true;
   double x0_ = 0, x1_ = 10, window_s_ = 10, cursor_s_ = 0;
   double redraw_ms_sum_ = 0;
   int redraws_ = 0;

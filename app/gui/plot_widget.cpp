@@ -41,6 +41,7 @@ PlotWidget::PlotWidget(SignalStore* store, QWidget* parent)
   setChart(chart_);
   setRenderHint(QPainter::Antialiasing, false);  // crisp 1 px lines and twice as fast
   setAcceptDrops(true);
+  viewport()->setAcceptDrops(true);  // drag events arrive at the viewport of a scroll area
   setRubberBand(QChartView::NoRubberBand);
   setMinimumHeight(110);
   cursor_item_ = new QGraphicsLineItem;

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The application end to end, as CI and the README run it: under Xvfb with Mesa's software
+// OpenGL, load the Nao, play 2 s of the squat, overlay a recorded log, save the 3D view and the
+// plots, quit. The images must not be blank (pixel variance), the robot must be drawn (the view
+// differs from the same scene without the robot) and the plot must show the curves (pixels of
+// the simulated pitch's and roll's colours). One Xvfb server serves all runs (xvfb-run per run
+// races on its own clean-up when the program exits at once). Skipped (exit 77) without Xvfb.
+#include <QImage>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <cmath>
+
+namespace {
+QString g_display;  // ":N" of the Xvfb server started by initTestCase
+
+struct Run {
+  int code = -1;
+  QString output;
+};
+
+Run gapsim(const QStringList& args) {
+  QProcess p;
+  QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+  env.remove("QT_QPA_PLATFORM");  // Xvfb provides a display: the real xcb platform
+  env.remove("WAYLAND_DISPLAY");
+  env.insert("DISPLAY", g_display);
+  env.insert("LIBGL_ALWAYS_SOFTWARE", "1");
+  p.setProcessEnvironment(env);
+  p.setProcessChannelMode(QProcess::MergedChannels);
+  p.start(GAPSIM_GUI_PATH, args);
+  Run r;
+  if (!p.waitForFinished(90000)) {
+    p.kill();
+    p.waitForFinished();
+    r.output = "timeout: " + QString::fromLocal8Bit(p.readAll());
+    return r;
+  }
+  r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+  r.output = QString::fromLocal8Bit(p.readAll());
+  return r;
+}
+
+double variance(const QImage& img) {
+  double s = 0, s2 = 0;
+  const double n = double(img.width()) * img.height();
+  for (int y = 0; y < img.height(); ++y)
+    for (int x = 0; x < img.width(); ++x) {
+      const double g = qGray(img.pixel(x, y));
+      s += g, s2 += g * g;
+    }
+  return s2 / n - (s / n) * (s / n);
+}
+
+int countNear(const QImage& img, QColor c, int tol = 40) {
+  int n = 0;
+  for (int y = 0; y < img.height(); ++y)
+    for (int x = 0; x < img.width(); ++x) {
+      const QColor p = img.pixelColor(x, y);
+      if (std::abs(p.red() - c.red()) + std::abs(p.green() - c.green()) + std::abs(p.blue() - c.blue()) < tol) ++n;
+    }
+  return n;
+}
+}  // namespace
+
+class GuiEndToEndTest : public QObject {
+  Q_OBJECT
+  QProcess xvfb_;
+ private slots:
+  void initTestCase() {
+    if (QStandardPaths::findExecutable("Xvfb").isEmpty()) {
+      std::printf("Xvfb not found: skipped\n");
+      std::exit(77);
+    }
+    // A free display number: no lock file, no socket (other test runs may hold some).
+    int n = 90 + static_cast<int>(QCoreApplication::applicationPid() % 400);
+    while (QFile::exists(QString("/tmp/.X%1-lock").arg(n)) || QFile::exists(QString("/tmp/.X11-unix/X%1").arg(n))) ++n;
+    g_display = QString(":%1").arg(n);
+    xvfb_.start("Xvfb", {g_display, "-screen", "0", "1280x800x24", "-nolisten", "tcp"});
+    QVERIFY(xvfb_.waitForStarted(10000));
+    QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(QString("/tmp/.X11-unix/X%1").arg(n)), 10000);
+  }
+
+  void cleanupTestCase() {
+    xvfb_.terminate();
+    xvfb_.waitForFinished(5000);
+  }
+
+  void playOverlayAndScreenshot() {
+    QTemporaryDir dir;
+    const QString view = dir.filePath("view.png"), plots = dir.filePath("plots.png"), empty = dir.filePath("empty.png");
+    const QString src = GAPSIM_SOURCE_DIR;
+    const Run r = gapsim({"--robot", "nao", "--motion", src + "/robots/nao/motions/squat.csv", "--overlay",
+                          QString(GAPSIM_TEST_DATA_DIR) + "/real_squat.csv", "--play-for", "2", "--speed", "2",
+                          "--size", "1200x760", "--screenshot", view, "--plot-screenshot", plots, "--quit"});
+    QVERIFY2(r.code == 0, qPrintable(r.output));
+    const Run e = gapsim({"--robot", "nao", "--hide-robot", "--size", "1200x760", "--screenshot", empty, "--quit"});
+    QVERIFY2(e.code == 0, qPrintable(e.output));
+
+    const QImage v(view), p(plots), z(empty);
+    QVERIFY(!v.isNull() && !p.isNull() && !z.isNull());
+    QVERIFY2(variance(v) > 50, "the 3D view is blank");
+    QVERIFY2(variance(p) > 50, "the plot image is blank");
+    QCOMPARE(v.size(), z.size());
+    int differ = 0;
+    for (int y = 0; y < v.height(); ++y)
+      for (int x = 0; x < v.width(); ++x)
+        if (v.pixel(x, y) != z.pixel(x, y)) ++differ;
+    QVERIFY2(differ > v.width() * v.height() / 50, qPrintable(QString("robot covers only %1 pixels").arg(differ)));
+    // Pitch (blue) and roll (red) of the simulation, the overlay's pitch dashed in the same blue.
+    const int blue = countNear(p, QColor(31, 119, 180)), red = countNear(p, QColor(214, 39, 40));
+    QVERIFY2(blue > 200 && red > 200, qPrintable(QString("curve pixels: blue %1, red %2").arg(blue).arg(red)));
+  }
+
+  void badInputExitsWithTheFileAndLine() {
+    // Exit code 2 and the InputError text (file:line: field: what), as gapsim-cli.
+    const Run r = gapsim({"--robot", QString(GAPSIM_SOURCE_DIR) + "/tests/app/data/broken.urdf", "--quit"});
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.output.contains("broken.urdf:"), qPrintable(r.output));
+    const Run m = gapsim({"--robot", "nao", "--motion", QString(GAPSIM_SOURCE_DIR) + "/tests/app/data/motion_nonnumeric.csv", "--quit"});
+    QCOMPARE(m.code, 2);
+    QVERIFY2(m.output.contains("motion_nonnumeric.csv:"), qPrintable(m.output));
+  }
+};
+
+QTEST_GUILESS_MAIN(GuiEndToEndTest)
+#include "e2e_test.moc"

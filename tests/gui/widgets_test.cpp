@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Widgets and models of the desktop application on the offscreen platform: the signal tree, the
+// drop of signals onto a plot, the decimation, the overlay join with offset and its RMS figure,
+// the alignment, the parameter binding to the model and the robot panel, and playback from the
+// recorded history.
+#include <QMimeData>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTreeWidget>
+#include <QtTest>
+#include <cmath>
+#include <fstream>
+
+#include "app/gui/decimate.h"
+#include "app/gui/model_params.h"
+#include "app/gui/overlay_panel.h"
+#include "app/gui/plot_panel.h"
+#include "app/gui/plot_widget.h"
+#include "app/gui/robot_panel.h"
+#include "app/gui/signal_mime.h"
+#include "app/gui/signal_store.h"
+#include "app/gui/signal_tree.h"
+#include "app/gui/sim_session.h"
+#include "sim/input_error.h"
+#include "sim/log_writer.h"
+#include "sim/motion_readers.h"
+#include "sim/robot_library.h"
+#include "sim/urdf_parser.h"
+
+using namespace gapsim;
+using namespace gapsim::gui;
+
+namespace {
+// A simulated log of 10 s at 100 Hz: pitch = sin(t), knee = 0.5 t.
+void fillSimulation(SignalStore& store) {
+  store.resetSimulation({"time_s", "torso/pitch_rad", "LKneePitch/q_rad", "LKneePitch/tau_Nm"});
+  for (int i = 0; i <= 1000; ++i) {
+    const double t = i * 0.01;
+    store.appendSimulationRow({t, std::sin(t) + 0.3 * std::sin(3.1 * t), 0.5 * t, 0.1});
+  }
+}
+
+// A "real" log: the same pitch recorded 0.4 s late with a 0.05 rad bias, and an extra column.
+Log realLog(double delay_s, double bias) {
+  Log log({"time_s", "torso/pitch_rad", "imu/temperature_C"});
+  for (int i = 0; i <= 800; ++i) {
+    const double t = i * 0.01, s = t - delay_s;
+    log.appendRow(std::vector<double>{t, std::sin(s) + 0.3 * std::sin(3.1 * s) + bias, 30.0});
+  }
+  return log;
+}
+
+// Qt delivers synthetic drag events only during a real drag; the handlers are called directly.
+struct DroppablePlot : PlotWidget {
+  using PlotWidget::PlotWidget;
+  using PlotWidget::dragEnterEvent;
+  using PlotWidget::dropEvent;
+};
+
+std::shared_ptr<const RobotModel> nao() {
+  return std::make_shared<const RobotModel>(loadRobotFile(resolveRobotFile("nao")));
+}
+}  // namespace
+
+class GuiWidgetsTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void signalTreeFollowsTheSlashes() {
+    SignalStore store;
+    fillSimulation(store);
+    store.addOverlay("real.csv", "/tmp/real.csv", realLog(0, 0));
+    SignalTree tree(&store);
+    SignalTreeModel* m = tree.model();
+    QCOMPARE(m->rowCount(), 2);  // simulation, real.csv
+    const QModelIndex sim = m->index(0, 0);
+    QCOMPARE(m->data(sim).toString(), QString("simulation"));
+    QCOMPARE(m->rowCount(sim), 2);  // torso, LKneePitch
+    QModelIndex knee;
+    for (int r = 0; r < m->rowCount(sim); ++r)
+      if (m->data(m->index(r, 0, sim)).toString() == "LKneePitch") knee = m->index(r, 0, sim);
+    QVERIFY(knee.isValid());
+    QCOMPARE(m->rowCount(knee), 2);  // q_rad, tau_Nm
+    QCOMPARE(m->data(m->index(1, 0)).toString(), QString("real.csv"));
+    // Dragging a folder's leaves carries (source, column) pairs.
+    const auto leaves = m->leavesUnder(knee);
+    QCOMPARE(leaves.size(), std::size_t(2));
+    std::unique_ptr<QMimeData> mime(m->mimeData({m->index(0, 0, knee)}));
+    const auto refs = decodeSignals(mime.get());
+    QCOMPARE(refs.size(), std::size_t(1));
+    QCOMPARE(refs[0].source, SignalStore::kSimulation);
+    QCOMPARE(QString::fromStdString(refs[0].column), QString("LKneePitch/q_rad"));
+    // The filter keeps matching leaves and their parents.
+    tree.setFilter("tau");
+    auto* proxy = tree.view()->model();
+    QCOMPARE(proxy->rowCount(), 1);  // only the simulation has a tau column
+  }
+
+  void droppingSignalsOnAPlotAddsCurves() {
+    SignalStore store;
+    fillSimulation(store);
+    const int id = store.addOverlay("real.csv", "", realLog(0.4, 0.05));
+    DroppablePlot plot(&store);
+    plot.resize(600, 300);
+    std::unique_ptr<QMimeData> mime(encodeSignals({{SignalStore::kSimulation, "torso/pitch_rad"}, {id, "torso/pitch_rad"}}));
+    QDragEnterEvent enter(QPoint(100, 100), Qt::CopyAction, mime.get(), Qt::LeftButton, Qt::NoModifier);
+    plot.dragEnterEvent(&enter);
+    QVERIFY(enter.isAccepted());
+    QMimeData text;
+    text.setText("not a signal");
+    QDragEnterEvent refuse(QPoint(100, 100), Qt::CopyAction, &text, Qt::LeftButton, Qt::NoModifier);
+    plot.dragEnterEvent(&refuse);
+    QVERIFY(!refuse.isAccepted());
+    QDropEvent drop(QPointF(100, 100), Qt::CopyAction, mime.get(), Qt::LeftButton, Qt::NoModifier);
+    plot.dropEvent(&drop);
+    QCOMPARE(plot.seriesCount(), 2);
+    QVERIFY(!plot.addSignal({SignalStore::kSimulation, "torso/pitch_rad"}));  // no duplicates
+    QVERIFY(!plot.addSignal({SignalStore::kSimulation, "no/such_column"}));
+    plot.refresh(0, 10);
+    QVERIFY(plot.pointsDrawn() > 0);
+    store.removeOverlay(id);  // its curve goes with it
+    plot.refresh(0, 10);
+    QCOMPARE(plot.seriesCount(), 1);
+  }
+
+  void decimationKeepsExtremesAndBoundsThePointCount() {
+    std::vector<double> t(60000), v(60000);
+    for (std::size_t i = 0; i < t.size(); ++i) t[i] = i * 0.01, v[i] = std::sin(i * 0.37);
+    v[12345] = 5.0;  // one spike must survive
+    v[40000] = -7.0;
+    const Decimated d = decimateMinMax({t, v}, 0.0, 0.0, 600.0, 1000);
+    QVERIFY(d.points.size() <= 4 * 1000 + 2);
+    QCOMPARE(d.y_max, 5.0);
+    QCOMPARE(d.y_min, -7.0);
+    bool spike = false, dip = false;
+    for (const QPointF& p : d.points) spike = spike || p.y() == 5.0, dip = dip || p.y() == -7.0;
+    QVERIFY(spike && dip);
+    for (qsizetype i = 1; i < d.points.size(); ++i) QVERIFY(d.points[i].x() >= d.points[i - 1].x());
+    // Few points: all of them, plus one neighbour on each side of the window, offset applied.
+    const Decimated few = decimateMinMax({t, v}, 1.0, 11.0, 11.1, 1000);
+    QCOMPARE(few.points.size(), qsizetype(13));  // samples at 10.00..10.10 (11) plus 9.99 and 10.11
+    QCOMPARE(few.points.front().x(), 9.99 + 1.0);
+  }
+
+  void overlayOffsetRmsAndAlignment() {
+    SignalStore store;
+    fillSimulation(store);
+    const int id = store.addOverlay("real.csv", "", realLog(0.4, 0.05));
+    QCOMPARE(sharedColumns(store, id), std::vector<std::string>{"torso/pitch_rad"});
+    // Aligned (offset -0.4 s) only the bias is left: RMS = 0.05 (the join is exact on the grid).
+    store.setOffset(id, -0.4);
+    const RmsDifference aligned = overlayRms(store, id, "torso/pitch_rad");
+    QVERIFY(aligned.samples > 700);
+    QVERIFY(std::abs(aligned.rms - 0.05) < 1e-9);
+    store.setOffset(id, 0.0);
+    QVERIFY(overlayRms(store, id, "torso/pitch_rad").rms > 0.2);
+    // The panel aligns by cross-correlation and shows the RMS of the shared signal.
+    OverlayPanel panel(&store);
+    panel.selectOverlay(id);
+    QVERIFY(panel.alignCurrent("torso/pitch_rad"));
+    QVERIFY(std::abs(store.offset(id) - (-0.4)) < 0.005);
+    panel.updateRms();
+    QCOMPARE(panel.rmsTable()->rowCount(), 1);
+    QCOMPARE(panel.rmsTable()->item(0, 0)->text(), QString("torso/pitch_rad"));
+    QVERIFY(std::abs(panel.rmsTable()->item(0, 1)->text().toDouble() - 0.05) < 0.005);
+    QVERIFY(!panel.alignCurrent("imu/temperature_C"));  // not in the simulation
+  }
+
+  void parameterBindingEditsACopyOfTheModel() {
+    const auto model = nao();
+    RobotModel m = *model;
+    const auto params = modelParameters(m);
+    auto find = [&](const std::string& n) {
+      for (const auto& p : params)
+        if (p.name == n) return p.value;
+      return std::nan("");
+    };
+    QCOMPARE(find("LKneePitch/servo/gain_1_s"), m.joints[m.jointIndex("LKneePitch")].servo.gain_1_s);
+    QCOMPARE(find("solver/dt_s"), m.solver.dt_s);
+    setModelParameter(m, "LKneePitch/servo/gain_1_s", 33.5);
+    QCOMPARE(m.joints[m.jointIndex("LKneePitch")].servo.gain_1_s, 33.5);
+    QCOMPARE(model->joints[model->jointIndex("LKneePitch")].servo.gain_1_s, 20.0);  // the original stays
+    QVERIFY_THROWS_EXCEPTION(InputError, setModelParameter(m, "contact/mu", -1));
+    QVERIFY_THROWS_EXCEPTION(InputError, setModelParameter(m, "solver/iterations", 2.5));
+    QVERIFY_THROWS_EXCEPTION(InputError, setModelParameter(m, "nope/gain", 1));
+    // Save and load back; a bad line names file, line and field and leaves the model alone.
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("nao.params").toStdString();
+    saveParameterFile(path, m);
+    RobotModel back = *model;
+    loadParameterFile(path, back);
+    QCOMPARE(back.joints[back.jointIndex("LKneePitch")].servo.gain_1_s, 33.5);
+    const std::string bad = dir.filePath("bad.params").toStdString();
+    std::ofstream(bad) << "# comment\ncontact/mu 0.8\nLKneePitch/servo/fmax_Nm abc\n";
+    RobotModel untouched = *model;
+    try {
+      loadParameterFile(bad, untouched);
+      QFAIL("no exception");
+    } catch (const InputError& e) {
+      QCOMPARE(e.line(), 3);
+      QCOMPARE(QString::fromStdString(e.field()), QString("LKneePitch/servo/fmax_Nm"));
+    }
+    QCOMPARE(untouched.contact.mu, model->contact.mu);
+  }
+
+  void robotPanelShowsJointsAndAppliesEdits() {
+    const auto model = nao();
+    SignalStore store;
+    SimSession session(&store);
+    session.load(model, nullptr);
+    RobotPanel panel;
+    panel.setRobot(model, session.columns());
+    QCOMPARE(panel.jointTable()->rowCount(), static_cast<int>(model->movableJoints().size()));
+    panel.showRow(session.row(0));
+    QVERIFY(panel.jointTable()->item(0, 2)->text() != "-");
+    QSignalSpy apply(&panel, &RobotPanel::applyRequested);
+    QSignalSpy errors(&panel, &RobotPanel::errorOccurred);
+    panel.editParameter("LKneePitch/servo/gain_1_s", 12.0);
+    QVERIFY(panel.hasPendingEdits());
+    QCOMPARE(panel.editedModel()->joints[model->jointIndex("LKneePitch")].servo.gain_1_s, 12.0);
+    panel.editParameter("contact/mu", -3.0);  // refused with a message, the edit before stays
+    QCOMPARE(errors.count(), 1);
+    QCOMPARE(panel.editedModel()->contact.mu, model->contact.mu);
+  }
+
+  void playbackSeeksWithinTheHistory() {
+    SignalStore store;
+    SimSession session(&store);
+    const auto model = nao();
+    auto motion = std::make_shared<const Motion>(loadMotion(std::string(GAPSIM_SOURCE_DIR) + "/robots/nao/motions/squat.csv"));
+    session.load(model, motion);
+    QCOMPARE(session.frameCount(), 1);
+    for (int i = 0; i < 5; ++i) {
+      const int before = session.frameCount();
+      session.stepForward();
+      QTRY_COMPARE_WITH_TIMEOUT(session.frameCount(), before + 1, 5000);
+      QCOMPARE(session.currentIndex(), before);
+    }
+    QVERIFY(std::abs(session.currentTime_s() - 0.05) < 1e-9);  // 5 samples of 10 ms
+    session.stepBackward();
+    session.stepBackward();
+    QCOMPARE(session.currentIndex(), 3);
+    session.stepForward();  // inside the history: no simulation, the recorded frame
+    QCOMPARE(session.currentIndex(), 4);
+    QCOMPARE(session.frameCount(), 6);
+    session.seek(0.021);
+    QCOMPARE(session.currentIndex(), 2);
+    QCOMPARE(store.source(SignalStore::kSimulation)->time_s.size(), std::size_t(6));
+    // Playing from inside the history replays it, then the simulation takes over.
+    session.setSpeed(5.0);
+    session.play();
+    QTRY_VERIFY_WITH_TIMEOUT(session.currentTime_s() > 0.3, 10000);
+    session.pause();
+    QVERIFY(session.frameCount() > 30);
+    // A motion that names a joint the robot lacks is refused and the session is kept.
+    auto bad = std::make_shared<const Motion>(loadMotion(std::string(GAPSIM_SOURCE_DIR) + "/tests/app/data/motion_unknown_joint.csv"));
+    QVERIFY_THROWS_EXCEPTION(InputError, session.load(model, bad));
+    QVERIFY(session.frameCount() > 30);
+  }
+
+  void plotPanelSharesTheTimeRange() {
+    SignalStore store;
+    fillSimulation(store);
+    PlotPanel panel(&store);
+    panel.resize(600, 500);
+    PlotWidget* a = panel.addPlot();
+    PlotWidget* b = panel.addPlot();
+    a->addSignal({SignalStore::kSimulation, "torso/pitch_rad"});
+    b->addSignal({SignalStore::kSimulation, "LKneePitch/q_rad"});
+    panel.setWindow(4.0);
+    panel.redrawNow();
+    QCOMPARE(panel.range().first, 6.0);  // following: the last 4 s of 10 s
+    QCOMPARE(panel.range().second, 10.0);
+    emit a->panRequested(-1.0);  // panning one plot moves all and stops following
+    panel.redrawNow();
+    QVERIFY(!panel.follow());
+    QCOMPARE(panel.range().first, 5.0);
+  }
+};
+
+QTEST_MAIN(GuiWidgetsTest)
+#include "widgets_test.moc"
