@@ -13,7 +13,7 @@ g++ -O2 -o "$REF_BIN" "$REF_SRC/ode_bench.cpp" $(pkg-config --cflags --libs ode)
 [ -x build/gapsim-cli ] || bash scripts/setup.sh >/dev/null
 gap=() ref=()
 for ((i = 0; i < ROUNDS; i++)); do
-  g=$(./build/gapsim-cli bench --robot nao --reps 1 --duration 10 | awk '/standing/ {for (k=1;k<=NF;k++) if ($k=="us/step") print $(k+1)}')
+  g=$(./build/gapsim-cli bench --robot nao --reps 1 --duration 10 --plain-only | awk '/standing, plain/ {for (k=1;k<=NF;k++) if ($k=="us/step") print $(k+1)}')
   r=$("$REF_BIN" stand quick 0 1 20 2>/dev/null | awk '/SUMMARY/ {for (k=1;k<=NF;k++) if ($k=="us/step") print $(k+1)}')
   echo "round $i: gapsim standing Nao ${g} us/step, raw-ODE reference ${r} us/step, ratio $(awk -v a="$g" -v b="$r" 'BEGIN{printf "%.3f", a/b}')"
   gap+=("$g") ref+=("$r")

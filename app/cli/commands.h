@@ -20,6 +20,7 @@ Action addRun(CLI::App& app);
 Action addBench(CLI::App& app);
 Action addDemo(CLI::App& app);
 Action addParams(CLI::App& app);
+Action addSweep(CLI::App& app);
 Action addWalk(CLI::App& app);
 Action addExperiment(CLI::App& app);
 

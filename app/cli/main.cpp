@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
   reg("bench", "Print real-time factors and where the time goes", addBench);
   reg("demo", "The Nao stands, squats and rises; prints the summary and writes a log", addDemo);
   reg("params", "List every drivetrain and soft-body parameter by name (and write a parameter file)", addParams);
+  reg("sweep", "Drivetrain stability sweep: random parameter sets within bounds, each simulated", addSweep);
   reg("walk", "Generate an open-loop Nao walk (or the kick) and write it as a motion CSV", addWalk);
   reg("experiment", "Reproduce a paper's experiment (motoflex-walk) and print its table", addExperiment);
   try {

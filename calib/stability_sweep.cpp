@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "calib/stability_sweep.h"
+
+#include <cmath>
+#include <memory>
+
+#include "sim/input_error.h"
+#include "sim/motion_readers.h"
+#include "sim/parameters.h"
+#include "sim/runner.h"
+
+namespace gapsim::calib {
+namespace {
+
+std::uint64_t splitmix64(std::uint64_t& x) {
+  std::uint64_t z = (x += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+double unit(std::uint64_t& state) { return static_cast<double>(splitmix64(state) >> 11) * 0x1.0p-53; }
+
+double currentValue(const RobotModel& m, const std::string& name) {
+  for (const auto& e : listParameters(m))
+    if (e.name == name) return e.value;
+  throw InputError("", 0, name, "unknown parameter in the sweep ranges");
+}
+
+}  // namespace
+
+std::vector<ParameterRange> naoDrivetrainRanges() {
+  std::vector<ParameterRange> r;
+  for (const char* g : {"legs/typeA", "legs/typeB"}) {
+    const std::string p = g;
+    r.push_back({p + "/pid/p", 0.5, 2.0});
+    r.push_back({p + "/pid/i", 0.0, 2.0, true, false});
+    r.push_back({p + "/pid/d", 0.5, 2.0});
+    r.push_back({p + "/motor/B_v", 0.5, 2.0});
+    r.push_back({p + "/motor/S", 0.3, 1.0, false, false});
+    r.push_back({p + "/gear/D_g", 0.5, 2.0});
+    r.push_back({p + "/gear/m_g", 0.5, 2.0});
+    r.push_back({p + "/gear/B_g", 0.5, 2.0});
+    r.push_back({p + "/gear/l_h", 0.5, 10.0});
+    r.push_back({p + "/gear/J_rotor", 1e-8, 1e-6, false, true});
+    r.push_back({p + "/friction/dry", 0.25, 2.0});
+  }
+  r.push_back({"legs/soft/D_B", 0.5, 2.0});
+  return r;
+}
+
+std::vector<std::pair<std::string, double>> drawSet(const RobotModel& base, const std::vector<ParameterRange>& ranges,
+                                                    std::uint64_t seed, int index) {
+  std::uint64_t state = seed * 0x2545F4914F6CDD1Dull + static_cast<std::uint64_t>(index);
+  splitmix64(state);
+  std::vector<std::pair<std::string, double>> out;
+  for (const ParameterRange& r : ranges) {
+    const double u = unit(state);
+    double v = r.logarithmic ? std::exp(std::log(r.lower) + u * (std::log(r.upper) - std::log(r.lower)))
+                             : r.lower + u * (r.upper - r.lower);
+    if (r.relative) v *= currentValue(base, r.name);
+    out.emplace_back(r.name, v);
+  }
+  return out;
+}
+
+SweepCase runCase(const RobotModel& base, const std::vector<ParameterRange>& ranges, const SweepConfig& cfg,
+                  int index) {
+  SweepCase c;
+  c.index = index;
+  c.values = drawSet(base, ranges, cfg.seed, index);
+  auto m = std::make_shared<RobotModel>(base);
+  try {
+    for (const auto& [n, v] : c.values) setParameter(*m, n, v);
+    std::unique_ptr<Motion> motion;
+    if (!cfg.motion.empty()) motion = std::make_unique<Motion>(loadMotion(cfg.motion));
+    SimOptions so;
+    so.seed = cfg.seed;
+    Simulation sim(m, so);
+    RunConfig rc;
+    rc.duration_s = cfg.duration_s;
+    const RunSummary s = runMotion(sim, motion.get(), rc, nullptr);
+    c.max_tilt_deg = s.max_tilt_deg;
+    if (s.diverged) {
+      c.outcome = "diverged";
+      c.message = s.divergence;
+    } else if (s.fall_time_s) {
+      c.outcome = "fell";
+      c.fall_time_s = *s.fall_time_s;
+    } else {
+      c.outcome = "upright";
+    }
+  } catch (const InputError& e) {
+    c.outcome = "rejected";
+    c.message = e.what();
+  } catch (const std::invalid_argument& e) {
+    c.outcome = "rejected";
+    c.message = e.what();
+  }
+  return c;
+}
+
+}  // namespace gapsim::calib
