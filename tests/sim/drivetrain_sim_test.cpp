@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 
 #include "sim/input_error.h"
 #include "sim/parameters.h"
@@ -79,6 +80,7 @@ TEST(DrivetrainSim, SmallStepRiseTimeMatchesTheLinearModel) {
   const double rise = crossing(r.t, qn, 0.9) - crossing(r.t, qn, 0.1);
   // 3%: the 1 ms sampling of the PID (a one-step delay) and the neglected electrical and gear
   // dynamics shift the response by ~1 ms against a rise time of ~170 ms.
+  std::printf("small step: rise time simulated %.4f s, linear model %.4f s\n", rise, rise_analytic);
   EXPECT_NEAR(rise, rise_analytic, 0.03 * rise_analytic) << "simulated " << rise << " s, model " << rise_analytic << " s";
   EXPECT_NEAR(r.q.back(), 0.02, 2e-4);  // P control with no load: no steady error
 }
@@ -107,6 +109,8 @@ TEST(DrivetrainSim, LargeStepSlewsAtTheSpeedTheBatteryClampAllows) {
   ASSERT_FALSE(w.empty());
   EXPECT_NEAR(w[w.size() / 2], w0, 0.01 * w0);
   const double rise = crossing(run.t, run.q, 0.9 * r) - crossing(run.t, run.q, 0.1 * r);
+  std::printf("large step: slew %.4f rad/s (predicted %.4f), rise time %.4f s (predicted %.4f s)\n", w[w.size() / 2], w0,
+              rise, t90 - t10);
   EXPECT_NEAR(rise, t90 - t10, 0.03 * (t90 - t10)) << "simulated " << rise << " s, predicted " << t90 - t10 << " s";
 }
 
@@ -123,6 +127,7 @@ TEST(DrivetrainSim, SoftBeamSagsByTorqueOverDB) {
   const double predicted = 9.81 * (0.5 * 0.1 + 0.5 * 0.2) / 100.0;
   const auto a1 = log.column("beam/soft1/alpha1_rad"), a2 = log.column("beam/soft1/alpha2_rad");
   const double sag = std::max(std::abs(a1.back()), std::abs(a2.back()));
+  std::printf("soft beam: sag %.6f rad, predicted tau/D_B = %.6f rad\n", sag, predicted);
   EXPECT_NEAR(sag, predicted, 0.01 * predicted) << "alpha1 " << a1.back() << " alpha2 " << a2.back();
   // Doubling D_B halves the sag.
   setParameter(*m, "beam/soft/D_B", 200.0);
