@@ -260,8 +260,8 @@ const std::vector<double>& ComPoser::solve(const Vector3d& com_des, double torso
       if (err.norm() < 1e-9) break;
       torso.translation() += err;
     }
-    ik_.checkLimits(LegSide::Left, a.left, ctx);
-    ik_.checkLimits(LegSide::Right, a.right, ctx);
+    ik_.checkLimits(LegSide::Left, a.left);
+    ik_.checkLimits(LegSide::Right, a.right);
   } catch (const InputError& e) {
     throw InputError(source_, 0, e.field(), bareMessage(e) + ctx);
   }

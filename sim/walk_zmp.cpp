@@ -77,16 +77,21 @@ ComTrajectory ZmpPreviewController::track(const std::vector<double>& ref) const 
   out.vel_m_s.resize(n);
   out.acc_m_s2.resize(n);
   if (n == 0) return out;
-  Eigen::Vector3d x(ref[0], 0, 0);
+  // The summed control law is the sum over k of the incremental one, which starts from rest at
+  // the origin; with a truncated preview (sum of Gd != -Gx(0)) it is only translation-invariant
+  // in coordinates where the start is 0. So work relative to ref[0]: a constant reference then
+  // gives exactly zero input.
+  const double origin = ref[0];
+  Eigen::Vector3d x = Eigen::Vector3d::Zero();
   double err_sum = 0;
   const int N = static_cast<int>(gd_.size());
   for (std::size_t k = 0; k < n; ++k) {
-    out.pos_m[k] = x(0);
+    out.pos_m[k] = x(0) + origin;
     out.vel_m_s[k] = x(1);
     out.acc_m_s2[k] = x(2);
-    err_sum += (C_ * x)(0) - ref[k];
+    err_sum += (C_ * x)(0) - (ref[k] - origin);
     double preview = 0;
-    for (int j = 1; j <= N; ++j) preview += gd_[j - 1] * ref[std::min(k + j, n - 1)];
+    for (int j = 1; j <= N; ++j) preview += gd_[j - 1] * (ref[std::min(k + j, n - 1)] - origin);
     const double u = -gi_ * err_sum - (gx_ * x)(0) - preview;
     x = A_ * x + B_ * u;
   }
