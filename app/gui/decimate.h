@@ -20,8 +20,8 @@ struct Decimated {
 
 /// The samples of `s` shifted by offset_s that are visible in [x0_s, x1_s] when drawn `columns`
 /// pixels wide, plus the nearest sample on each side (so the line reaches the edges). All of them
-/// when there are at most 2 per column, otherwise the first, min and max and last of each column
-/// (at most 4 per column, fewer when they coincide).
+/// when there are at most 2 per column, otherwise each column's minimum and maximum in time order
+/// (at most 2 per column).
 Decimated decimateMinMax(const SampledSignal& s, double offset_s, double x0_s, double x1_s, int columns);
 
 }  // namespace gapsim::gui

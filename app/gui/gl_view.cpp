@@ -36,7 +36,7 @@ QVector4D linkColor(const RobotModel& m, int link) {
 }
 
 constexpr QVector4D kComColor(0.85f, 0.10f, 0.10f, 1), kContactColor(0.10f, 0.65f, 0.20f, 1),
-    kForceColor(0.15f, 0.35f, 0.90f, 1), kAxisColor(0.95f, 0.80f, 0.10f, 1), kShadowColor(0.05f, 0.05f, 0.08f, 0.38f);
+    kForceColor(0.15f, 0.35f, 0.90f, 1), kAxisColor(0.95f, 0.80f, 0.10f, 1), kShadowColor(0.05f, 0.05f, 0.08f, 0.45f);
 }  // namespace
 
 GlView::GlView(QWidget* parent) : QOpenGLWidget(parent) {
@@ -300,7 +300,9 @@ void GlView::paintGL() {
   const QMatrix4x4 vp = camera_.projection(aspect) * camera_.view();
 
   glEnable(GL_BLEND);
-  glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+  // Colour blends; destination alpha stays 1, or the window compositor shows the faded grid and
+  // the shadow as holes in the widget.
+  glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE);
   glEnable(GL_DEPTH_TEST);
   glDepthFunc(GL_LEQUAL);
   drawGrid(vp);

@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "app/gui/main_window.h"
+#include "app/gui/plot_widget.h"
 #include "app/gui/scripted_run.h"
 
 int main(int argc, char** argv) {
@@ -41,6 +42,7 @@ int main(int argc, char** argv) {
   const bool scripted = o.scripted();
   if (o.robot.isEmpty()) o.robot = scripted ? "nao" : QSettings().value("lastRobot", "nao").toString();
 
+  gapsim::gui::PlotWidget::setUseOpenGL(o.plot_opengl);
   gapsim::gui::MainWindow window(!scripted);
   if (scripted) window.resize(o.width, o.height);
   else if (window.size().width() < 400) window.resize(1600, 1000);

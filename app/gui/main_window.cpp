@@ -326,11 +326,12 @@ void MainWindow::onFrameShown(int index) {
 }
 
 void MainWindow::updateStatus() {
-  status_->setText(tr("t = %1 s   |   real-time factor %2x (speed %3x)   |   %4 fps   |   %5 samples   |   %6")
+  const bool playing = session_->playing();
+  status_->setText(tr("t = %1 s   |   real-time factor %2 (speed %3x)   |   %4 fps   |   %5 samples   |   %6")
                        .arg(session_->currentTime_s(), 0, 'f', 2)
-                       .arg(session_->realTimeFactor(), 0, 'f', 2)
+                       .arg(playing ? QString::number(session_->realTimeFactor(), 'f', 2) + "x" : QStringLiteral("-"))
                        .arg(session_->speed())
-                       .arg(view_->framesPerSecond(), 0, 'f', 0)
+                       .arg(playing ? QString::number(view_->framesPerSecond(), 'f', 0) : QStringLiteral("-"))
                        .arg(session_->frameCount())
                        .arg(session_->playing() ? tr("playing") : tr("paused")));
 }

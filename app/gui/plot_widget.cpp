@@ -17,9 +17,13 @@
 namespace gapsim::gui {
 
 namespace {
+bool g_use_opengl = false;
 const QColor kPalette[] = {QColor(31, 119, 180), QColor(214, 39, 40), QColor(44, 160, 44), QColor(255, 127, 14),
                            QColor(148, 103, 189), QColor(140, 86, 75), QColor(227, 119, 194), QColor(23, 190, 207)};
 }
+
+void PlotWidget::setUseOpenGL(bool on) { g_use_opengl = on; }
+bool PlotWidget::useOpenGL() { return g_use_opengl; }
 
 PlotWidget::PlotWidget(SignalStore* store, QWidget* parent)
     : QChartView(parent), store_(store), chart_(new QChart), ax_(new QValueAxis), ay_(new QValueAxis) {
@@ -63,8 +67,10 @@ bool PlotWidget::addSignal(const SignalRef& ref) {
   if (ref.source != SignalStore::kSimulation) {
     for (const Entry& e : entries_)  // an overlay takes the colour of the simulated signal it matches
       if (e.ref.source == SignalStore::kSimulation && e.ref.column == ref.column) pen.setColor(e.series->pen().color());
-    pen.setStyle(Qt::DashLine);
+    if (g_use_opengl) pen.setColor(pen.color().lighter(150));
+    else pen.setStyle(Qt::DashLine);
   }
+  s->setUseOpenGL(g_use_opengl);
   s->setPen(pen);
   chart_->addSeries(s);
   s->attachAxis(ax_);
@@ -100,6 +106,7 @@ void PlotWidget::refresh(double x0, double x1) {
   for (std::size_t i = entries_.size(); i-- > 0;)
     if (!store_->signal(entries_[i].ref)) removeSignal(entries_[i].ref);
   const int columns = std::max(50, static_cast<int>(chart_->plotArea().width()));
+  ax_->setRange(x0, x1);  // before the data: every change re-lays out all series
   double ylo = 1, yhi = 0;
   points_drawn_ = 0;
   for (Entry& e : entries_) {
@@ -112,7 +119,6 @@ void PlotWidget::refresh(double x0, double x1) {
       ylo = std::min(ylo, d.y_min), yhi = std::max(yhi, d.y_max);
     }
   }
-  ax_->setRange(x0, x1);
   if (auto_y_ && ylo <= yhi) {
     const double span = yhi - ylo, pad = span > 0 ? 0.08 * span : std::max(1e-3, 0.1 * std::abs(yhi));
     ay_->setRange(ylo - pad, yhi + pad);

@@ -35,6 +35,10 @@ class PlotWidget : public QChartView {
   void setCursorTime(double t_s);
   /// Values axis: automatic (default) or fixed after Shift+wheel until a double click.
   void setAutoY(bool on) { auto_y_ = on; }
+  /// Draw new series with Qt Charts' OpenGL path (faster data updates; solid lines only, so
+  /// overlays are told apart by a lighter colour instead of dashes). Needs a GL-capable platform.
+  static void setUseOpenGL(bool on);
+  static bool useOpenGL();
 
  signals:
   void signalsChanged();

@@ -35,10 +35,15 @@ RobotPanel::RobotPanel(QWidget* parent) : QWidget(parent) {
   layout->addWidget(title_);
   auto* split = new QSplitter(Qt::Vertical);
   joints_ = new QTableWidget(0, 4);
-  joints_->setHorizontalHeaderLabels({tr("joint"), tr("target °"), tr("measured °"), tr("torque N m")});
+  joints_->setHorizontalHeaderLabels({tr("joint"), tr("target°"), tr("meas.°"), tr("τ N m")});
+  joints_->horizontalHeaderItem(1)->setToolTip(tr("target angle (degrees)"));
+  joints_->horizontalHeaderItem(2)->setToolTip(tr("measured angle, encoder (degrees)"));
+  joints_->horizontalHeaderItem(3)->setToolTip(tr("actuator torque (N m)"));
   joints_->verticalHeader()->hide();
   joints_->verticalHeader()->setDefaultSectionSize(18);
+  joints_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   joints_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+  joints_->horizontalHeader()->setMinimumSectionSize(44);
   joints_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   joints_->setSelectionMode(QAbstractItemView::NoSelection);
   joints_->setFocusPolicy(Qt::NoFocus);

@@ -32,6 +32,9 @@ std::optional<Options> parseOptions(const QStringList& args, int& exit_code) {
   const QCommandLineOption quit_after("quit-after", "after this many wall-clock seconds, save the screenshots and quit.", "s");
   const QCommandLineOption shot("screenshot", "save the 3D view as PNG when done.", "file");
   const QCommandLineOption plot_shot("plot-screenshot", "save the plots as PNG when done.", "file");
+  const QCommandLineOption window_shot("window-screenshot", "save the whole window as PNG when done.", "file");
+  const QCommandLineOption align_on("align-on", "signal to align the overlays on (with --align).", "column");
+  const QCommandLineOption plot_gl("plot-opengl", "draw the plot curves with OpenGL (Qt Charts' accelerated path).");
   const QCommandLineOption csv("export-csv", "save the simulated log as CSV when done.", "file");
   const QCommandLineOption quit("quit", "quit when the scripted actions are done.");
   const QCommandLineOption align("align", "align every overlay on torso pitch after playing.");
@@ -42,7 +45,7 @@ std::optional<Options> parseOptions(const QStringList& args, int& exit_code) {
   const QCommandLineOption follow("follow", "camera follows the robot.");
   const QCommandLineOption hide("hide-robot", "draw the scene without the robot (tests).");
   const QCommandLineOption size("size", "window size.", "WxH", "1600x1000");
-  p.addOptions({robot, motion, period, overlay, speed, play_for, play, quit_after, shot, plot_shot, csv, quit, align,
+  p.addOptions({robot, motion, period, overlay, speed, play_for, play, quit_after, shot, plot_shot, window_shot, csv, quit, align, align_on, plot_gl,
                 stats, com, contacts, axes, follow, hide, size});
   auto fail = [&](const QString& m) {
     std::cerr << "gapsim: " << m.toStdString() << "\n";
@@ -88,6 +91,9 @@ std::optional<Options> parseOptions(const QStringList& args, int& exit_code) {
   o.play = p.isSet(play);
   o.screenshot = p.value(shot);
   o.plot_screenshot = p.value(plot_shot);
+  o.window_screenshot = p.value(window_shot);
+  o.align_on = p.value(align_on);
+  o.plot_opengl = p.isSet(plot_gl);
   o.export_csv = p.value(csv);
   o.quit = p.isSet(quit);
   o.align = p.isSet(align);
@@ -159,7 +165,7 @@ void ScriptedRun::poll() {
   if (o_.align)
     for (int id : w_->store()->overlayIds()) {
       w_->overlayPanel()->selectOverlay(id);
-      w_->overlayPanel()->alignCurrent();
+      w_->overlayPanel()->alignCurrent(o_.align_on.toStdString());
       std::printf("overlay %s: %s\n", qPrintable(w_->store()->source(id)->name), qPrintable(w_->overlayPanel()->statusText()));
     }
   w_->overlayPanel()->updateRms();
@@ -173,6 +179,10 @@ void ScriptedRun::finish() {
   int code = 0;
   if (!o_.screenshot.isEmpty() && !w_->exportViewPng(o_.screenshot)) code = 1;
   if (!o_.plot_screenshot.isEmpty() && !w_->exportPlotsPng(o_.plot_screenshot)) code = 1;
+  if (!o_.window_screenshot.isEmpty() && !w_->grab().save(o_.window_screenshot, "PNG")) {
+    std::cerr << "gapsim: cannot write " << o_.window_screenshot.toStdString() << "\n";
+    code = 1;
+  }
   if (!o_.export_csv.isEmpty() && !w_->exportLogCsv(o_.export_csv)) code = 1;
   if (diverged_) code = 3;
   std::printf("gapsim: t=%.3f s, %d samples%s%s%s\n", w_->session()->currentTime_s(), w_->session()->frameCount(),

@@ -27,13 +27,15 @@ struct Options {
   std::optional<double> play_for_s;   ///< simulated seconds to play, then stop
   bool play = false;                  ///< start playing (interactive)
   std::optional<double> quit_after_s; ///< wall seconds, then screenshots and quit
-  QString screenshot, plot_screenshot, export_csv;
+  QString screenshot, plot_screenshot, window_screenshot, export_csv;
   bool quit = false;
   bool align = false;                 ///< align every overlay after playing
+  QString align_on;                   ///< column to align on (default: the pitch)
   bool stats = false;
+  bool plot_opengl = false;
   bool show_com = false, show_contacts = false, show_axes = false, follow = false, hide_robot = false;
   int width = 1600, height = 1000;
-  bool scripted() const { return quit || quit_after_s || !screenshot.isEmpty() || !plot_screenshot.isEmpty(); }
+  bool scripted() const { return quit || quit_after_s || !screenshot.isEmpty() || !plot_screenshot.isEmpty() || !window_screenshot.isEmpty(); }
 };
 
 /// Parses argv (after QApplication is built). On error prints it and returns nullopt with

@@ -129,7 +129,7 @@ class GuiWidgetsTest : public QObject {
     v[12345] = 5.0;  // one spike must survive
     v[40000] = -7.0;
     const Decimated d = decimateMinMax({t, v}, 0.0, 0.0, 600.0, 1000);
-    QVERIFY(d.points.size() <= 4 * 1000 + 2);
+    QVERIFY(d.points.size() <= 2 * 1000 + 2);
     QCOMPARE(d.y_max, 5.0);
     QCOMPARE(d.y_min, -7.0);
     bool spike = false, dip = false;

@@ -78,6 +78,7 @@ void benchCharts(const Data& d, bool opengl, bool decimate, int width, int frame
     const double x0 = f * 0.5, x1 = d.t.back() + f * 0.5;
     QElapsedTimer t;
     t.start();
+    ax->setRange(x0, x1);  // first: each change re-lays out every series
     for (int s = 0; s < kSeries; ++s) {
       QList<QPointF> pts;
       if (decimate) {
@@ -88,7 +89,6 @@ void benchCharts(const Data& d, bool opengl, bool decimate, int width, int frame
       }
       series[s]->replace(pts);
     }
-    ax->setRange(x0, x1);
     set_ms.push_back(t.nsecsElapsed() * 1e-6);
     t.restart();
     view.repaint();
