@@ -59,10 +59,26 @@ void GlView::setRobot(std::shared_ptr<const RobotModel> model, const Frame& init
   model_ = std::move(model);
   frame_ = initial;
   items_dirty_ = true;
-  // Height of the robot: highest link origin plus a margin, over the lowest (the soles).
-  float zmin = 1e9f, zmax = -1e9f;
-  for (const PoseF& p : frame_.links) zmin = std::min(zmin, p.p[2]), zmax = std::max(zmax, p.p[2]);
-  robot_height_m_ = frame_.links.empty() ? 0.5f : std::max(0.1f, zmax - std::min(zmin, 0.0f) + 0.05f);
+  // Height of the robot: the top of its highest shape (centre + largest half extent) above the
+  // ground or its lowest shape, whichever is lower.
+  float zmin = 0.0f, zmax = 0.05f;
+  for (std::size_t l = 0; l < model_->links.size() && l < frame_.links.size(); ++l) {
+    const Link& link = model_->links[l];
+    for (const Geometry& g : link.visuals.empty() ? link.collisions : link.visuals) {
+      // Corners of the shape's local bounding box, in the world.
+      const Eigen::Vector3f s = g.size_m.cast<float>();
+      QVector3D half = g.type == Geometry::Type::Box      ? QVector3D(s.x(), s.y(), s.z()) / 2
+                       : g.type == Geometry::Type::Sphere ? QVector3D(s.x(), s.x(), s.x())
+                                                          : QVector3D(s.x(), s.x(), s.y() / 2 + s.x());
+      const QMatrix4x4 m = linkMatrix(static_cast<int>(l)) * toQt(g.origin);
+      for (int c = 0; c < 8; ++c) {
+        const float z = m.map(QVector3D(c & 1 ? half.x() : -half.x(), c & 2 ? half.y() : -half.y(),
+                                        c & 4 ? half.z() : -half.z())).z();
+        zmin = std::min(zmin, z), zmax = std::max(zmax, z);
+      }
+    }
+  }
+  robot_height_m_ = std::max(0.1f, zmax - zmin);
   resetCamera();
 }
 
