@@ -7,8 +7,10 @@
 //
 // Both variants, per call of step(dt, T_M, q, qd):
 //   T' = sigma * T_M                                          (Alg. 2 line 1; T_M motor side)
-//   N substeps of h = dt/N (line 2); spring deflection p_h from the dead zone (lines 3-9),
-//   T_s = D_g p_h (line 10), mass update (lines 11-12), T_j = sum T_s h/dt (line 13).
+//   the mass dynamics below over the frame, T_j = (1/dt) int T_s dt (line 13), integrated
+//   kExact: in closed form, event-driven (see "Exact integration")
+//   kSubsteps: N substeps of h = dt/N (line 2); spring deflection p_h from the dead zone
+//     (lines 3-9), T_s = D_g p_h (line 10), mass update (lines 11-12), T_j = sum T_s h/dt.
 //
 // kMotoflex2011 (faithful): the mass is driven by T' and held by the spring whose far end is
 //   FIXED; the joint's motion does not enter. Dead zone [0, l_h] (not centred):
@@ -31,6 +33,27 @@
 //   brake the joint itself with 84 N m s/rad for type A). B_m is the motor-side bearing/back-EMF
 //   friction reflected to the joint side (JointDrivetrain routes sigma*B_v here in this mode).
 //
+// Exact integration (Params::integrator = kExact): within a frame T' and qd are constant, so
+// inside the hull (flight) and against either face (contact) the mass obeys a linear 2nd-order
+// ODE with constant coefficients and constant forcing, in x = p_m (2011) or x = delta (coupled):
+//   flight:  m_g x'' = F - c_f x'                   c_f = B_g (2011), B_m (coupled)
+//   contact: m_g y'' = F - D_g y - c_c y',  y = x - face,  c_c = B_g (2011), B_g + B_m (coupled)
+//   F = T' (2011), T' - B_m qd (coupled);  T_s = D_g y (+ B_g y' coupled) in contact, 0 in flight
+// Each regime is solved in closed form (damped sinusoid, critically/overdamped exponentials with
+// series near the degenerate points, B = 0 exact), the first face crossing in the rest of the
+// frame is bracketed exactly between the analytic velocity zeros and refined to 1e-13 relative,
+// and the regime switches there. int T_s dt follows exactly from the ODE's impulse balance
+// (m (y'_1 - y'_0) = F tau - c (y_1 - y_0) - D int y). Same equations as the substeps, without
+// their error: no stability limit, no limit cycle, cost ~80-100 ns per frame plus ~0.2 us per
+// face crossing (type B rattles with 5-15 crossings per frame after torque reversals; the
+// substeps need 8-12 us at N = 1000). The switches cannot accumulate (the force is continuous
+// at a face and F constant, so ever gentler re-entries end on one side of the face); 256 per
+// frame only guard against rounding-level grazing, the rest of such a frame falls back to
+// substeps at w h = 0.05. Not supported: kCoupled with J_joint > 0 (the joint reaction with
+// B_m > 0 makes the contact 3rd order); validate() rejects it, use kSubsteps there. Note that the nearly undamped type-B rattle is chaotic (a
+// 1e-12 perturbation reaches 0.1 N m within 40 frames), so any two integrators, or one at two
+// step counts, part ways there after some frames.
+//
 // Substep integration: semi-implicit Euler, spring explicit at the start of the substep, viscous
 // terms implicit, position with the new velocity:
 //     v' = (v + h (T' - D_g p_h + c B_g qd)/m_g) / (1 + h (B + ...)/m_g),   p' = p + h v'
@@ -49,8 +72,9 @@
 // scheme, but for type B (zeta = 4e-4, contact lasting ~2.5 substeps) the spring evaluated at the
 // start of each substep pumps energy at every hull impact and the mass settles into a numerical
 // limit cycle: steady torque off by 39 % (kMotoflex2011) and 115 % (kCoupled) at N = 100; from
-// N = 600 on the results converge. Params::typeB() therefore uses N = 1000 (w dt_g = 0.128);
-// type A (zeta = 0.52) is converged at N = 100.
+// N = 600 on the results converge. Params::typeB() therefore sets N = 1000 (w dt_g = 0.128) for
+// kSubsteps; type A (zeta = 0.52) is converged at N = 100. validate() checks the substep limit
+// with kExact too, so that switching the integrator never yields an unstable parameter set.
 // Period error of the scheme (undamped): T_num/T = w h / arccos(1 - (w h)^2/2) = 0.975 (A) and
 // 0.922 (B) at N = 100; the filter is far above the 1 kHz control rate either way.
 // kCoupled and the simulator: T_j is applied to the joint as an explicit torque over the frame.
@@ -80,9 +104,20 @@
 
 namespace gapsim::motorgear {
 
+namespace detail {
+/// Gear kExact: one regime per unit mass, y'' = f - w2 y - lam y' (lam_s: the part of lam that is
+/// in the spring torque); a = lam/2, s = w2 - a^2, wd = sqrt|s|, r1/r2 overdamped exponents,
+/// half_decay = exp(-a pi/wd). Derived from the Params at construction.
+struct GearMode {
+  double w2 = 0, lam = 0, lam_s = 0, a = 0, s = 0, wd = 0, inv_wd = 0, r1 = 0, r2 = 0;
+  double half_decay = 0;
+};
+}  // namespace detail
+
 class Gear {
  public:
   enum class Variant { kMotoflex2011 = 0, kCoupled = 1 };
+  enum class Integrator { kSubsteps = 0, kExact = 1 };
 
   struct Params {
     Variant variant = Variant::kMotoflex2011;  ///< name "variant": 0 motoflex2011, 1 coupled
@@ -92,7 +127,8 @@ class Gear {
     double B_g_Nm_s_rad = 84.365;    ///< gear viscous friction [N m s/rad]             "B_g"
     double l_h_rad = 1.3010e-5;      ///< hull length = dead-zone width [rad]           "l_h"
     double B_m_Nm_s_rad = 0.0;       ///< kCoupled: mass-to-housing friction [N m s/rad] "B_m"
-    int substeps = 100;              ///< N substeps per frame [-]                      "substeps"
+    int substeps = 100;              ///< N substeps per frame (kSubsteps) [-]          "substeps"
+    Integrator integrator = Integrator::kSubsteps;  ///< 0 substeps, 1 exact          "integrator"
     double frame_s = 1e-3;           ///< step length step() is called with [s]         "frame"
     double J_rotor_kgm2 = 0.0;       ///< rotor inertia, motor side [kg m^2]            "J_rotor"
     double J_joint_kgm2 = 0.0;       ///< kCoupled: joint inertia about its axis incl. armature,
@@ -100,7 +136,8 @@ class Gear {
                                      ///< qd through the frame [kg m^2]                 "J_joint"
 
     /// Throws std::invalid_argument with the numbers, including the stability limit
-    /// sqrt(D_g/m_g) * frame_s/substeps < 2.
+    /// sqrt(D_g/m_g) * frame_s/substeps < 2 (for either integrator) and kExact with kCoupled
+    /// and J_joint > 0 (not supported).
     void validate() const;
 
     double omega_rad_s() const;            ///< sqrt(D_g / m_g)
@@ -114,7 +151,8 @@ class Gear {
     static Params typeA();  ///< substeps 100 (as the paper)
     static Params typeB();  ///< substeps 1000 (see the limit-cycle note above)
 
-    /// Names: variant, sigma, m_g, D_g, B_g, l_h, B_m, substeps, frame, J_rotor, J_joint.
+    /// Names: variant, sigma, m_g, D_g, B_g, l_h, B_m, substeps, frame, J_rotor, J_joint,
+    /// integrator.
     static std::vector<std::string> paramNames();
     static std::vector<ParamInfo> paramInfo();
     double get(std::string_view name) const;
@@ -131,11 +169,12 @@ class Gear {
     double input_torque_Nm = 0.0;   ///< T' = sigma T_M
     double spring_rad = 0.0;        ///< p_h, spring compression beyond the hull
     bool contact = false;           ///< mass touches the hull
-    double spring_torque_Nm = 0.0;  ///< T_s of the last substep
+    double spring_torque_Nm = 0.0;  ///< T_s of the last substep (kExact: at the frame end)
     double joint_torque_Nm = 0.0;   ///< T_j, frame average
+    int events = 0;                 ///< kExact: regime switches (hull face crossings) last frame
   };
 
-  Gear() = default;
+  Gear() : Gear(Params{}) {}
   explicit Gear(const Params& params);  ///< validates (throws std::invalid_argument)
 
   /// Advances one frame dt_s (== params.frame_s for the validated stability) and returns the
@@ -158,8 +197,12 @@ class Gear {
   static double springDeflection(Variant variant, double deflection_rad, double l_h_rad);
 
  private:
+  double stepSubsteps(double dt_s, double T_in_Nm, double qd_rad_s);
+  double stepExact(double dt_s, double T_in_Nm, double qd_rad_s);
+
   Params params_{};
   State state_{};
+  detail::GearMode fly_{}, touch_{};  ///< kExact: flight inside the hull, contact with a face
 };
 
 }  // namespace gapsim::motorgear

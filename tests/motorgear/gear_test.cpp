@@ -14,8 +14,16 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
+// The tests in this file pin the substep integrator (Params::integrator = kSubsteps); typeA() and
+// typeB() default to kExact, which gear_exact_test.cpp covers.
+Gear::Params sub(Gear::Params p) {
+  p.integrator = Gear::Integrator::kSubsteps;
+  return p;
+}
+
 // One substep per call, so the mass trajectory is sampled at every substep.
 Gear fineGear(Gear::Params p, double h) {
+  p.integrator = Gear::Integrator::kSubsteps;
   p.frame_s = h;
   p.substeps = 1;
   return Gear(p);
@@ -61,7 +69,7 @@ TEST(Gear, OscillationPeriodWithJointHeld) {
 // Type B (zeta = 4e-4) decays with time constant 1/(zeta w) = 20 ms: after 0.4 s, exp(-20).
 TEST(Gear, SteadyTorqueIsSigmaTimesMotorTorque) {
   for (auto variant : {Gear::Variant::kMotoflex2011, Gear::Variant::kCoupled}) {
-    for (auto p : {Gear::Params::typeA(), Gear::Params::typeB()}) {
+    for (auto p : {sub(Gear::Params::typeA()), sub(Gear::Params::typeB())}) {
       p.variant = variant;
       Gear g(p);
       const double T_M = 0.02;  // N m motor side
@@ -151,7 +159,7 @@ TEST(Gear, CoupledShowsJointPlayOfHullLength) {
 // J_joint = J: without it (joint at constant speed inside the frame) the rattling type-B mass
 // pumps energy (see gear.h), which the test below pins as a known limitation.
 TEST(Gear, CoupledPassiveWithMotorOff) {
-  for (auto p : {Gear::Params::typeA(), Gear::Params::typeB()}) {
+  for (auto p : {sub(Gear::Params::typeA()), sub(Gear::Params::typeB())}) {
     p.variant = Gear::Variant::kCoupled;
     p.substeps = 10000;  // h = 1e-7 s
     const double J = 0.005, dt = 1e-3;
@@ -182,7 +190,7 @@ TEST(Gear, CoupledPassiveWithMotorOff) {
 // nearly undamped type-B gear (the energy grows above E0 within 3 s); with J_joint set it is.
 TEST(Gear, CoupledWithoutJointInertiaPumpsEnergyTypeB) {
   auto maxGain = [](double J_joint) {
-    Gear::Params p = Gear::Params::typeB();
+    Gear::Params p = sub(Gear::Params::typeB());
     p.variant = Gear::Variant::kCoupled;
     p.J_joint_kgm2 = J_joint;
     Gear g(p);
@@ -206,7 +214,7 @@ TEST(Gear, CoupledWithoutJointInertiaPumpsEnergyTypeB) {
 // Passivity of the paper's filter: with no input the mass's energy 1/2 m v^2 + 1/2 D p_h^2 only
 // decays (B_g > 0). Same shadow-energy bound as above at h = 1e-7 s.
 TEST(Gear, Motoflex2011PassiveWithMotorOff) {
-  for (auto p : {Gear::Params::typeA(), Gear::Params::typeB()}) {
+  for (auto p : {sub(Gear::Params::typeA()), sub(Gear::Params::typeB())}) {
     p.frame_s = 1e-4;
     p.substeps = 1000;
     Gear g(p);
@@ -228,7 +236,7 @@ TEST(Gear, Motoflex2011PassiveWithMotorOff) {
 // instants cost some of it).
 TEST(Gear, ConvergesWhenSubstepsDouble) {
   auto run = [](int n) {
-    Gear::Params p = Gear::Params::typeA();
+    Gear::Params p = sub(Gear::Params::typeA());
     p.substeps = n;
     Gear g(p);
     std::vector<double> out;
@@ -256,7 +264,7 @@ TEST(Gear, ConvergesWhenSubstepsDouble) {
 // Stability limit w dt_g < 2 with w = sqrt(D_g/m_g): type A w = 7.53e4 rad/s -> N >= 38 at 1 ms;
 // type B w = 1.277e5 rad/s -> N >= 64. The message carries the numbers.
 TEST(Gear, ValidateRejectsUnstableSubsteps) {
-  Gear::Params a = Gear::Params::typeA();
+  Gear::Params a = sub(Gear::Params::typeA());
   EXPECT_NEAR(a.omega_rad_s(), 75315.77, 0.01);
   EXPECT_NEAR(a.maxStableSubstep_s(), 26.555e-6, 0.001e-6);
   EXPECT_EQ(a.minStableSubsteps(), 38);
@@ -265,7 +273,7 @@ TEST(Gear, ValidateRejectsUnstableSubsteps) {
   a.substeps = 37;
   EXPECT_THROW(a.validate(), std::invalid_argument);
 
-  Gear::Params b = Gear::Params::typeB();
+  Gear::Params b = sub(Gear::Params::typeB());
   EXPECT_NEAR(b.omega_rad_s(), 127688.09, 0.01);
   EXPECT_EQ(b.minStableSubsteps(), 64);
   EXPECT_NO_THROW(b.validate());  // the paper's 100 substeps per 1 ms
@@ -291,22 +299,23 @@ TEST(Gear, ReflectedInertia) {
 }
 
 TEST(Gear, NonFiniteInputPropagatesWithoutThrowing) {
-  Gear g(Gear::Params::typeA());
+  Gear g(sub(Gear::Params::typeA()));
   EXPECT_TRUE(std::isnan(g.step(1e-3, std::nan(""))));
 }
 
 TEST(Gear, ParamsByNameRoundTrip) {
   Gear::Params p;
   const auto names = Gear::Params::paramNames();
-  ASSERT_EQ(names.size(), 11u);
+  ASSERT_EQ(names.size(), 12u);
   EXPECT_EQ(p.get("D_g"), 6.1308e6);
   double v = 3.0;
   for (const auto& n : names) {
-    const double value = n == "variant" ? 1.0 : (v += 1.0);
+    const double value = n == "variant" || n == "integrator" ? 1.0 : (v += 1.0);
     p.set(n, value);
     EXPECT_EQ(p.get(n), value) << n;
   }
   EXPECT_EQ(p.variant, Gear::Variant::kCoupled);
+  EXPECT_EQ(p.integrator, Gear::Integrator::kExact);
   EXPECT_THROW(p.get("Dg"), std::invalid_argument);
   EXPECT_THROW(p.set("substeps", 2.5), std::invalid_argument);
   EXPECT_THROW(p.set("variant", 2.0), std::invalid_argument);

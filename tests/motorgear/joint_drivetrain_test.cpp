@@ -156,7 +156,7 @@ TEST(JointDrivetrain, StateSnapshotRestoreReproduces) {
 TEST(JointDrivetrain, ParamsByNameRoundTripAndUnknownThrows) {
   JointDrivetrain::Params p;
   const auto names = JointDrivetrain::Params::paramNames();
-  EXPECT_EQ(names.size(), 6u + 6u + 11u + 4u);
+  EXPECT_EQ(names.size(), 6u + 6u + 12u + 4u);
   for (const char* n : {"pid/p", "motor/B_v", "gear/D_g", "gear/J_rotor", "enable/gear"})
     EXPECT_NE(std::find(names.begin(), names.end(), n), names.end()) << n;
   EXPECT_EQ(p.get("motor/B_v"), 5.346e-2);
@@ -164,7 +164,7 @@ TEST(JointDrivetrain, ParamsByNameRoundTripAndUnknownThrows) {
   EXPECT_EQ(p.get("enable/motor"), 1.0);
   for (const auto& n : names) {
     const bool discrete = n.rfind("enable/", 0) == 0 || n == "gear/variant" ||
-                          n == "pid/anti_windup";
+                          n == "gear/integrator" || n == "pid/anti_windup";
     const double value = discrete ? 0.0 : (n == "gear/substeps" ? 250.0 : 0.125);
     p.set(n, value);
     EXPECT_EQ(p.get(n), value) << n;
