@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/gui/gl_view.h"
 
+#include <QGuiApplication>
 #include <QMouseEvent>
+#include <QOpenGLContext>
 #include <QQuaternion>
 #include <QWheelEvent>
 #include <algorithm>
@@ -39,6 +41,13 @@ constexpr QVector4D kComColor(0.85f, 0.10f, 0.10f, 1), kContactColor(0.10f, 0.65
     kForceColor(0.15f, 0.35f, 0.90f, 1), kAxisColor(0.95f, 0.80f, 0.10f, 1), kShadowColor(0.05f, 0.05f, 0.08f, 0.45f);
 }  // namespace
 
+bool GlView::platformSupportsOpenGL() {
+  const QString p = QGuiApplication::platformName();
+  if (p == "offscreen" || p == "minimal" || p == "vnc" || p == "linuxfb") return false;
+  QOpenGLContext probe;
+  return probe.create();
+}
+
 GlView::GlView(QWidget* parent) : QOpenGLWidget(parent) {
   initGapsimResources();
   setMinimumSize(320, 240);
@@ -46,6 +55,7 @@ GlView::GlView(QWidget* parent) : QOpenGLWidget(parent) {
 }
 
 GlView::~GlView() {
+  if (!context()) return;  // never initialised (hidden, or no OpenGL)
   makeCurrent();
   meshes_.clear();
   grid_quad_.vao.destroy();

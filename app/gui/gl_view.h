@@ -29,6 +29,10 @@ class GlView : public QOpenGLWidget, protected QOpenGLExtraFunctions {
   explicit GlView(QWidget* parent = nullptr);
   ~GlView() override;
 
+  /// False on Qt platforms without OpenGL windows (offscreen, minimal), where a window holding a
+  /// QOpenGLWidget crashes inside Qt: callers must not show a GlView there.
+  static bool platformSupportsOpenGL();
+
   /// Shapes of a new robot (visual geometry, else collision geometry); frames the camera on it.
   void setRobot(std::shared_ptr<const RobotModel> model, const Frame& initial);
   void setFrame(const Frame& frame);

@@ -51,8 +51,19 @@ MainWindow::MainWindow(bool interactive, QWidget* parent)
   setWindowTitle("gapsim");
   setAcceptDrops(true);
   setDockNestingEnabled(true);
+  // Qt's offscreen/minimal platforms crash when a window holds a QOpenGLWidget: there the view is
+  // kept out of the window (drawing nothing) and a note takes its place.
   view_ = new GlView;
-  setCentralWidget(view_);
+  if (GlView::platformSupportsOpenGL()) {
+    setCentralWidget(view_);
+  } else {
+    owned_view_.reset(view_);
+    auto* note = new QLabel(tr("No 3D view: the Qt platform '%1' has no OpenGL windows.\n"
+                               "Run gapsim on a desktop or under xvfb-run.")
+                                .arg(QGuiApplication::platformName()));
+    note->setAlignment(Qt::AlignCenter);
+    setCentralWidget(note);
+  }
 
   plots_ = new PlotPanel(store_);
   tree_ = new SignalTree(store_);
@@ -375,6 +386,11 @@ void MainWindow::rebuildRecentMenu() {
 }
 
 bool MainWindow::exportViewPng(const QString& path) {
+  if (owned_view_) {
+    reportError(tr("Export failed"), tr("%1: no 3D view on the Qt platform '%2' (use xvfb-run)")
+                                         .arg(path, QGuiApplication::platformName()));
+    return false;
+  }
   const QImage img = view_->grabFramebuffer();
   if (img.isNull() || !img.save(path, "PNG")) {
     reportError(tr("Export failed"), tr("%1: cannot write the 3D view image").arg(path));

@@ -82,6 +82,7 @@ class MainWindow : public QMainWindow {
   SignalStore* store_;
   SimSession* session_;
   GlView* view_;
+  std::unique_ptr<GlView> owned_view_;  // the view when it cannot be shown (no OpenGL windows)
   PlotPanel* plots_;
   SignalTree* tree_;
   RobotPanel* robot_panel_;

@@ -177,18 +177,23 @@ void ScriptedRun::poll() {
 void ScriptedRun::finish() {
   if (o_.stats) printStats("end");
   int code = 0;
-  if (!o_.screenshot.isEmpty() && !w_->exportViewPng(o_.screenshot)) code = 1;
-  if (!o_.plot_screenshot.isEmpty() && !w_->exportPlotsPng(o_.plot_screenshot)) code = 1;
-  if (!o_.window_screenshot.isEmpty() && !w_->grab().save(o_.window_screenshot, "PNG")) {
-    std::cerr << "gapsim: cannot write " << o_.window_screenshot.toStdString() << "\n";
-    code = 1;
-  }
-  if (!o_.export_csv.isEmpty() && !w_->exportLogCsv(o_.export_csv)) code = 1;
+  QStringList saved;
+  auto save = [&](const QString& path, const QString& what, auto&& fn) {
+    if (path.isEmpty()) return;
+    if (fn()) saved << what + " " + path;
+    else code = 1;
+  };
+  save(o_.screenshot, "view", [&] { return w_->exportViewPng(o_.screenshot); });
+  save(o_.plot_screenshot, "plots", [&] { return w_->exportPlotsPng(o_.plot_screenshot); });
+  save(o_.window_screenshot, "window", [&] {
+    const bool ok = w_->grab().save(o_.window_screenshot, "PNG");
+    if (!ok) std::cerr << "gapsim: cannot write " << o_.window_screenshot.toStdString() << "\n";
+    return ok;
+  });
+  save(o_.export_csv, "log", [&] { return w_->exportLogCsv(o_.export_csv); });
   if (diverged_) code = 3;
-  std::printf("gapsim: t=%.3f s, %d samples%s%s%s\n", w_->session()->currentTime_s(), w_->session()->frameCount(),
-              o_.screenshot.isEmpty() ? "" : (", view " + o_.screenshot.toStdString()).c_str(),
-              o_.plot_screenshot.isEmpty() ? "" : (", plots " + o_.plot_screenshot.toStdString()).c_str(),
-              diverged_ ? ", diverged" : "");
+  std::printf("gapsim: t=%.3f s, %d samples%s%s\n", w_->session()->currentTime_s(), w_->session()->frameCount(),
+              saved.isEmpty() ? "" : qPrintable(", " + saved.join(", ")), diverged_ ? ", diverged" : "");
   std::fflush(stdout);
   if (o_.quit || o_.quit_after_s) emit finished(code);
 }
