@@ -23,5 +23,7 @@ Action addParams(CLI::App& app);
 Action addSweep(CLI::App& app);
 Action addWalk(CLI::App& app);
 Action addExperiment(CLI::App& app);
+Action addCalibrate(CLI::App& app);
+Action addTwin(CLI::App& app);
 
 }  // namespace gapsim::cli

@@ -25,6 +25,9 @@ int main(int argc, char** argv) {
   reg("sweep", "Drivetrain stability sweep: random parameter sets within bounds, each simulated", addSweep);
   reg("walk", "Generate an open-loop Nao walk (or the kick) and write it as a motion CSV", addWalk);
   reg("experiment", "Reproduce a paper's experiment (motoflex-walk) and print its table", addExperiment);
+  reg("calibrate", "Calibrate drivetrain/soft parameters against reference logs (CMA-ES or (mu,kappa,lambda)-ES)",
+      addCalibrate);
+  reg("twin", "Write the reference logs of a virtual robot with hidden parameters (twin experiments)", addTwin);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

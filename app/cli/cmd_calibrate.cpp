@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// gapsim-cli calibrate: fit drivetrain/soft parameters to reference logs (calib/calibration.h).
+// gapsim-cli twin: write the reference logs of a virtual robot with hidden parameters
+// (calib/twin.h) for twin experiments.
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+#include "app/cli/commands.h"
+#include "app/cli/run_setup.h"
+#include "calib/calibration.h"
+#include "calib/evaluator.h"
+#include "calib/mpi_evaluator.h"
+#include "calib/objective.h"
+#include "calib/twin.h"
+#include "sim/input_error.h"
+#include "sim/parameters.h"
+
+namespace gapsim::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct CalibrateArgs {
+  std::string robot = "nao";
+  std::string params;  // base parameter file applied before the space
+  std::string space, scenarios;
+  calib::CalibrationSettings settings;
+  std::string objective = "F";
+  double m = 5.0, w_F = 1.0, w_E = 1.0;
+  std::uint64_t sim_seed = 0;
+  int jobs = 0;
+  std::string backend = "processes";
+  std::string out, resume;
+  bool force = false;
+};
+
+std::string absolute(const std::string& p) { return p.empty() ? p : fs::absolute(p).lexically_normal().string(); }
+
+std::string num(double v) {
+  char b[64];
+  std::snprintf(b, sizeof b, "%.6g", v);
+  return b;
+}
+
+void writeBestLogsAndSummary(const calib::CalibrationProblem& problem, const calib::Calibration& cal) {
+  const auto& set = problem.scenarios();
+  const Eigen::VectorXd init = problem.space().initialValues();
+  std::string csv = "scenario,role,F_initial,F_best,E_initial,E_best,fall_initial_s,fall_best_s\n";
+  std::printf("%-16s %-8s %12s %12s %12s %12s\n", "scenario", "role", "F initial", "F best", "E initial", "E best");
+  for (std::size_t k = 0; k < set.scenarios.size(); ++k) {
+    const auto& sc = set.scenarios[k];
+    Log log;
+    const calib::ScenarioScore a = problem.runScenario(init, static_cast<int>(k), nullptr);
+    const calib::ScenarioScore b = problem.runScenario(cal.bestValues(), static_cast<int>(k), &log);
+    if (log.rows() > 0) log.write(cal.outDir() + "/best_" + sc.name + ".csv");
+    const char* role = sc.holdout ? "holdout" : "train";
+    std::printf("%-16s %-8s %12.5g %12.5g %12.5g %12.5g%s\n", sc.name.c_str(), role, a.F, b.F, a.E, b.E,
+                b.error.empty() ? "" : ("  " + b.error).c_str());
+    csv += sc.name + "," + role + "," + num(a.F) + "," + num(b.F) + "," + num(a.E) + "," + num(b.E) + "," +
+           num(a.fall_time_s) + "," + num(b.fall_time_s) + "\n";
+  }
+  if (problem.hasHoldout()) {
+    const double a = problem.evaluate(init, true).fitness, b = problem.evaluate(cal.bestValues(), true).fitness;
+    std::printf("held-out fitness: initial %.6g, best %.6g (%+.1f%%)\n", a, b, 100.0 * (b - a) / a);
+  }
+  calib::writeFileAtomically(cal.outDir() + "/summary.csv", csv);
+}
+
+}  // namespace
+
+Action addCalibrate(CLI::App& app) {
+  auto a = std::make_shared<CalibrateArgs>();
+  auto& s = a->settings;
+  app.add_option("--robot", a->robot, "robot to calibrate")->capture_default_str();
+  app.add_option("--params", a->params, "parameter file applied to the robot before the space's values");
+  app.add_option("--space", a->space, "parameter space CSV: name,value,lower,upper,frozen[,tie[,scale]]");
+  app.add_option("--scenarios", a->scenarios, "scenario set CSV: name,motion,reference,duration_s[,weight[,role]]");
+  app.add_option("--optimizer", s.optimizer, "cmaes or es ((mu,kappa,lambda)-ES)")
+      ->check(CLI::IsMember({"cmaes", "es"}))
+      ->capture_default_str();
+  app.add_option("--generations", s.generations, "generations in total (also when resuming)")->capture_default_str();
+  app.add_option("--lambda", s.lambda, "children per generation (0: CMA-ES 4+3 ln n, ES 800)")->capture_default_str();
+  app.add_option("--mu", s.mu, "parents (0: CMA-ES lambda/2, ES 10)")->capture_default_str();
+  app.add_option("--kappa", s.kappa, "ES: generations a parent may live (0: infinite = plus selection)")
+      ->capture_default_str();
+  app.add_option("--rho", s.rho, "ES: parents per child (recombination)")->capture_default_str();
+  app.add_option("--sigma0", s.sigma0, "initial step size as a fraction of each parameter's range")->capture_default_str();
+  app.add_option("--seed", s.seed, "seed of the optimizer's random numbers")->capture_default_str();
+  app.add_option("--ipop", s.ipop_restarts, "CMA-ES: IPOP restarts (population doubles at each)")->capture_default_str();
+  app.add_option("--objective", a->objective, "F (MoToFlex joint angles / T^m), E_cali (torso tilt) or sum")
+      ->check(CLI::IsMember({"F", "E_cali", "sum"}))
+      ->capture_default_str();
+  app.add_option("--m", a->m, "exponent m of T in F")->capture_default_str();
+  app.add_option("--w-f", a->w_F, "weight of F in the sum")->capture_default_str();
+  app.add_option("--w-e", a->w_E, "weight of E_cali in the sum")->capture_default_str();
+  app.add_option("--sim-seed", a->sim_seed, "SimOptions::seed of every evaluation")->capture_default_str();
+  app.add_option("--backend", a->backend, "serial, processes (fork, this machine) or mpi (run under mpirun)")
+      ->check(CLI::IsMember({"serial", "processes", "mpi"}))
+      ->capture_default_str();
+  app.add_option("--jobs", a->jobs, "worker processes of the processes backend (default: all cores)");
+  app.add_option("--out", a->out, "results directory (refused if not empty, unless --force)");
+  app.add_option("--resume", a->resume, "continue the run whose checkpoint is in this directory");
+  app.add_flag("--force", a->force, "write into a non-empty --out directory");
+  return [a] {
+    // --- inputs: from the command line, or from the checkpoint when resuming ---
+    nlohmann::json inputs;
+    calib::CalibrationSettings settings = a->settings;
+    if (!a->resume.empty()) {
+      const nlohmann::json cp = calib::Calibration::readCheckpoint(a->resume);
+      inputs = cp.at("inputs");
+      settings = calib::CalibrationSettings::fromJson(cp.at("settings"));
+      settings.generations = a->settings.generations;
+    } else {
+      if (a->space.empty() || a->scenarios.empty())
+        throw InputError("", 0, "--space/--scenarios", "both are required (or --resume DIR)");
+      if (a->out.empty()) throw InputError("", 0, "--out", "a results directory is required");
+      inputs = {{"robot", a->robot},         {"params", absolute(a->params)},
+                {"space", absolute(a->space)}, {"scenarios", absolute(a->scenarios)},
+                {"objective", a->objective}, {"m", a->m},
+                {"w_F", a->w_F},             {"w_E", a->w_E},
+                {"sim_seed", std::to_string(a->sim_seed)}};
+    }
+    settings.validate();
+    RunArgs ra;
+    ra.robot = inputs.at("robot").get<std::string>();
+    ra.params_file = inputs.at("params").get<std::string>();
+    auto model = loadConfiguredModel(ra);
+    calib::ParameterSpace space = calib::ParameterSpace::load(inputs.at("space").get<std::string>());
+    calib::ScenarioSet set = calib::ScenarioSet::load(inputs.at("scenarios").get<std::string>());
+    calib::ObjectiveSettings os;
+    os.kind = calib::parseObjectiveKind(inputs.at("objective").get<std::string>());
+    os.m = inputs.at("m").get<double>();
+    os.weight_F = inputs.at("w_F").get<double>();
+    os.weight_E = inputs.at("w_E").get<double>();
+    os.sim_seed = std::stoull(inputs.at("sim_seed").get<std::string>());
+    auto problem = std::make_shared<const calib::CalibrationProblem>(model, space, set, os);
+    calib::EvalFunction fn = [problem](const Eigen::VectorXd& v) { return problem->evaluate(v); };
+
+    // --- backend (MPI worker ranks serve and return here) ---
+    std::unique_ptr<calib::BatchEvaluator> ev;
+    if (a->backend == "mpi") {
+      auto mpi = std::make_unique<calib::MpiEvaluator>(fn);
+      if (!mpi->isMaster()) {
+        mpi->serve();
+        return kExitOk;
+      }
+      ev = std::move(mpi);
+    }
+    const std::string dir = a->resume.empty() ? a->out : a->resume;
+    if (a->resume.empty() && fs::exists(dir) && !fs::is_empty(dir) && !a->force)
+      throw InputError(dir, 0, "--out", "the results directory is not empty (use --force, or --resume it)");
+    std::unique_ptr<calib::Calibration> cal;
+    if (a->resume.empty()) cal = std::make_unique<calib::Calibration>(space, settings, dir, inputs);
+    else cal = std::make_unique<calib::Calibration>(calib::Calibration::fromCheckpoint(space, dir, settings.generations));
+    if (!ev) {
+      if (a->backend == "serial") ev = std::make_unique<calib::SerialEvaluator>(fn);
+      else ev = std::make_unique<calib::ProcessPoolEvaluator>(fn, a->jobs);
+    }
+    int train = 0;
+    for (const auto& sc : set.scenarios) train += !sc.holdout;
+    std::printf("calibrate: %s, %d free dimensions (%zu parameters), %d training + %zu held-out scenarios, "
+                "objective %s (m = %g), %s, seed %llu, %s%s\n",
+                settings.optimizer.c_str(), space.dimension(), space.entries().size(), train,
+                set.scenarios.size() - static_cast<std::size_t>(train), toString(os.kind).c_str(), os.m,
+                ev->describe().c_str(), static_cast<unsigned long long>(settings.seed), dir.c_str(),
+                a->resume.empty() ? "" : (" (resumed at generation " + std::to_string(cal->optimizer().generation()) +
+                                          ")").c_str());
+    std::fflush(stdout);
+    cal->run(*ev, &std::cout);
+    ev.reset();  // MPI: stop the workers and finalise before the serial epilogue
+    cal->writeSpread();
+    std::printf("best fitness %.6g (initial %.6g) after %ld evaluations; %s/best.params\n", cal->bestFitness(),
+                cal->initialFitness(), cal->optimizer().evaluations(), dir.c_str());
+    for (int i = 0; i < space.dimension(); ++i)
+      std::printf("  %-32s %.6g (initial %.6g)\n", space.dimensions()[i].label.c_str(), cal->bestValues()[i],
+                  space.dimensions()[i].value);
+    writeBestLogsAndSummary(*problem, *cal);
+    return kExitOk;
+  };
+}
+
+Action addTwin(CLI::App& app) {
+  auto ra = std::make_shared<RunArgs>();
+  auto set_path = std::make_shared<std::string>();
+  auto out = std::make_shared<std::string>();
+  auto ts = std::make_shared<calib::TwinSettings>();
+  app.add_option("--robot", ra->robot, "robot")->capture_default_str();
+  app.add_option("--params", ra->params_file, "the hidden parameter set (parameter file, name,value[,...])");
+  app.add_option("--set", ra->sets, "hidden parameter name=value (repeatable, after --params)");
+  app.add_option("--scenarios", *set_path, "scenario set: its motions are run, its reference logs written")->required();
+  app.add_option("--out", *out, "write the logs here instead of the set's reference paths");
+  app.add_option("--imu-noise", ts->imu_noise_rad, "IMU noise standard deviation (rad, rad/s)")->capture_default_str();
+  app.add_option("--imu-delay", ts->imu_delay_s, "IMU delay (s)")->capture_default_str();
+  app.add_option("--noise-seed", ts->noise_seed, "seed of the noise")->capture_default_str();
+  app.add_option("--sim-seed", ts->sim_seed, "SimOptions::seed")->capture_default_str();
+  app.add_option("--log-period", ts->log_period_s, "sample period (s)")->capture_default_str();
+  return [ra, set_path, out, ts] {
+    ra->quiet = true;
+    const auto model = loadConfiguredModel(*ra);
+    const auto set = calib::ScenarioSet::load(*set_path, false);
+    for (const auto& p : calib::writeTwinLogs(*model, set, *ts, *out)) std::printf("wrote %s\n", p.c_str());
+    std::printf("twin logs are SYNTHETIC: simulated with hidden parameters%s\n",
+                ts->imu_noise_rad > 0 || ts->imu_delay_s > 0 ? " and IMU noise/delay" : "");
+    return kExitOk;
+  };
+}
+
+}  // namespace gapsim::cli

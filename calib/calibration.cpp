@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "calib/calibration.h"
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <ostream>
+#include <sstream>
+
+#include "calib/cma_es.h"
+#include "calib/mukappa_es.h"
+#include "sim/input_error.h"
+
+namespace gapsim::calib {
+namespace {
+
+constexpr const char* kFormat = "gapsim-calibration-checkpoint";
+constexpr int kVersion = 1;
+
+std::string num(double v) {
+  if (!std::isfinite(v)) return std::isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf");
+  char buf[64];
+  auto [p, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, p);
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return std::numeric_limits<double>::quiet_NaN();
+  std::sort(v.begin(), v.end(), [](double a, double b) {
+    const double x = std::isnan(a) ? INFINITY : a, y = std::isnan(b) ? INFINITY : b;
+    return x < y;
+  });
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+std::string hms(double s) {
+  if (!std::isfinite(s) || s < 0) return "?";
+  const long t = std::lround(s);
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%ld:%02ld:%02ld", t / 3600, (t / 60) % 60, t % 60);
+  return buf;
+}
+
+}  // namespace
+
+void writeFileAtomically(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw InputError(tmp, 0, "", "cannot write");
+    out << text;
+    out.flush();
+    if (!out) throw InputError(tmp, 0, "", "writing failed");
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) throw InputError(path, 0, "", "cannot rename " + tmp + ": " + ec.message());
+}
+
+void CalibrationSettings::validate() const {
+  if (optimizer != "cmaes" && optimizer != "es")
+    throw InputError("", 0, "--optimizer", "expected cmaes or es, not '" + optimizer + "'");
+  if (generations < 1) throw InputError("", 0, "--generations", "must be >= 1");
+  if (lambda < 0 || (lambda > 0 && lambda < 2)) throw InputError("", 0, "--lambda", "must be >= 2 (0: default)");
+  if (mu < 0) throw InputError("", 0, "--mu", "must be >= 1 (0: default)");
+  if (kappa < 0) throw InputError("", 0, "--kappa", "must be >= 1 (0: infinite)");
+  if (rho < 1) throw InputError("", 0, "--rho", "must be >= 1");
+  if (!(sigma0 > 0) || !std::isfinite(sigma0)) throw InputError("", 0, "--sigma0", "must be > 0");
+  if (ipop_restarts < 0) throw InputError("", 0, "--ipop", "must be >= 0");
+}
+
+nlohmann::json CalibrationSettings::toJson() const {
+  return {{"optimizer", optimizer}, {"generations", generations}, {"lambda", lambda},
+          {"mu", mu},               {"kappa", kappa},             {"rho", rho},
+          {"sigma0", sigma0},       {"seed", std::to_string(seed)}, {"ipop_restarts", ipop_restarts}};
+}
+
+CalibrationSettings CalibrationSettings::fromJson(const nlohmann::json& j) {
+  CalibrationSettings s;
+  s.optimizer = j.at("optimizer").get<std::string>();
+  s.generations = j.at("generations").get<int>();
+  s.lambda = j.at("lambda").get<int>();
+  s.mu = j.at("mu").get<int>();
+  s.kappa = j.at("kappa").get<int>();
+  s.rho = j.at("rho").get<int>();
+  s.sigma0 = j.at("sigma0").get<double>();
+  s.seed = std::stoull(j.at("seed").get<std::string>());
+  s.ipop_restarts = j.at("ipop_restarts").get<int>();
+  return s;
+}
+
+std::unique_ptr<Optimizer> makeOptimizer(const CalibrationSettings& s, const Eigen::VectorXd& y0) {
+  s.validate();
+  if (s.optimizer == "cmaes") {
+    CmaEsSettings c;
+    c.x0 = y0;
+    c.sigma0 = s.sigma0;
+    c.lambda = s.lambda;
+    c.mu = s.mu;
+    c.seed = s.seed;
+    c.ipop_restarts = s.ipop_restarts;
+    return std::make_unique<CmaEs>(c);
+  }
+  EsSettings e;
+  e.x0 = y0;
+  e.sigma0 = s.sigma0;
+  e.mu = s.mu > 0 ? s.mu : 10;
+  e.lambda = s.lambda > 0 ? s.lambda : 800;
+  e.kappa = s.kappa > 0 ? s.kappa : kKappaInfinite;
+  e.rho = s.rho;
+  e.seed = s.seed;
+  try {
+    return std::make_unique<MuKappaLambdaEs>(e);
+  } catch (const std::invalid_argument& x) {
+    throw InputError("", 0, "--mu/--lambda", x.what());
+  }
+}
+
+Calibration::Calibration(ParameterSpace space, CalibrationSettings settings, std::string out_dir, nlohmann::json inputs)
+    : space_(std::move(space)), settings_(std::move(settings)), out_dir_(std::move(out_dir)), inputs_(std::move(inputs)) {
+  opt_ = makeOptimizer(settings_, space_.initialY());
+  std::error_code ec;
+  std::filesystem::create_directories(out_dir_, ec);
+  if (ec) throw InputError(out_dir_, 0, "--out", "cannot create the directory: " + ec.message());
+}
+
+nlohmann::json Calibration::readCheckpoint(const std::string& out_dir) {
+  const std::string path = out_dir + "/checkpoint.json";
+  std::ifstream in(path);
+  if (!in) throw InputError(path, 0, "--resume", "no checkpoint to resume from");
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(path, 0, "", std::string("unreadable checkpoint: ") + e.what());
+  }
+  if (j.value("format", "") != kFormat || j.value("version", 0) != kVersion)
+    throw InputError(path, 0, "format", "not a gapsim calibration checkpoint of version " + std::to_string(kVersion));
+  return j;
+}
+
+Calibration Calibration::fromCheckpoint(ParameterSpace space, const std::string& out_dir, int generations) {
+  const nlohmann::json j = readCheckpoint(out_dir);
+  const std::string path = out_dir + "/checkpoint.json";
+  CalibrationSettings s = CalibrationSettings::fromJson(j.at("settings"));
+  if (generations > 0) s.generations = generations;
+  Calibration c(std::move(space), s, out_dir, j.at("inputs"));
+  std::vector<std::string> labels;
+  for (const auto& d : c.space_.dimensions()) labels.push_back(d.label);
+  if (labels != j.at("dimensions").get<std::vector<std::string>>())
+    throw InputError(path, 0, "dimensions", "the parameter space differs from the checkpoint's");
+  try {
+    c.opt_->restore(j.at("optimizer"));
+    c.best_values_ = vectorFromJson(j.at("best_values"));
+    c.best_f_ = doubleFromJson(j.at("best_fitness"));
+    c.initial_f_ = doubleFromJson(j.at("initial_fitness"));
+    for (const auto& h : j.at("history"))
+      c.history_.push_back({h.at("generation").get<int>(), h.at("evaluations").get<long>(), doubleFromJson(h.at("best")),
+                            doubleFromJson(h.at("median")), doubleFromJson(h.at("sigma")),
+                            vectorFromJson(h.at("best_values"))});
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(path, 0, "", std::string("incomplete checkpoint: ") + e.what());
+  }
+  return c;
+}
+
+nlohmann::json Calibration::checkpoint() const {
+  nlohmann::json j;
+  j["format"] = kFormat;
+  j["version"] = kVersion;
+  j["settings"] = settings_.toJson();
+  j["inputs"] = inputs_;
+  auto dims = nlohmann::json::array();
+  for (const auto& d : space_.dimensions()) dims.push_back(d.label);
+  j["dimensions"] = dims;
+  j["optimizer"] = opt_->save();
+  j["best_values"] = toJson(best_values_);
+  j["best_fitness"] = toJson(best_f_);
+  j["initial_fitness"] = toJson(initial_f_);
+  auto h = nlohmann::json::array();
+  for (const auto& r : history_)
+    h.push_back({{"generation", r.generation},
+                 {"evaluations", r.evaluations},
+                 {"best", toJson(r.best)},
+                 {"median", toJson(r.median)},
+                 {"sigma", toJson(r.sigma)},
+                 {"best_values", toJson(r.best_values)}});
+  j["history"] = h;
+  return j;
+}
+
+void Calibration::writeFiles() const {
+  writeFileAtomically(out_dir_ + "/checkpoint.json", checkpoint().dump(1));
+  std::ostringstream h;
+  h << "generation,evaluations,best,median,sigma";
+  for (const auto& d : space_.dimensions()) h << ',' << d.label;
+  h << '\n';
+  for (const auto& r : history_) {
+    h << r.generation << ',' << r.evaluations << ',' << num(r.best) << ',' << num(r.median) << ',' << num(r.sigma);
+    for (Eigen::Index i = 0; i < r.best_values.size(); ++i) h << ',' << num(r.best_values[i]);
+    h << '\n';
+  }
+  writeFileAtomically(out_dir_ + "/history.csv", h.str());
+  const std::string tmp = out_dir_ + "/best.params.tmp";
+  space_.write(tmp, best_values_,
+               "gapsim calibration result: best fitness " + num(best_f_) + " (initial " + num(initial_f_) + ") after " +
+                   std::to_string(history_.empty() ? 0 : history_.back().generation) + " generations, " +
+                   std::to_string(opt_->evaluations()) + " evaluations (" + settings_.optimizer + ", seed " +
+                   std::to_string(settings_.seed) + ")\nload with: gapsim-cli run --params best.params");
+  std::filesystem::rename(tmp, out_dir_ + "/best.params");
+}
+
+void Calibration::run(BatchEvaluator& ev, std::ostream* progress, int stop_after) {
+  if (history_.empty()) {
+    best_values_ = space_.initialValues();
+    const EvalResult r0 = ev.evaluate({best_values_}).front();
+    initial_f_ = best_f_ = std::isfinite(r0.fitness) ? r0.fitness : std::numeric_limits<double>::infinity();
+    history_.push_back({0, 0, best_f_, best_f_, opt_->stepSize(), best_values_});
+    if (progress) {
+      *progress << "gen 0 (initial parameters): fitness " << num(initial_f_);
+      if (!r0.error.empty()) *progress << " (" << r0.error << ")";
+      *progress << std::endl;
+    }
+    writeFiles();
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  long evals_session = 0;
+  int gens_session = 0;
+  while (opt_->generation() < settings_.generations && !opt_->converged()) {
+    if (stop_after >= 0 && gens_session >= stop_after) return;
+    const std::vector<Eigen::VectorXd> ys = opt_->ask();
+    std::vector<Eigen::VectorXd> values;
+    values.reserve(ys.size());
+    for (const auto& y : ys) values.push_back(space_.valuesFromY(y));
+    const std::vector<EvalResult> rs = ev.evaluate(values);
+    std::vector<double> f(rs.size());
+    int failed = 0;
+    std::string first_error;
+    for (std::size_t i = 0; i < rs.size(); ++i) {
+      f[i] = std::isfinite(rs[i].fitness) ? rs[i].fitness : std::numeric_limits<double>::infinity();
+      if (!std::isfinite(rs[i].fitness)) {
+        ++failed;
+        if (first_error.empty()) first_error = rs[i].error;
+      }
+      if (f[i] < best_f_) {
+        best_f_ = f[i];
+        best_values_ = values[i];
+      }
+    }
+    opt_->tell(f);
+    evals_session += static_cast<long>(f.size());
+    ++gens_session;
+    history_.push_back({opt_->generation(), opt_->evaluations(), best_f_, median(f), opt_->stepSize(), best_values_});
+    writeFiles();
+    if (progress) {
+      const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      const double rate = wall > 0 ? evals_session / wall : 0;
+      const double eta = wall / gens_session * (settings_.generations - opt_->generation());
+      char line[256];
+      std::snprintf(line, sizeof line, "gen %d/%d evals %ld best %.6g median %.6g sigma %.4g evals/s %.2f eta %s",
+                    opt_->generation(), settings_.generations, opt_->evaluations(), best_f_, median(f),
+                    opt_->stepSize(), rate, hms(eta).c_str());
+      *progress << line;
+      if (failed) *progress << " (" << failed << " failed, e.g. " << first_error << ")";
+      *progress << std::endl;
+    }
+  }
+  if (progress && opt_->converged()) *progress << "optimizer stopped: " << opt_->stopReason() << std::endl;
+}
+
+Eigen::VectorXd Calibration::spreadFraction() const {
+  // Optimiser units: 1 = the whole range (log range for log-scale dimensions); the transform is
+  // the identity inside, so the spread of y is the spread of the normalised value.
+  return opt_->spread();
+}
+
+void Calibration::writeSpread() const {
+  const Eigen::VectorXd s = spreadFraction();
+  std::vector<double> v(s.data(), s.data() + s.size());
+  const double med = median(v);
+  std::ostringstream o;
+  o << "dimension,best,spread_fraction_of_range,determined\n";
+  for (int i = 0; i < space_.dimension(); ++i)
+    o << space_.dimensions()[i].label << ',' << num(best_values_[i]) << ',' << num(s[i]) << ','
+      << (s[i] > 3 * med ? "weak" : "yes") << '\n';
+  writeFileAtomically(out_dir_ + "/spread.csv", o.str());
+}
+
+}  // namespace gapsim::calib

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#pragma once
+/// \file
+/// The calibration loop: optimizer (CMA-ES or the (mu, kappa, lambda)-ES) over the optimiser
+/// coordinates of a ParameterSpace, candidates evaluated in batches by any BatchEvaluator, and
+/// after every generation, in the output directory (each file written to a temporary name and
+/// renamed, so a kill never leaves a half-written file):
+///   checkpoint.json  settings, inputs, optimizer state (its RNG included), best, history
+///   history.csv      generation, evals, best, median, sigma, best value of every free dimension
+///   best.params      the best parameter set in the space format (loadable by `run --params`)
+/// A run resumed from the checkpoint (fromCheckpoint) continues bit-identically: the optimizer
+/// state round-trips exactly and evaluations are pure functions of the candidate.
+///
+/// Generation 0 of the history is the initial parameter set (evaluated once, not counted in
+/// evals); `best` is the best of it and of every candidate since, so a calibration never returns
+/// something worse than its starting point.
+
+#include <iosfwd>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "calib/evaluator.h"
+#include "calib/optimizer.h"
+#include "calib/parameter_space.h"
+
+namespace gapsim::calib {
+
+struct CalibrationSettings {
+  std::string optimizer = "cmaes";  ///< cmaes or es
+  int generations = 10;             ///< total, including those before a resume
+  int lambda = 0;                   ///< children per generation; 0: CMA-ES 4 + 3 ln n, ES 800
+  int mu = 0;                       ///< parents; 0: CMA-ES lambda / 2, ES 10
+  int kappa = 3;                    ///< ES lifetime (0: infinite, i.e. plus selection)
+  int rho = 2;                      ///< ES parents per child
+  double sigma0 = 0.2;              ///< initial step size in optimiser units (1 = the whole range)
+  std::uint64_t seed = 1;
+  int ipop_restarts = 0;            ///< CMA-ES only
+  void validate() const;            ///< InputError naming the option
+  nlohmann::json toJson() const;
+  static CalibrationSettings fromJson(const nlohmann::json& j);
+};
+
+struct GenerationRecord {
+  int generation = 0;
+  long evaluations = 0;
+  double best = 0, median = 0, sigma = 0;
+  Eigen::VectorXd best_values;
+};
+
+/// Builds the optimizer the settings name, starting at y0.
+std::unique_ptr<Optimizer> makeOptimizer(const CalibrationSettings& s, const Eigen::VectorXd& y0);
+
+class Calibration {
+ public:
+  /// A fresh calibration writing into out_dir (created if missing). `inputs` is stored in the
+  /// checkpoint verbatim (the command line needs it to rebuild the problem on resume).
+  Calibration(ParameterSpace space, CalibrationSettings settings, std::string out_dir, nlohmann::json inputs = {});
+  /// Continues from out_dir/checkpoint.json; the space must have the same dimensions.
+  /// `generations` > 0 replaces the total number of generations.
+  static Calibration fromCheckpoint(ParameterSpace space, const std::string& out_dir, int generations = 0);
+  /// Reads out_dir/checkpoint.json (InputError if missing or unreadable).
+  static nlohmann::json readCheckpoint(const std::string& out_dir);
+
+  /// Runs until settings.generations are done or the optimizer stops; `stop_after` >= 0 ends this
+  /// session after that many generations (tests: an interrupted run). Progress lines go to
+  /// `progress` (may be null).
+  void run(BatchEvaluator& ev, std::ostream* progress, int stop_after = -1);
+
+  const ParameterSpace& space() const { return space_; }
+  const CalibrationSettings& settings() const { return settings_; }
+  const std::vector<GenerationRecord>& history() const { return history_; }
+  const Eigen::VectorXd& bestValues() const { return best_values_; }
+  double bestFitness() const { return best_f_; }
+  double initialFitness() const { return initial_f_; }
+  const Optimizer& optimizer() const { return *opt_; }
+  const std::string& outDir() const { return out_dir_; }
+  const nlohmann::json& inputs() const { return inputs_; }
+  /// Per free dimension: spread of the final search distribution as a fraction of the range.
+  Eigen::VectorXd spreadFraction() const;
+  /// Writes spread.csv: label, best value, spread fraction, and "weak" for dimensions whose
+  /// spread is above 3 times the median spread (the data barely determine them).
+  void writeSpread() const;
+
+ private:
+  void writeFiles() const;
+  nlohmann::json checkpoint() const;
+
+  ParameterSpace space_;
+  CalibrationSettings settings_;
+  std::string out_dir_;
+  nlohmann::json inputs_;
+  std::unique_ptr<Optimizer> opt_;
+  std::vector<GenerationRecord> history_;
+  Eigen::VectorXd best_values_;
+  double best_f_ = std::numeric_limits<double>::infinity();
+  double initial_f_ = std::numeric_limits<double>::infinity();
+};
+
+/// Writes `text` to path via a temporary file and rename (atomic on POSIX file systems).
+void writeFileAtomically(const std::string& path, const std::string& text);
+
+}  // namespace gapsim::calib

@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "calib/objective.h"
+
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "calib/log_compare.h"
+#include "sim/input_error.h"
+#include "sim/motion_readers.h"
+#include "sim/recorder.h"
+#include "sim/runner.h"
+#include "sim/simulation.h"
+
+namespace gapsim::calib {
+namespace {
+
+std::string trim(std::string s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.erase(s.begin());
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.pop_back();
+  return s;
+}
+
+double number(const std::string& t, const std::string& file, int line, const std::string& field) {
+  double v = 0;
+  auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+  if (t.empty() || ec != std::errc() || p != t.data() + t.size() || !std::isfinite(v))
+    throw InputError(file, line, field, "not a finite number: '" + t + "'");
+  return v;
+}
+
+}  // namespace
+
+ScenarioSet ScenarioSet::load(const std::string& path, bool need_references) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path, 0, "", "cannot open the scenario set file");
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(path).parent_path();
+  ScenarioSet set;
+  set.source = path;
+  bool header = false;
+  int n = 0;
+  std::set<std::string> names;
+  static const char* kCols[] = {"name", "motion", "reference", "duration_s", "weight", "role"};
+  for (std::string raw; std::getline(in, raw);) {
+    ++n;
+    const std::string line = trim(raw);
+    if (line.empty() || line[0] == '#') continue;
+    std::vector<std::string> c;
+    std::stringstream ss(line);
+    for (std::string x; std::getline(ss, x, ',');) c.push_back(trim(x));
+    if (!line.empty() && line.back() == ',') c.emplace_back();
+    if (!header) {
+      if (c.size() < 4 || c.size() > 6)
+        throw InputError(path, n, "header", "expected the header name,motion,reference,duration_s[,weight[,role]]");
+      for (std::size_t i = 0; i < c.size(); ++i)
+        if (c[i] != kCols[i])
+          throw InputError(path, n, "header",
+                           "column " + std::to_string(i + 1) + " must be '" + kCols[i] + "', not '" + c[i] + "'");
+      header = true;
+      continue;
+    }
+    if (c.size() < 4 || c.size() > 6)
+      throw InputError(path, n, c.empty() ? "" : c[0], "expected 4 to 6 cells, got " + std::to_string(c.size()));
+    Scenario s;
+    s.line = n;
+    s.name = c[0];
+    if (s.name.empty() || !names.insert(s.name).second)
+      throw InputError(path, n, "name", "empty or repeated scenario name '" + s.name + "'");
+    auto resolve = [&](const std::string& p) { return fs::path(p).is_absolute() ? p : (dir / p).string(); };
+    s.motion_path = resolve(c[1]);
+    s.reference_path = resolve(c[2]);
+    if (!fs::exists(s.motion_path)) throw InputError(path, n, "motion", "no such file: " + s.motion_path);
+    if (need_references && !fs::exists(s.reference_path))
+      throw InputError(path, n, "reference", "no such file: " + s.reference_path);
+    s.duration_s = number(c[3], path, n, "duration_s");
+    if (!(s.duration_s > 0)) throw InputError(path, n, "duration_s", "must be > 0");
+    if (c.size() > 4 && !c[4].empty()) s.weight = number(c[4], path, n, "weight");
+    if (!(s.weight >= 0)) throw InputError(path, n, "weight", "must be >= 0");
+    if (c.size() > 5 && !c[5].empty()) {
+      if (c[5] == "holdout") s.holdout = true;
+      else if (c[5] != "train") throw InputError(path, n, "role", "expected train or holdout, not '" + c[5] + "'");
+    }
+    set.scenarios.push_back(std::move(s));
+  }
+  if (!header) throw InputError(path, 0, "header", "empty scenario set file");
+  bool any_train = false;
+  for (const auto& s : set.scenarios) any_train |= !s.holdout;
+  if (!any_train) throw InputError(path, 0, "role", "no training scenario");
+  return set;
+}
+
+ObjectiveKind parseObjectiveKind(const std::string& s) {
+  if (s == "F") return ObjectiveKind::F;
+  if (s == "E_cali") return ObjectiveKind::ECali;
+  if (s == "sum") return ObjectiveKind::Sum;
+  throw InputError("", 0, "--objective", "expected F, E_cali or sum, not '" + s + "'");
+}
+
+std::string toString(ObjectiveKind k) {
+  switch (k) {
+    case ObjectiveKind::F: return "F";
+    case ObjectiveKind::ECali: return "E_cali";
+    case ObjectiveKind::Sum: return "sum";
+  }
+  return "?";
+}
+
+ScenarioScore compareLogs(const Log& sim, const Log& ref, double fall_time_s, double m, double log_period_s) {
+  ScenarioScore r;
+  r.fall_time_s = fall_time_s;
+  const std::vector<double> t = sim.column("time_s");
+  const std::vector<double> rt = ref.column("time_s");
+  const double ref_end = rt.back();
+  // Frames of F: samples up to the fall (or the end) inside the reference's span.
+  std::vector<double> grid_F, grid_E;
+  std::vector<std::size_t> rows_F, rows_E;
+  for (std::size_t k = 0; k < t.size(); ++k) {
+    if (t[k] < rt.front() - 1e-12 || t[k] > ref_end + 1e-12) continue;
+    grid_E.push_back(t[k]);
+    rows_E.push_back(k);
+    if (fall_time_s < 0 || t[k] <= fall_time_s + 1e-12) {
+      grid_F.push_back(t[k]);
+      rows_F.push_back(k);
+    }
+  }
+  r.frames = static_cast<int>(grid_F.size());
+  double sse = 0;
+  for (std::size_t c = 0; c < sim.columns().size(); ++c) {
+    const std::string& name = sim.columns()[c];
+    if (name.size() < 6 || name.compare(name.size() - 6, 6, "/q_rad") != 0 || !ref.has(name)) continue;
+    const std::vector<double> rv = ref.column(name);
+    const std::vector<double> ri = resample({rt, rv}, grid_F);
+    for (std::size_t k = 0; k < rows_F.size(); ++k) {
+      const double d = ri[k] - sim.at(rows_F[k], c);
+      sse += d * d;
+    }
+  }
+  r.F = sse / std::pow(std::max(1, r.frames), m);
+  if (sim.has("torso/tilt_rad") && ref.has("torso/tilt_rad")) {
+    const int c = sim.columnIndex("torso/tilt_rad");
+    const std::vector<double> rv = ref.column("torso/tilt_rad");
+    const std::vector<double> ri = resample({rt, rv}, grid_E);
+    double e = 0;
+    for (std::size_t k = 0; k < rows_E.size(); ++k) {
+      const double d = ri[k] - sim.at(rows_E[k], static_cast<std::size_t>(c));
+      e += d * d;
+    }
+    r.E = e * log_period_s;
+  }
+  return r;
+}
+
+CalibrationProblem::CalibrationProblem(std::shared_ptr<const RobotModel> base, ParameterSpace space, ScenarioSet set,
+                                       ObjectiveSettings settings)
+    : base_(std::move(base)), space_(std::move(space)), set_(std::move(set)), settings_(settings) {
+  if (!(settings_.m >= 0)) throw InputError("", 0, "--m", "the exponent m must be >= 0");
+  if (!(settings_.log_period_s > 0)) throw InputError("", 0, "log_period_s", "must be > 0");
+  space_.checkAgainst(*base_);
+  std::vector<std::string> names;
+  for (const Joint& j : base_->joints) names.push_back(j.name);
+  for (const Scenario& s : set_.scenarios) {
+    auto motion = std::make_shared<Motion>(loadMotion(s.motion_path));
+    motion->checkJoints(names);
+    motions_.push_back(std::move(motion));
+    Log ref = Log::read(s.reference_path);
+    if (!ref.has("time_s")) throw InputError(s.reference_path, 1, "time_s", "the reference log has no time_s column");
+    references_.push_back(std::move(ref));
+  }
+}
+
+bool CalibrationProblem::hasHoldout() const {
+  for (const auto& s : set_.scenarios)
+    if (s.holdout) return true;
+  return false;
+}
+
+ScenarioScore CalibrationProblem::runScenario(const Eigen::VectorXd& values, int k, Log* log_out) const {
+  ScenarioScore r;
+  const Scenario& sc = set_.scenarios[static_cast<std::size_t>(k)];
+  auto model = std::make_shared<RobotModel>(*base_);
+  try {
+    space_.apply(*model, values);
+  } catch (const std::exception& e) {  // InputError or a component's validate()
+    r.error = std::string("refused: ") + e.what();
+    return r;
+  }
+  SimOptions so;
+  so.seed = settings_.sim_seed;
+  Simulation sim(model, so);
+  RunConfig rc;
+  rc.duration_s = sc.duration_s;
+  rc.log_period_s = settings_.log_period_s;
+  rc.stop_on_fall = settings_.kind == ObjectiveKind::F;  // F stops counting at the fall anyway
+  Log log(Recorder(*model).columns());
+  const RunSummary s = runMotion(sim, motions_[static_cast<std::size_t>(k)].get(), rc, &log);
+  if (s.diverged) {
+    r.diverged = true;
+    r.error = "diverged: " + s.divergence;
+  } else {
+    r = compareLogs(log, references_[static_cast<std::size_t>(k)], s.fall_time_s.value_or(-1.0), settings_.m,
+                    settings_.log_period_s);
+  }
+  if (log_out) *log_out = std::move(log);
+  return r;
+}
+
+EvalResult CalibrationProblem::evaluate(const Eigen::VectorXd& values, bool holdout) const {
+  EvalResult res;
+  double F = 0, E = 0;
+  int n = 0;
+  std::vector<double> per;
+  for (std::size_t k = 0; k < set_.scenarios.size(); ++k) {
+    const Scenario& sc = set_.scenarios[k];
+    if (sc.holdout != holdout) continue;
+    ++n;
+    const ScenarioScore s = runScenario(values, static_cast<int>(k), nullptr);
+    if (!s.error.empty()) {
+      res.error = sc.name + ": " + s.error;
+      res.parts.clear();
+      return res;  // fitness +inf
+    }
+    F += sc.weight * s.F;
+    E += sc.weight * s.E;
+    per.push_back(settings_.kind == ObjectiveKind::F       ? sc.weight * s.F
+                  : settings_.kind == ObjectiveKind::ECali ? sc.weight * s.E
+                                                           : sc.weight * (settings_.weight_F * s.F + settings_.weight_E * s.E));
+  }
+  if (n == 0) return res;
+  E /= n;
+  res.fitness = settings_.kind == ObjectiveKind::F       ? F
+                : settings_.kind == ObjectiveKind::ECali ? E
+                                                         : settings_.weight_F * F + settings_.weight_E * E;
+  res.parts = {F, E};
+  res.parts.insert(res.parts.end(), per.begin(), per.end());
+  return res;
+}
+
+}  // namespace gapsim::calib

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#pragma once
+/// \file
+/// What a calibration minimises: simulate the motions of a scenario set with a candidate parameter
+/// set and compare with the reference logs.
+///
+///   F (MoToFlex, Urbann et al. 2011, eq. 2), per scenario s:
+///       F_s = sum_{t=1}^{T} sum_i (q_ref,i(t) - q_sim,i(t))^2 / T^m
+///     t runs over the simulated log's samples (frames) up to the fall or the end, T is their
+///     number, i over the joints whose `<joint>/q_rad` column both logs have (encoder angles);
+///     the reference is read at the simulated sample times (linear interpolation). m > 1 rewards
+///     staying up (m = 0 would favour an immediate fall); the original implementation used m = 5.
+///     F = sum_s w_s F_s.
+///   E_cali (Tan et al., BIOLOID calibration, eq. with the torso tilt alpha only):
+///       E_s = integral_0^T (alpha_ref(t) - alpha_sim(t))^2 dt   (rectangle rule on the samples)
+///     with alpha = `torso/tilt_rad` (angle between torso up and world up), over the whole scenario
+///     (a fall is not cut off: its tilt error is the signal). E_cali = (1/n) sum_s w_s E_s.
+///   sum: w_F F + w_E E_cali (the two have different units; the weights make them commensurate).
+/// A run that diverges, or a parameter set the model refuses, scores +inf with the reason.
+///
+/// Scenario set file (CSV, `#` comments; paths relative to the file):
+///   name,motion,reference,duration_s,weight,role
+///   squat,motions/squat_fast.csv,reference/squat_fast.csv,1.5,1,train
+///   sway,motions/sway.csv,reference/sway.csv,1.5,1,holdout
+/// role: train (default; the optimiser sees it) or holdout (only reported).
+
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "calib/parameter_space.h"
+#include "sim/log_writer.h"
+#include "sim/motion.h"
+#include "sim/robot_model.h"
+
+namespace gapsim::calib {
+
+struct Scenario {
+  std::string name;
+  std::string motion_path, reference_path;  ///< resolved against the set file's directory
+  double duration_s = 1.0;
+  double weight = 1.0;
+  bool holdout = false;
+  int line = 0;
+};
+
+struct ScenarioSet {
+  std::string source;
+  std::vector<Scenario> scenarios;
+  /// Reads a set file (InputError with file, line and column; the paths are checked to exist,
+  /// except references when `need_references` is false, as for `twin`, which writes them).
+  static ScenarioSet load(const std::string& path, bool need_references = true);
+};
+
+enum class ObjectiveKind { F, ECali, Sum };
+ObjectiveKind parseObjectiveKind(const std::string& s);  ///< F, E_cali or sum (InputError otherwise)
+std::string toString(ObjectiveKind k);
+
+struct ObjectiveSettings {
+  ObjectiveKind kind = ObjectiveKind::F;
+  double m = 5.0;            ///< exponent of T in F
+  double weight_F = 1.0, weight_E = 1.0;  ///< of the sum
+  std::uint64_t sim_seed = 0;  ///< SimOptions::seed of every evaluation
+  double log_period_s = 0.01;  ///< sample period of the simulated logs (frames of F)
+};
+
+/// Result of one evaluation. parts = {F, E_cali, then the fitness of each scenario evaluated}.
+struct EvalResult {
+  double fitness = std::numeric_limits<double>::infinity();
+  std::vector<double> parts;
+  std::string error;  ///< why the fitness is +inf (divergence, refused value), else empty
+};
+
+/// One scenario's comparison, also used for the held-out report.
+struct ScenarioScore {
+  double F = 0, E = 0;
+  int frames = 0;               ///< T
+  double fall_time_s = -1;      ///< -1: did not fall
+  bool diverged = false;
+  std::string error;
+};
+
+/// Everything an evaluation needs, loaded once (model, space, motions, reference logs); evaluate()
+/// is const and has no side effects, so any process may call it in any order.
+class CalibrationProblem {
+ public:
+  CalibrationProblem(std::shared_ptr<const RobotModel> base, ParameterSpace space, ScenarioSet set,
+                     ObjectiveSettings settings);
+
+  const ParameterSpace& space() const { return space_; }
+  const ScenarioSet& scenarios() const { return set_; }
+  const ObjectiveSettings& settings() const { return settings_; }
+
+  /// Fitness of the free-dimension values over the training scenarios (holdout = false) or the
+  /// held-out ones.
+  EvalResult evaluate(const Eigen::VectorXd& values, bool holdout = false) const;
+  /// Simulates scenario k with these values, filling `log` (may be null) and scoring it.
+  ScenarioScore runScenario(const Eigen::VectorXd& values, int k, Log* log) const;
+  bool hasHoldout() const;
+
+ private:
+  std::shared_ptr<const RobotModel> base_;
+  ParameterSpace space_;
+  ScenarioSet set_;
+  ObjectiveSettings settings_;
+  std::vector<std::shared_ptr<const Motion>> motions_;
+  std::vector<Log> references_;
+};
+
+/// F_s and E_s of a simulated log against a reference (the formulas of the file comment);
+/// `fall_time_s` < 0 means no fall.
+ScenarioScore compareLogs(const Log& sim, const Log& ref, double fall_time_s, double m, double log_period_s);
+
+}  // namespace gapsim::calib
