@@ -4,6 +4,7 @@
 /// The playback toolbar: play/pause, single steps, reset, loop, speed (0.1x to 10x) and the time
 /// scrubber over what has been simulated so far. Holds no state of its own: the SimSession does.
 
+#include <QElapsedTimer>
 #include <QToolBar>
 
 #include "app/gui/sim_session.h"
@@ -35,6 +36,7 @@ class PlaybackBar : public QToolBar {
   QLabel* time_;
   QComboBox* speed_;
   bool syncing_ = false;
+  QElapsedTimer refresh_clock_;
 };
 
 }  // namespace gapsim::gui
