@@ -49,6 +49,10 @@ WalkMetrics measureWalk(const Log& log, const WalkPlan& plan, std::optional<doub
   m.steady_from_s = plan.walk_start_s + cycle;
   m.steady_to_s = plan.walk_end_s - 0.5 * cycle;
   if (fall_time_s) m.steady_to_s = std::min(m.steady_to_s, *fall_time_s - 0.5);
+  // Whole gait cycles only: the torso speeds up and slows down within each step, so a window of
+  // a fractional number of cycles biases the mean speed.
+  const double cycles = std::floor((m.steady_to_s - m.steady_from_s) / cycle + 1e-9);
+  if (cycles >= 1) m.steady_to_s = m.steady_from_s + cycles * cycle;
   std::vector<double> ts, ps, rs;
   size_t i0 = 0, i1 = 0;
   bool first = true;

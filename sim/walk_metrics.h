@@ -5,7 +5,8 @@
 /// planned walk: forward speed over the steady part, torso pitch and roll oscillation, fall.
 ///
 /// Steady part: from one gait cycle after the first lift-off to half a cycle before the last
-/// touch-down (start-up and stopping excluded), cut 0.5 s before a fall.
+/// touch-down (start-up and stopping excluded), cut 0.5 s before a fall, then shortened to a whole
+/// number of gait cycles (when at least one fits).
 ///   speed       = (torso x(t1) - torso x(t0)) / (t1 - t0), x along the initial heading (m/s)
 ///   amplitude   = (max - min) / 2 of the signal over the steady part (rad)
 ///   frequency   = the peak of the amplitude spectrum of the mean-free signal, 0.2..10 Hz, found by
