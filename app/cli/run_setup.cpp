@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "app/cli/run_setup.h"
 
+#include <filesystem>
 #include <iostream>
+#include <map>
 
 #include "sim/input_error.h"
 #include "sim/motion_readers.h"
+#include "sim/mtn_reader.h"
 #include "sim/parameters.h"
 #include "sim/recorder.h"
 #include "sim/robot_library.h"
@@ -17,6 +20,8 @@ void addRunArgs(CLI::App& app, RunArgs& a) {
   app.add_option("--robot", a.robot, "nao, bioloid, mabel or a path to a robot file")->capture_default_str();
   app.add_option("--motion", a.motion, "motion file: CSV keyframes (time_s + joints), a joint table with "
                                        "--frame-period, or a Webots .motion");
+  app.add_option("--page", a.page, "page (name or number) of a RoboPlus .mtn motion; ticks are mapped to joints "
+                                   "with motor_map.csv next to the robot file (robots/bioloid/motor_map.csv)");
   app.add_option("--walk", a.walk, "generate a walk and play it, e.g. speed=0.2,step_duration=1.0 (keys: " +
                                        walkParamKeys() + "; see docs/walk.md)");
   app.add_option("--frame-period", a.frame_period_s, "frame period (s) of a joint table without time column");
@@ -46,6 +51,27 @@ std::shared_ptr<RobotModel> loadConfiguredModel(const RunArgs& a) {
   return model;
 }
 
+namespace {
+
+/// A RoboPlus page: motor map next to the robot file (else the shipped BIOLOID's), played from
+/// the model's initial pose.
+Motion loadMtnPage(const RunArgs& a, const RobotModel& model) {
+  if (a.frame_period_s) throw InputError("", 0, "--frame-period", "a .mtn file carries its own times");
+  const MtnFile file = MtnFile::read(a.motion);
+  if (a.page.empty()) {
+    std::string pages;
+    for (const auto& n : file.pageNames()) pages += (pages.empty() ? "" : ", ") + n;
+    throw InputError(a.motion, 0, "--page", "a .mtn file holds many pages: choose one (pages: " + pages + ")");
+  }
+  std::string map_file = std::filesystem::path(model.source_file).parent_path() / "motor_map.csv";
+  if (!std::filesystem::exists(map_file)) map_file = robotsDirectory() + "/bioloid/motor_map.csv";
+  std::map<std::string, double> initial;
+  for (std::size_t j = 0; j < model.joints.size(); ++j) initial[model.joints[j].name] = model.initial_q[j];
+  return mtnPageMotion(file, a.page, MotorMap::read(map_file), initial);
+}
+
+}  // namespace
+
 RunSetup prepareRun(const RunArgs& a, bool with_log, bool profile) {
   RunSetup s;
   auto model = loadConfiguredModel(a);
@@ -56,8 +82,10 @@ RunSetup prepareRun(const RunArgs& a, bool with_log, bool profile) {
     if (!a.motion.empty()) throw InputError("", 0, "--walk", "give --motion or --walk, not both");
     s.motion = std::make_unique<Motion>(planWalk(*model, parseWalkParams(a.walk)).motion("--walk"));
   }
-  if (!a.motion.empty()) s.motion = std::make_unique<Motion>(loadMotion(a.motion, a.frame_period_s));
+  if (!a.motion.empty() && isMtnPath(a.motion)) s.motion = std::make_unique<Motion>(loadMtnPage(a, *model));
+  else if (!a.motion.empty()) s.motion = std::make_unique<Motion>(loadMotion(a.motion, a.frame_period_s));
   else if (a.frame_period_s) throw InputError("", 0, "--frame-period", "given without --motion");
+  if (!a.page.empty() && !isMtnPath(a.motion)) throw InputError("", 0, "--page", "given without a .mtn --motion");
   if (s.motion) {
     std::vector<std::string> names;
     for (const Joint& j : model->joints) names.push_back(j.name);

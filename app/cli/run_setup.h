@@ -18,6 +18,7 @@ namespace gapsim::cli {
 struct RunArgs {
   std::string robot = "nao";
   std::string motion;
+  std::string page;                   ///< --page: the page to play of a RoboPlus .mtn motion
   std::optional<double> frame_period_s;
   std::optional<double> duration_s;
   std::optional<double> dt_s;
