@@ -9,7 +9,9 @@ PACKAGES=(build-essential cmake pkg-config libode-dev libeigen3-dev libtinyxml2-
           # the desktop application (app/gui): Qt6 Widgets/OpenGL/Charts, and Mesa + Xvfb so it
           # also renders (software OpenGL) on machines without a display: CI and screenshots
           qt6-base-dev libqt6opengl6-dev qt6-charts-dev libgl-dev libglx-dev
-          libgl1-mesa-dri libglx-mesa0 xvfb xauth)
+          libgl1-mesa-dri libglx-mesa0 xvfb xauth
+          # gapsim-cli identify servo draws its figure (PNG) with gnuplot
+          gnuplot-nox)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

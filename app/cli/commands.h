@@ -25,5 +25,6 @@ Action addWalk(CLI::App& app);
 Action addExperiment(CLI::App& app);
 Action addCalibrate(CLI::App& app);
 Action addTwin(CLI::App& app);
+Action addIdentify(CLI::App& app);
 
 }  // namespace gapsim::cli

@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// gapsim-cli identify: system identification from real-robot logs, one sub-subcommand per
+// experiment. `identify servo`: the Dynamixel gains kp, kd, kc from a square-wave step test
+// (BIOLOID paper 000, calib/servo_identification.h). New experiments (e.g. a MABEL chirp) add an
+// entry to kExperiments below.
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <sstream>
+
+#include "app/cli/commands.h"
+#include "calib/servo_identification.h"
+#include "sim/input_error.h"
+#include "sim/robot_library.h"
+#include "sim/urdf_parser.h"
+
+namespace gapsim::cli {
+
+namespace {
+
+// Paper 000's gains for the AX-18 (one experiment; the paper names no compliance slope).
+constexpr double kPaperKp = 9.272, kPaperKd = 0.3069, kPaperKc = 0.03;
+
+struct ServoArgs {
+  std::string log;
+  std::optional<double> inertia_kgm2;
+  std::string robot = "bioloid";
+  std::string joint = "r_foot";
+  std::string replay_robot;  // default robots/bioloid/identification/ankle_r_foot.urdf
+  std::string out = ".";
+  int degree = 4;
+  double piece_s = 0.0;
+};
+
+std::string fmt(double v, int prec = 4) {
+  std::ostringstream s;
+  s << std::setprecision(prec) << v;
+  return s.str();
+}
+
+std::string interval(const calib::GainEstimate& g) {
+  return fmt(g.value) + "  [" + fmt(g.value - g.half_width) + ", " + fmt(g.value + g.half_width) + "]";
+}
+
+bool haveGnuplot() { return std::system("command -v gnuplot >/dev/null 2>&1") == 0; }
+
+/// The paper's Fig. 2 (left: goal, measured and simulated angle; right: the error q - qbar,
+/// measured and simulated) plus the torque balance I qdd against the identified law.
+bool writeFigure(const std::string& csv, const std::string& png, const std::string& title) {
+  const std::string script = png + ".gp";
+  {
+    std::ofstream g(script);
+    g << "set terminal pngcairo size 1200,1000 font ',10'\n"
+      << "set output '" << png << "'\n"
+      << "set termoption noenhanced\n"
+      << "set datafile separator ','\n"
+      << "set key autotitle columnhead\n"
+      << "set multiplot layout 3,1 title '" << title << "'\n"
+      << "set grid\nset xlabel 'time (s)'\n"
+      << "set ylabel 'angle (rad)'\n"
+      << "plot '" << csv << "' using 1:2 with lines lw 2 title 'goal qbar', '' using 1:3 with points pt 7 ps 0.2 "
+         "title 'measured q', '' using 1:10 with lines lw 1.5 title 'simulated q (identified gains)'\n"
+      << "set ylabel 'q - qbar (rad)'\n"
+      << "plot '" << csv << "' using 1:($3-$2) with points pt 7 ps 0.2 title 'measured error', '' using "
+         "1:($10-$2) with lines lw 1.5 title 'simulated error'\n"
+      << "set ylabel 'torque (N m)'\n"
+      << "plot '" << csv << "' using 1:8 with lines title 'I qdd (smoothed measurement)', '' using 1:9 with lines "
+         "title '-kp (q - qbar) - kd qd - kc sgn(qd) (identified)'\n"
+      << "unset multiplot\n";
+  }
+  const int rc = std::system(("gnuplot '" + script + "' 2>&1").c_str());
+  std::filesystem::remove(script);
+  return rc == 0 && std::filesystem::exists(png);
+}
+
+int runServo(const ServoArgs& a) {
+  const calib::ServoStepLog log = calib::ServoStepLog::read(a.log);
+  // I: given, or the model's inertia beyond the joint (the paper does not give it).
+  const RobotModel model = loadRobotFile(resolveRobotFile(a.robot));
+  if (model.jointIndex(a.joint) < 0) throw InputError("", 0, "--joint", "robot '" + a.robot + "' has no joint '" + a.joint + "'");
+  const double model_I = calib::inertiaBeyondJoint_kgm2(model, a.joint);
+  if (a.inertia_kgm2 && !(*a.inertia_kgm2 > 0)) throw InputError("", 0, "--inertia", "must be > 0 kg m^2");
+  if (a.degree < 2 || a.degree > 10) throw InputError("", 0, "--degree", "must be in 2..10");
+  if (!(a.piece_s >= 0)) throw InputError("", 0, "--piece", "must be >= 0 s");
+  const double I = a.inertia_kgm2.value_or(model_I);
+
+  calib::ServoIdOptions opt;
+  opt.inertia_kgm2 = I;
+  opt.poly_degree = a.degree;
+  opt.piece_s = a.piece_s;
+  const calib::ServoIdResult r = calib::identifyServo(log, opt);
+
+  std::cout << "servo identification (paper 000): " << a.log << "\n";
+  if (a.inertia_kgm2)
+    std::cout << "  inertia I = " << fmt(I) << " kg m^2 (--inertia; the model's " << a.joint << " link: " << fmt(model_I)
+              << ")\n";
+  else
+    std::cout << "  inertia I = " << fmt(I) << " kg m^2: the model's inertia about the " << a.joint
+              << " axis of everything beyond it (" << model.source_file
+              << "); the paper does not give I, so the gains below are only as good as this value\n";
+  std::cout << "  switching instants: " << r.switches.size() << ", polynomials of degree " << a.degree << ": "
+            << r.pieces << (a.piece_s > 0 ? " (pieces of ~" + fmt(a.piece_s) + " s)" : " (one per segment, as the paper)")
+            << ", samples: " << r.samples.size() << ", smoothing rms " << fmt(r.smoothing_rms_rad, 3) << " rad\n";
+  std::cout << "  kp = " << interval(r.kp_Nm_rad) << " N m/rad\n"
+            << "  kd = " << interval(r.kd_Nm_s_rad) << " N m s/rad\n"
+            << "  kc = " << interval(r.kc_Nm) << " N m\n";
+  std::cout << "  [..] = 95% confidence interval: Student-t quantile t(0.975, dof " << r.dof << ") = " << fmt(r.t_quantile, 5)
+            << " times sqrt of diag(sigma^2 (A^T A)^-1), sigma^2 = RSS/dof; it assumes independent residuals, which\n"
+               "        residuals of smoothed data are not, so it understates the uncertainty\n";
+  std::cout << "  residual rms = " << fmt(r.residual_rms_Nm) << " N m (rms of I qdd " << fmt(r.measured_rms_Nm)
+            << " N m, R^2 = " << fmt(r.r_squared, 3) << ")\n";
+  std::cout << "  rms of the identified terms: kp (q - qbar) " << fmt(r.term_rms_Nm[0]) << ", kd qd " << fmt(r.term_rms_Nm[1])
+            << ", kc sgn(qd) " << fmt(r.term_rms_Nm[2]) << " N m\n";
+  std::cout << "  independent of I: kp/kd = " << fmt(r.kp_Nm_rad.value / r.kd_Nm_s_rad.value) << " 1/s, kc/kp = "
+            << fmt(r.kc_Nm.value / r.kp_Nm_rad.value) << " rad;  paper 000: kp " << kPaperKp << ", kd " << kPaperKd
+            << ", kc " << kPaperKc << " (kp/kd " << fmt(kPaperKp / kPaperKd) << " 1/s, kc/kp " << fmt(kPaperKc / kPaperKp)
+            << " rad); I that would give the paper's kp: " << fmt(I * kPaperKp / r.kp_Nm_rad.value) << " kg m^2\n";
+  // The gains against I: y = I qdd is linear in I and A is not, so theta is exactly linear in I.
+  std::cout << "  gains against the assumed inertia (identified again for each I):\n"
+            << "      I factor   I (kg m^2)        kp          kd          kc\n";
+  for (double f : {0.5, 1.0, 2.0}) {
+    calib::ServoIdOptions o = opt;
+    o.inertia_kgm2 = I * f;
+    const calib::ServoIdResult s = calib::identifyServo(log, o);
+    std::cout << "      " << std::setw(8) << f << "   " << std::setw(10) << fmt(o.inertia_kgm2) << "  " << std::setw(10)
+              << fmt(s.kp_Nm_rad.value) << "  " << std::setw(10) << fmt(s.kd_Nm_s_rad.value) << "  " << std::setw(10)
+              << fmt(s.kc_Nm.value) << "\n";
+  }
+  std::cout << "      all three scale exactly linearly with I (the data determine kp/I, kd/I, kc/I); the share of\n"
+               "      the inertial term does not matter for that, only for how well I qdd is explained (R^2)\n";
+
+  // The paper's check: the same experiment simulated with the identified gains.
+  const std::string replay_file =
+      a.replay_robot.empty() ? robotsDirectory() + "/bioloid/identification/ankle_r_foot.urdf" : a.replay_robot;
+  const RobotModel rig = loadRobotFile(replay_file);
+  if (rig.jointIndex(a.joint) < 0) throw InputError(replay_file, 0, "--joint", "the replay robot has no joint '" + a.joint + "'");
+  const double rig_I = calib::inertiaBeyondJoint_kgm2(rig, a.joint);
+  const calib::ServoReplay rep = calib::replayServoExperiment(log, rig, a.joint, rig_I, I, r.kp_Nm_rad.value,
+                                                              r.kd_Nm_s_rad.value, r.kc_Nm.value);
+  std::cout << "  simulated experiment (" << replay_file << ", one joint, I = " << fmt(rig_I)
+            << " kg m^2, gains scaled by " << fmt(rig_I / I) << "): rms(q_sim - q) = " << fmt(rep.rms_rad, 4) << " rad over "
+            << rep.q_rad.size() << " samples from the first switch\n";
+  for (const auto& n : rep.notes) std::cout << "    note: " << n << "\n";
+
+  // Measured against predicted, the data of Fig. 2.
+  std::filesystem::create_directories(a.out);
+  const std::string stem = std::filesystem::path(a.log).stem().string();
+  const std::string csv = (std::filesystem::path(a.out) / (stem + "_servo_id.csv")).string();
+  {
+    std::map<double, double> sim_at;  // several samples share a time stamp: same simulated value
+    for (std::size_t k = 0; k < rep.time_s.size(); ++k) sim_at[rep.time_s[k]] = rep.q_sim_rad[k];
+    std::ofstream f(csv);
+    if (!f) throw InputError(csv, 0, "--out", "cannot write");
+    f << "time_s,q_target_rad,q_rad,q_smooth_rad,qd_rad_s,qdd_rad_s2,e_rad,tau_measured_Nm,tau_predicted_Nm,q_sim_rad,"
+         "e_sim_rad,tau_error_Nm\n";
+    f << std::setprecision(9);
+    for (const auto& s : r.samples) {
+      const auto it = sim_at.find(s.time_s);
+      const double qs = it == sim_at.end() ? NAN : it->second;
+      f << s.time_s << ',' << s.q_target_rad << ',' << s.q_rad << ',' << s.q_smooth_rad << ',' << s.qd_rad_s << ','
+        << s.qdd_rad_s2 << ',' << s.q_rad - s.q_target_rad << ',' << s.tau_measured_Nm << ',' << s.tau_predicted_Nm
+        << ',' << qs << ',' << qs - s.q_target_rad << ',' << s.tau_measured_Nm - s.tau_predicted_Nm << '\n';
+    }
+  }
+  std::cout << "  measured vs predicted (CSV): " << csv << "\n";
+  const std::string png = (std::filesystem::path(a.out) / (stem + "_servo_id.png")).string();
+  if (!haveGnuplot())
+    std::cout << "  figure: skipped, gnuplot is not installed (Debian: apt-get install gnuplot-nox; scripts/setup.sh "
+                 "installs it)\n";
+  else if (writeFigure(csv, png, "servo identification: " + stem))
+    std::cout << "  figure (paper's Fig. 2): " << png << "\n";
+  else
+    std::cout << "  figure: gnuplot failed, no PNG written\n";
+  std::cout << "kp_Nm_rad=" << fmt(r.kp_Nm_rad.value, 6) << " kd_Nm_s_rad=" << fmt(r.kd_Nm_s_rad.value, 6)
+            << " kc_Nm=" << fmt(r.kc_Nm.value, 6) << " residual_rms_Nm=" << fmt(r.residual_rms_Nm, 6)
+            << " replay_rms_rad=" << fmt(rep.rms_rad, 6) << std::endl;
+  return kExitOk;
+}
+
+Action addServo(CLI::App& app) {
+  auto a = std::make_shared<ServoArgs>();
+  app.add_option("--log", a->log, "step-test log: CSV with time_s, q_target_rad, q_rad (e.g. "
+                                  "ankle_r_foot_slope32.csv of the BIOLOID data)")
+      ->required();
+  app.add_option("--inertia", a->inertia_kgm2, "inertia I (kg m^2) of the moving link about the axis; default: the "
+                                               "model's, computed from --robot and --joint");
+  app.add_option("--robot", a->robot, "robot whose link inertia is used when --inertia is not given")->capture_default_str();
+  app.add_option("--joint", a->joint, "the joint of the step test")->capture_default_str();
+  app.add_option("--replay-robot", a->replay_robot, "fixed-base one-joint robot file for the simulated check "
+                                                    "(default robots/bioloid/identification/ankle_r_foot.urdf)");
+  app.add_option("--out", a->out, "directory for <log>_servo_id.csv and .png")->capture_default_str();
+  app.add_option("--degree", a->degree, "degree of the smoothing polynomial (the paper: 4)")->capture_default_str();
+  app.add_option("--piece", a->piece_s, "fit one polynomial per piece of ~this length (s) instead of per segment "
+                                        "(0 = per segment, as the paper)")
+      ->capture_default_str();
+  return [a] { return runServo(*a); };
+}
+
+/// The experiments: name, help, registration. Add new ones here.
+struct Experiment {
+  const char* name;
+  const char* help;
+  Action (*add)(CLI::App&);
+};
+constexpr Experiment kExperiments[] = {
+    {"servo", "Dynamixel gains kp, kd, kc from a square-wave step test (BIOLOID paper 000)", addServo},
+};
+
+}  // namespace
+
+Action addIdentify(CLI::App& app) {
+  app.require_subcommand(1);
+  auto actions = std::make_shared<std::map<CLI::App*, Action>>();
+  for (const Experiment& e : kExperiments) {
+    CLI::App* sub = app.add_subcommand(e.name, e.help);
+    (*actions)[sub] = e.add(*sub);
+  }
+  return [actions] {
+    for (auto& [sub, action] : *actions)
+      if (sub->parsed()) return action();
+    return kExitBadInput;
+  };
+}
+
+}  // namespace gapsim::cli
