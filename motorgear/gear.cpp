@@ -112,6 +112,7 @@ Gear::Params Gear::Params::typeA() {
   p.D_g_Nm_rad = 6.1308e6;
   p.l_h_rad = 1.3010e-5;
   p.B_g_Nm_s_rad = 84.365;
+  p.integrator = Integrator::kExact;  // substeps 100 (the paper's) when switched to kSubsteps
   return p;
 }
 
@@ -127,6 +128,7 @@ Gear::Params Gear::Params::typeB() {
   // undamped type-B mass falls into a numerical limit cycle at the hull faces (steady torque off
   // by 39 % in kMotoflex2011, 115 % in kCoupled); N >= 600 converges. 1000 gives w dt_g = 0.128.
   p.substeps = 1000;
+  p.integrator = Integrator::kExact;
   return p;
 }
 

@@ -8,7 +8,7 @@
 // Both variants, per call of step(dt, T_M, q, qd):
 //   T' = sigma * T_M                                          (Alg. 2 line 1; T_M motor side)
 //   the mass dynamics below over the frame, T_j = (1/dt) int T_s dt (line 13), integrated
-//   kExact: in closed form, event-driven (see "Exact integration")
+//   kExact (default of typeA()/typeB()): in closed form, event-driven (see "Exact integration")
 //   kSubsteps: N substeps of h = dt/N (line 2); spring deflection p_h from the dead zone
 //     (lines 3-9), T_s = D_g p_h (line 10), mass update (lines 11-12), T_j = sum T_s h/dt.
 //
@@ -44,9 +44,9 @@
 // frame is bracketed exactly between the analytic velocity zeros and refined to 1e-13 relative,
 // and the regime switches there. int T_s dt follows exactly from the ODE's impulse balance
 // (m (y'_1 - y'_0) = F tau - c (y_1 - y_0) - D int y). Same equations as the substeps, without
-// their error: no stability limit, no limit cycle, cost ~80-100 ns per frame plus ~0.2 us per
-// face crossing (type B rattles with 5-15 crossings per frame after torque reversals; the
-// substeps need 8-12 us at N = 1000). The switches cannot accumulate (the force is continuous
+// their error: no stability limit, no limit cycle, cost ~80-100 ns per frame plus ~0.15 us per
+// face crossing (type B rattles at the faces after torque reversals: 6-14 crossings per frame on
+// average in bench_motorgear, 1.1-2.1 us per frame; the substeps need 8-12 us at N = 1000). The switches cannot accumulate (the force is continuous
 // at a face and F constant, so ever gentler re-entries end on one side of the face); 256 per
 // frame only guard against rounding-level grazing, the rest of such a frame falls back to
 // substeps at w h = 0.05. Not supported: kCoupled with J_joint > 0 (the joint reaction with
@@ -148,8 +148,8 @@ class Gear {
     double reflectedInertia_kgm2() const { return sigma * sigma * J_rotor_kgm2; }
 
     /// MoToFlex gear type A (201.3) and B (130.85), motoflex_nao_parameters.csv.
-    static Params typeA();  ///< substeps 100 (as the paper)
-    static Params typeB();  ///< substeps 1000 (see the limit-cycle note above)
+    static Params typeA();  ///< kExact; substeps 100 (as the paper) if switched to kSubsteps
+    static Params typeB();  ///< kExact; substeps 1000 (see the limit-cycle note above)
 
     /// Names: variant, sigma, m_g, D_g, B_g, l_h, B_m, substeps, frame, J_rotor, J_joint,
     /// integrator.
