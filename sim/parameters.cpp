@@ -182,7 +182,8 @@ void setParameterAssignment(RobotModel& m, const std::string& a) {
   setParameter(m, name, v);
 }
 
-void loadParameterFile(RobotModel& m, const std::string& path) {
+void loadParameterFile(RobotModel& model, const std::string& path) {
+  RobotModel m = model;  // all or nothing: a bad line leaves the model as it was
   std::ifstream in(path);
   if (!in) throw InputError(path, 0, "", "cannot open parameter file");
   std::string line;
@@ -214,6 +215,7 @@ void loadParameterFile(RobotModel& m, const std::string& path) {
     setParameter(m, cells[0], v, path, n);
   }
   if (!header) throw InputError(path, 0, "header", "empty parameter file");
+  model = std::move(m);
 }
 
 void writeParameterFile(const RobotModel& m, const std::string& path) {

@@ -37,7 +37,7 @@ void setParameter(RobotModel& model, const std::string& name, double value, cons
 /// Parses "name=value" (the command line's --set).
 void setParameterAssignment(RobotModel& model, const std::string& assignment);
 
-/// Applies a parameter file.
+/// Applies a parameter file; on an error (InputError with file, line, name) the model is unchanged.
 void loadParameterFile(RobotModel& model, const std::string& path);
 
 /// Writes every parameter (listParameters) as a parameter file.
