@@ -16,14 +16,14 @@ std::vector<double> column(const Log& log, const char* name) {
   return log.column(name);
 }
 
-/// Dominant frequency (Hz) of the mean-free samples x at times t, 0.2..10 Hz.
+/// Dominant frequency (Hz) of the mean-free samples x at times t, 0.2..5 Hz.
 double dominantFrequency(const std::vector<double>& t, const std::vector<double>& x) {
   if (x.size() < 8) return 0;
   double mean = 0;
   for (double v : x) mean += v;
   mean /= x.size();
   double best_f = 0, best = -1;
-  for (double f = 0.2; f <= 10.0 + 1e-9; f += 0.01) {
+  for (double f = 0.2; f <= 5.0 + 1e-9; f += 0.01) {
     std::complex<double> s = 0;
     for (size_t i = 0; i < x.size(); ++i) s += (x[i] - mean) * std::polar(1.0, -2 * M_PI * f * t[i]);
     if (std::abs(s) > best) {

@@ -9,7 +9,8 @@
 /// number of gait cycles (when at least one fits).
 ///   speed       = (torso x(t1) - torso x(t0)) / (t1 - t0), x along the initial heading (m/s)
 ///   amplitude   = (max - min) / 2 of the signal over the steady part (rad)
-///   frequency   = the peak of the amplitude spectrum of the mean-free signal, 0.2..10 Hz, found by
+///   frequency   = the peak of the amplitude spectrum of the mean-free signal, 0.2..5 Hz (walking
+///                 rates; above, foot impacts dominate a tiny oscillation), found by
 ///                 a direct DFT on a 0.01 Hz grid (Hz); a walk's pitch oscillates at the step rate
 ///                 (2 / step_duration) or, when alternate steps differ, at the gait rate.
 
