@@ -135,7 +135,10 @@ void RobotPanel::fillParameters() {
     auto* item = new QTreeWidgetItem(it->second, {name.mid(slash + 1), QString::number(p.value, 'g', 10)});
     item->setData(0, kNameRole, name);
     item->setFlags(item->flags() | Qt::ItemIsEditable);
-    item->setToolTip(0, name + (p.unit.empty() ? QString() : QStringLiteral(" [%1]").arg(QString::fromStdString(p.unit))));
+    const QString tip = name + (p.unit.empty() ? QString() : QStringLiteral(" [%1]").arg(QString::fromStdString(p.unit))) +
+                        (p.description.empty() ? QString() : "\n" + QString::fromStdString(p.description));
+    item->setToolTip(0, tip);
+    item->setToolTip(1, tip);
   }
   filling_ = false;
 }
@@ -171,8 +174,8 @@ void RobotPanel::editParameter(const std::string& name, double value) {
 
 void RobotPanel::saveFile() {
   if (!edited_) return;
-  const QString path = QFileDialog::getSaveFileName(this, tr("Save parameters"), QString::fromStdString(edited_->name) + ".params",
-                                                    tr("Parameter files (*.params *.txt);;All files (*)"));
+  const QString path = QFileDialog::getSaveFileName(this, tr("Save parameters"), QString::fromStdString(edited_->name) + "_params.csv",
+                                                    tr("Parameter files (*.csv);;All files (*)"));
   if (path.isEmpty()) return;
   try {
     saveParameterFile(path.toStdString(), *edited_);
@@ -184,7 +187,7 @@ void RobotPanel::saveFile() {
 void RobotPanel::loadFile() {
   if (!edited_) return;
   const QString path = QFileDialog::getOpenFileName(this, tr("Load parameters"), QString(),
-                                                    tr("Parameter files (*.params *.txt);;All files (*)"));
+                                                    tr("Parameter files (*.csv);;All files (*)"));
   if (path.isEmpty()) return;
   try {
     loadParameterFile(path.toStdString(), *edited_);

@@ -162,6 +162,7 @@ void ScriptedRun::poll() {
   if (!ready) return;
   done_ = true;
   s->pause();
+  if (o_.play_for_s) s->seek(*o_.play_for_s + 1e-9);  // the thread may have run a sample or two further
   if (o_.align)
     for (int id : w_->store()->overlayIds()) {
       w_->overlayPanel()->selectOverlay(id);

@@ -4,6 +4,7 @@
 // the alignment, the parameter binding to the model and the robot panel, and playback from the
 // recorded history.
 #include <QMimeData>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -167,7 +168,9 @@ class GuiWidgetsTest : public QObject {
   }
 
   void parameterBindingEditsACopyOfTheModel() {
+    // The panel's names are sim/parameters.h's (gapsim-cli params, --set): per joint and per group.
     const auto model = nao();
+    const int knee = model->jointIndex("LKneePitch");
     RobotModel m = *model;
     const auto params = modelParameters(m);
     auto find = [&](const std::string& n) {
@@ -175,32 +178,31 @@ class GuiWidgetsTest : public QObject {
         if (p.name == n) return p.value;
       return std::nan("");
     };
-    QCOMPARE(find("LKneePitch/servo/gain_1_s"), m.joints[m.jointIndex("LKneePitch")].servo.gain_1_s);
-    QCOMPARE(find("solver/dt_s"), m.solver.dt_s);
-    setModelParameter(m, "LKneePitch/servo/gain_1_s", 33.5);
-    QCOMPARE(m.joints[m.jointIndex("LKneePitch")].servo.gain_1_s, 33.5);
-    QCOMPARE(model->joints[model->jointIndex("LKneePitch")].servo.gain_1_s, 20.0);  // the original stays
-    QVERIFY_THROWS_EXCEPTION(InputError, setModelParameter(m, "contact/mu", -1));
-    QVERIFY_THROWS_EXCEPTION(InputError, setModelParameter(m, "solver/iterations", 2.5));
+    QCOMPARE(find("LKneePitch/friction/dry"), m.joints[knee].drive.dry_friction_Nm);
+    setModelParameter(m, "LKneePitch/friction/dry", 0.5);
+    QCOMPARE(m.joints[knee].drive.dry_friction_Nm, 0.5);
+    QCOMPARE(model->joints[knee].drive.dry_friction_Nm, find("LKneePitch/friction/dry"));  // the original stays
+    QVERIFY_THROWS_EXCEPTION(InputError, setModelParameter(m, "LKneePitch/friction/dry", -1));
+    QCOMPARE(m.joints[knee].drive.dry_friction_Nm, 0.5);  // a refused value changes nothing
     QVERIFY_THROWS_EXCEPTION(InputError, setModelParameter(m, "nope/gain", 1));
     // Save and load back; a bad line names file, line and field and leaves the model alone.
     QTemporaryDir dir;
-    const std::string path = dir.filePath("nao.params").toStdString();
+    const std::string path = dir.filePath("nao_params.csv").toStdString();
     saveParameterFile(path, m);
     RobotModel back = *model;
     loadParameterFile(path, back);
-    QCOMPARE(back.joints[back.jointIndex("LKneePitch")].servo.gain_1_s, 33.5);
-    const std::string bad = dir.filePath("bad.params").toStdString();
-    std::ofstream(bad) << "# comment\ncontact/mu 0.8\nLKneePitch/servo/fmax_Nm abc\n";
+    QCOMPARE(back.joints[knee].drive.dry_friction_Nm, 0.5);
+    const std::string bad = dir.filePath("bad.csv").toStdString();
+    std::ofstream(bad) << "# comment\nname,value\nLKneePitch/friction/dry,0.3\nLKneePitch/friction/dry,abc\n";
     RobotModel untouched = *model;
     try {
       loadParameterFile(bad, untouched);
       QFAIL("no exception");
     } catch (const InputError& e) {
-      QCOMPARE(e.line(), 3);
-      QCOMPARE(QString::fromStdString(e.field()), QString("LKneePitch/servo/fmax_Nm"));
+      QCOMPARE(e.line(), 4);
+      QCOMPARE(QString::fromStdString(e.field()), QString("LKneePitch/friction/dry"));
     }
-    QCOMPARE(untouched.contact.mu, model->contact.mu);
+    QCOMPARE(untouched.joints[knee].drive.dry_friction_Nm, model->joints[knee].drive.dry_friction_Nm);
   }
 
   void robotPanelShowsJointsAndAppliesEdits() {
@@ -215,12 +217,18 @@ class GuiWidgetsTest : public QObject {
     QVERIFY(panel.jointTable()->item(0, 2)->text() != "-");
     QSignalSpy apply(&panel, &RobotPanel::applyRequested);
     QSignalSpy errors(&panel, &RobotPanel::errorOccurred);
-    panel.editParameter("LKneePitch/servo/gain_1_s", 12.0);
+    const int knee = model->jointIndex("LKneePitch");
+    QVERIFY(panel.parameterTree()->topLevelItemCount() > 0);
+    panel.editParameter("LKneePitch/friction/dry", 0.25);
     QVERIFY(panel.hasPendingEdits());
-    QCOMPARE(panel.editedModel()->joints[model->jointIndex("LKneePitch")].servo.gain_1_s, 12.0);
-    panel.editParameter("contact/mu", -3.0);  // refused with a message, the edit before stays
+    QCOMPARE(panel.editedModel()->joints[knee].drive.dry_friction_Nm, 0.25);
+    panel.editParameter("LAnklePitch/friction/dry", -3.0);  // refused with a message, the edit before stays
     QCOMPARE(errors.count(), 1);
-    QCOMPARE(panel.editedModel()->contact.mu, model->contact.mu);
+    QCOMPARE(panel.editedModel()->joints[knee].drive.dry_friction_Nm, 0.25);
+    for (QPushButton* b : panel.findChildren<QPushButton*>())
+      if (b->text().startsWith("Apply")) b->click();
+    QCOMPARE(apply.count(), 1);
+    QVERIFY(!panel.hasPendingEdits());
   }
 
   void playbackSeeksWithinTheHistory() {
