@@ -81,7 +81,9 @@ Action addCalibrate(CLI::App& app) {
   app.add_option("--optimizer", s.optimizer, "cmaes or es ((mu,kappa,lambda)-ES)")
       ->check(CLI::IsMember({"cmaes", "es"}))
       ->capture_default_str();
-  app.add_option("--generations", s.generations, "generations in total (also when resuming)")->capture_default_str();
+  CLI::Option* generations_opt =
+      app.add_option("--generations", s.generations, "generations in total (resuming: default the checkpoint's)")
+          ->capture_default_str();
   app.add_option("--lambda", s.lambda, "children per generation (0: CMA-ES 4+3 ln n, ES 800)")->capture_default_str();
   app.add_option("--mu", s.mu, "parents (0: CMA-ES lambda/2, ES 10)")->capture_default_str();
   app.add_option("--kappa", s.kappa, "ES: generations a parent may live (0: infinite = plus selection)")
@@ -104,7 +106,7 @@ Action addCalibrate(CLI::App& app) {
   app.add_option("--out", a->out, "results directory (refused if not empty, unless --force)");
   app.add_option("--resume", a->resume, "continue the run whose checkpoint is in this directory");
   app.add_flag("--force", a->force, "write into a non-empty --out directory");
-  return [a] {
+  return [a, generations_opt] {
     // --- inputs: from the command line, or from the checkpoint when resuming ---
     nlohmann::json inputs;
     calib::CalibrationSettings settings = a->settings;
@@ -112,7 +114,7 @@ Action addCalibrate(CLI::App& app) {
       const nlohmann::json cp = calib::Calibration::readCheckpoint(a->resume);
       inputs = cp.at("inputs");
       settings = calib::CalibrationSettings::fromJson(cp.at("settings"));
-      settings.generations = a->settings.generations;
+      if (generations_opt->count() > 0) settings.generations = a->settings.generations;
     } else {
       if (a->space.empty() || a->scenarios.empty())
         throw InputError("", 0, "--space/--scenarios", "both are required (or --resume DIR)");
