@@ -37,6 +37,14 @@ PlaybackBar::PlaybackBar(SimSession* session, QWidget* parent) : QToolBar(tr("Pl
   connect(speed_, &QComboBox::currentIndexChanged, this,
           [this](int i) { session_->setSpeed(speed_->itemData(i).toDouble()); });
   addWidget(speed_);
+  connect(session_, &SimSession::speedChanged, this, [this](double s) {  // set elsewhere (command line)
+    int i = speed_->findData(s);
+    if (i < 0) {
+      speed_->addItem(QStringLiteral("%1x").arg(s), s);
+      i = speed_->count() - 1;
+    }
+    if (speed_->currentIndex() != i) speed_->setCurrentIndex(i);
+  });
   addSeparator();
   slider_ = new QSlider(Qt::Horizontal);
   slider_->setMinimumWidth(300);

@@ -106,8 +106,10 @@ void SimSession::seekIndex(int index) {
 }
 
 void SimSession::setSpeed(double speed) {
+  const double old = speed_;
   speed_ = std::clamp(speed, 0.01, 100.0);
   if (worker_) worker_->setSpeed(speed_);
+  if (speed_ != old) emit speedChanged(speed_);
   if (replaying_) {
     replay_t_s_ = currentTime_s();
     replay_clock_.start();

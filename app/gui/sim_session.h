@@ -69,6 +69,7 @@ class SimSession : public QObject {
   void loaded();
   void frameShown(int index);
   void playingChanged(bool playing);
+  void speedChanged(double speed);
   void simulationError(const QString& message);
 
  private:
