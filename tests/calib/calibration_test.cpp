@@ -18,6 +18,7 @@
 #include "calib/mpi_evaluator.h"
 #include "calib/objective.h"
 #include "calib/parameter_space.h"
+#include "calib/twin.h"
 #include "sim/input_error.h"
 #include "sim/parameters.h"
 #include "sim/robot_library.h"
@@ -48,14 +49,19 @@ std::string readFile(const std::string& path) {
   return ss.str();
 }
 
-/// A short scenario set on the example's motions and synthetic references (0.5 s: the squat's
-/// descent under load), so that a calibration generation costs well under a second.
+/// A short scenario set on the example's fast squat (the descent under load), so that a
+/// calibration generation costs well under a second. Its reference log is written here by the
+/// twin with the example's hidden parameters (not taken from the shipped files, which a change
+/// of the simulator would make stale).
 std::string shortSet(const std::string& dir, double duration_s = 0.5) {
   std::ostringstream s;
   s << "name,motion,reference,duration_s,weight,role\n"
-    << "squat_fast," << kExample << "/motions/squat_fast.csv," << kExample << "/reference/squat_fast.csv,"
-    << duration_s << ",1,train\n";
-  return writeFile(dir + "/set.csv", s.str());
+    << "squat_fast," << kExample << "/motions/squat_fast.csv,reference/squat_fast.csv," << duration_s << ",1,train\n";
+  const std::string path = writeFile(dir + "/set.csv", s.str());
+  RobotModel hidden = loadRobotFile(resolveRobotFile("nao"));
+  loadParameterFile(hidden, kExample + "/hidden.params");
+  writeTwinLogs(hidden, ScenarioSet::load(path, false), TwinSettings{});
+  return path;
 }
 
 std::shared_ptr<CalibrationProblem> exampleProblem(const std::string& set, ObjectiveKind kind = ObjectiveKind::F) {
