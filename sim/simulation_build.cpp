@@ -377,7 +377,10 @@ Simulation::Simulation(std::shared_ptr<const RobotModel> model, const SimOptions
         A.damping_Nms_rad = p.enable_motor ? p.gear.sigma * p.motor.B_v_Nm_s_rad : 0.0;
         p.motor.B_v_Nm_s_rad = 0.0;
       } else if (p.gear.J_joint_kgm2 <= 0) {
+        // The coupled gear needs the joint's inertia for its in-frame joint reaction; the exact
+        // integrator cannot take that reaction (3rd-order contact), so it falls back to substeps.
         p.gear.J_joint_kgm2 = subtreeInertiaAboutAxis(m, static_cast<int>(ji), pose_init) + p.gear.reflectedInertia_kgm2();
+        p.gear.integrator = motorgear::Gear::Integrator::kSubsteps;
       }
       A.chain = std::make_unique<motorgear::JointDrivetrain>(p);
       A.chain->reset(m.initial_q[ji], 0.0);

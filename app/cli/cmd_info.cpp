@@ -49,10 +49,12 @@ Action addInfo(CLI::App& app) {
           ++dof;
           const auto& p = j.drive.motoflex;
           char b[160];
-          std::snprintf(b, sizeof b, "MoToFlex %s (sigma %.5g, %s gear, %d substeps, friction %.3g N m)",
-                        j.drive.group.c_str(), p.gear.sigma,
-                        p.gear.variant == motorgear::Gear::Variant::kCoupled ? "coupled" : "motoflex2011",
-                        p.gear.substeps, j.drive.dry_friction_Nm);
+          const std::string integ = p.gear.integrator == motorgear::Gear::Integrator::kExact
+                                        ? std::string("exact")
+                                        : std::to_string(p.gear.substeps) + " substeps";
+          std::snprintf(b, sizeof b, "MoToFlex %s (sigma %.5g, %s gear, %s, friction %.3g N m)", j.drive.group.c_str(),
+                        p.gear.sigma, p.gear.variant == motorgear::Gear::Variant::kCoupled ? "coupled" : "motoflex2011",
+                        integ.c_str(), j.drive.dry_friction_Nm);
           drive = b;
         } else if (j.drive.kind == DriveKind::Dynamixel) {
           ++dof;
