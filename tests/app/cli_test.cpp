@@ -3,6 +3,8 @@
 // summaries, byte-identical logs, --help everywhere.
 #include <gtest/gtest.h>
 
+#include "tests/app/cli_runner.h"
+
 #include <array>
 #include <cstdio>
 #include <fstream>
@@ -11,34 +13,14 @@
 
 namespace {
 
-struct Result {
-  int code = -1;
-  std::string out;  // stdout and stderr together
-};
-
-Result cli(const std::string& args) {
-  const std::string cmd = std::string(GAPSIM_CLI_PATH) + " " + args + " 2>&1";
-  Result r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  std::array<char, 4096> buf{};
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  const int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using gapsim::test::cli;
+using gapsim::test::contains;
+using Result = gapsim::test::CliResult;
 
 std::string data(const std::string& f) { return std::string(GAPSIM_SOURCE_DIR) + "/tests/app/data/" + f; }
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using gapsim::test::slurp;
 
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 TEST(Cli, HelpOnEverySubcommand) {
   for (const char* sub : {"", "info", "run", "bench", "demo"}) {

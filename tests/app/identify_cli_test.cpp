@@ -2,6 +2,8 @@
 // gapsim-cli identify servo and run --motion X.mtn --page NAME, as a user runs them.
 #include <gtest/gtest.h>
 
+#include "tests/app/cli_runner.h"
+
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -10,25 +12,10 @@
 
 namespace {
 
-struct Result {
-  int code = -1;
-  std::string out;  // stdout and stderr together
-};
+using gapsim::test::cli;
+using gapsim::test::contains;
+using Result = gapsim::test::CliResult;
 
-Result cli(const std::string& args) {
-  const std::string cmd = std::string(GAPSIM_CLI_PATH) + " " + args + " 2>&1";
-  Result r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  std::array<char, 4096> buf{};
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  const int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
-
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 const std::string kSlope32 = std::string(GAPSIM_SOURCE_DIR) + "/tests/calib/data/ankle_r_foot_slope32.csv";
 const std::string kMtn = std::string(GAPSIM_SOURCE_DIR) + "/tests/sim/data/mtn/";

@@ -2,6 +2,8 @@
 // gapsim-cli walk / run --walk / experiment as a user runs them: exit codes and messages.
 #include <gtest/gtest.h>
 
+#include "tests/app/cli_runner.h"
+
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -11,25 +13,10 @@
 
 namespace {
 
-struct Result {
-  int code = -1;
-  std::string out;  // stdout and stderr together
-};
+using gapsim::test::cli;
+using gapsim::test::contains;
+using Result = gapsim::test::CliResult;
 
-Result cli(const std::string& args) {
-  const std::string cmd = std::string(GAPSIM_CLI_PATH) + " " + args + " 2>&1";
-  Result r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  std::array<char, 4096> buf{};
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  const int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
-
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 std::string tmp(const std::string& name) { return (std::filesystem::temp_directory_path() / name).string(); }
 
