@@ -44,7 +44,7 @@ std::optional<Options> parseOptions(const QStringList& args, int& exit_code) {
   const QCommandLineOption axes("show-axes", "show joint axes.");
   const QCommandLineOption follow("follow", "camera follows the robot.");
   const QCommandLineOption hide("hide-robot", "draw the scene without the robot (tests).");
-  const QCommandLineOption size("size", "window size.", "WxH", "1600x1000");
+  const QCommandLineOption size("size", "window size.", "WxH", "1280x800");
   p.addOptions({robot, motion, period, overlay, speed, play_for, play, quit_after, shot, plot_shot, window_shot, csv, quit, align, align_on, plot_gl,
                 stats, com, contacts, axes, follow, hide, size});
   auto fail = [&](const QString& m) {
