@@ -10,5 +10,5 @@ if [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; then
   exec ./build/gapsim --robot nao "$@"
 fi
 echo "gapsim: no display (\$DISPLAY and \$WAYLAND_DISPLAY are empty), so no window; running the headless demo."
-echo "gapsim: for the GUI without a display: xvfb-run -a -s \"-screen 0 1600x1000x24\" build/gapsim --robot nao --motion robots/nao/motions/squat.csv --play-for 3 --screenshot view.png --quit"
+echo "gapsim: for the GUI without a display: xvfb-run -a -s \"-screen 0 1280x800x24\" build/gapsim --robot nao --motion robots/nao/motions/squat.csv --play-for 3 --screenshot view.png --quit"
 exec ./build/gapsim-cli demo "$@"
