@@ -14,6 +14,7 @@
 #include <unordered_map>
 
 #include "sim/input_error.h"
+#include "sim/text_file.h"
 
 namespace gapsim {
 
@@ -46,16 +47,6 @@ std::string numberText(double v) {
   return std::string(buf, r.ptr);
 }
 
-std::string readWholeFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw InputError(path, 0, "", std::string("cannot open file: ") + std::strerror(errno));
-  }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) throw InputError(path, 0, "", "read error");
-  return std::move(ss).str();
-}
 
 }  // namespace
 
@@ -98,7 +89,7 @@ std::string csvNumberError(CsvNumberStatus status, std::string_view cell) {
 }
 
 CsvTable CsvTable::read(const std::string& path, const CsvReadOptions& opt) {
-  return parse(readWholeFile(path), path, opt);
+  return parse(readTextFile(path), path, opt);
 }
 
 CsvTable CsvTable::parse(std::string_view text, const std::string& name,

@@ -13,6 +13,7 @@
 
 #include "sim/csv_table.h"
 #include "sim/input_error.h"
+#include "sim/text_file.h"
 
 namespace gapsim {
 
@@ -33,17 +34,6 @@ std::string_view trimBlanks(std::string_view s) {
   return s;
 }
 
-std::string readWholeFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw InputError(path, 0, "", std::string("cannot open file: ") + std::strerror(errno));
-  }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  std::string text = std::move(ss).str();
-  if (text.rfind("\xEF\xBB\xBF", 0) == 0) text.erase(0, 3);
-  return text;
-}
 
 bool endsWith(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
@@ -168,7 +158,7 @@ Motion readJointTable(const std::string& path, double frame_period_s) {
 }
 
 Motion readWebotsMotion(const std::string& path) {
-  const std::string text = readWholeFile(path);
+  const std::string text = readTextFile(path);
   std::vector<std::string> joints;
   std::vector<double> times;
   std::vector<std::vector<double>> values;

@@ -17,6 +17,7 @@
 
 #include "sim/input_error.h"
 #include "sim/parameters.h"
+#include "sim/text_file.h"
 
 namespace gapsim {
 namespace {
@@ -667,12 +668,6 @@ RobotModel parseRobotXml(const std::string& xml_text, const std::string& path) {
   return m;
 }
 
-RobotModel loadRobotFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, 0, "", "cannot open robot file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parseRobotXml(ss.str(), path);
-}
+RobotModel loadRobotFile(const std::string& path) { return parseRobotXml(readTextFile(path), path); }
 
 }  // namespace gapsim

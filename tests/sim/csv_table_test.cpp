@@ -8,6 +8,7 @@
 #include <string>
 
 #include "sim/input_error.h"
+#include "tests/sim/expect_input_error.h"
 
 namespace gapsim {
 namespace {
@@ -16,19 +17,7 @@ std::string data(const std::string& name) {
   return std::string(GAPSIM_TEST_DATA_DIR) + "/timeseries/" + name;
 }
 
-/// Runs `f`, expects an InputError at `line` naming `field` whose message contains `text`.
-void expectInputError(const std::function<void()>& f, int line, const std::string& field,
-                      const std::string& text) {
-  try {
-    f();
-    ADD_FAILURE() << "no InputError thrown (expected line " << line << ", field '" << field << "')";
-  } catch (const InputError& e) {
-    EXPECT_EQ(e.line(), line) << e.what();
-    EXPECT_EQ(e.field(), field) << e.what();
-    EXPECT_NE(std::string(e.what()).find(text), std::string::npos)
-        << "'" << e.what() << "' lacks '" << text << "'";
-  }
-}
+using gapsim::test::expectInputError;
 
 TEST(CsvTable, ReadsCommentsBlankLinesAndTrailingDelimiters) {
   const CsvTable t = CsvTable::read(data("log_good.csv"));

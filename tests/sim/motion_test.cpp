@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sim/input_error.h"
+#include "tests/sim/expect_input_error.h"
 #include "sim/motion_readers.h"
 
 namespace gapsim {
@@ -22,19 +23,7 @@ std::string data(const std::string& name) {
   return std::string(GAPSIM_TEST_DATA_DIR) + "/timeseries/" + name;
 }
 
-/// Runs `f`, expects an InputError at `line` naming `field` whose message contains `text`.
-void expectInputError(const std::function<void()>& f, int line, const std::string& field,
-                      const std::string& text) {
-  try {
-    f();
-    ADD_FAILURE() << "no InputError thrown (expected line " << line << ", field '" << field << "')";
-  } catch (const InputError& e) {
-    EXPECT_EQ(e.line(), line) << e.what();
-    EXPECT_EQ(e.field(), field) << e.what();
-    EXPECT_NE(std::string(e.what()).find(text), std::string::npos)
-        << "'" << e.what() << "' lacks '" << text << "'";
-  }
-}
+using gapsim::test::expectInputError;
 
 // ------------------------------------------------------------------ Motion built in code
 
