@@ -50,7 +50,9 @@ TEST(StabilitySweep, SmallSweepOfTheNaoStaysFinite) {
     EXPECT_TRUE(c.outcome == "upright" || c.outcome == "fell" || c.outcome == "diverged" || c.outcome == "rejected")
         << c.outcome;
     EXPECT_TRUE(std::isfinite(c.max_tilt_deg)) << "set " << i;
-    if (c.outcome == "diverged") EXPECT_NE(c.message.find("diverged at t="), std::string::npos);
+    if (c.outcome == "diverged") {
+      EXPECT_NE(c.message.find("diverged at t="), std::string::npos);
+    }
   }
 }
 
