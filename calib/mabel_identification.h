@@ -180,11 +180,11 @@ SpringStiffnessFit fitSpringStiffness(std::span<const SpringTest> tests, double 
 // Logs
 
 /// A chirp log: columns time_s, u_Nm, omega_rad_s (further columns ignored); time strictly
-/// increasing and uniformly sampled (every step within 1 % of the mean).
+/// increasing and uniformly sampled (every step within 1 % of the median step).
 struct ChirpLog {
   std::string source;
   std::vector<double> time_s, u_Nm, omega_rad_s;
-  double sample_time_s = 0.0;  ///< mean step
+  double sample_time_s = 0.0;  ///< median step
   /// Throws InputError(file, line, column, ...) on bad input (sim/csv_table.h), also for a
   /// non-uniform time step (naming the line of time_s).
   static ChirpLog read(const std::string& path);
