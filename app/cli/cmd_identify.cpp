@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // gapsim-cli identify: system identification from real-robot logs, one sub-subcommand per
 // experiment. `identify servo`: the Dynamixel gains kp, kd, kc from a square-wave step test
-// (BIOLOID paper 000, calib/servo_identification.h). New experiments (e.g. a MABEL chirp) add an
-// entry to kExperiments below.
+// (BIOLOID paper 000, calib/servo_identification.h). `identify chirp|bias|transmission|spring`:
+// MABEL's transmission (paper 003, calib/mabel_identification.h). New experiments add an entry to
+// kExperiments below.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -16,7 +17,9 @@
 #include <sstream>
 
 #include "app/cli/commands.h"
+#include "calib/mabel_identification.h"
 #include "calib/servo_identification.h"
+#include "sim/csv_table.h"
 #include "sim/input_error.h"
 #include "sim/robot_library.h"
 #include "sim/urdf_parser.h"
@@ -203,6 +206,110 @@ Action addServo(CLI::App& app) {
   return [a] { return runServo(*a); };
 }
 
+// ---- MABEL (paper 003) ----------------------------------------------------------------------
+
+struct ChirpArgs {
+  std::string log;
+};
+
+int runFirstOrder(const ChirpArgs& a, bool with_bias) {
+  const calib::ChirpLog log = calib::ChirpLog::read(a.log);
+  const calib::FirstOrderFit f = with_bias ? calib::fitFirstOrderWithBias(log.u_Nm, log.omega_rad_s, log.sample_time_s)
+                                           : calib::fitFirstOrder(log.u_Nm, log.omega_rad_s, log.sample_time_s);
+  std::cout << (with_bias ? "amplifier bias, two-input ARX (paper 003, Appendix A, eqs. 31-33): "
+                          : "first-order model J omega_dot + mu omega = u, ARX(1,1) (paper 003, eq. 7): ")
+            << a.log << "\n";
+  std::cout << "  samples: " << log.time_s.size() << ", T_s = " << fmt(log.sample_time_s, 6) << " s\n";
+  std::cout << "  omega_k = a omega_{k-1} + b u_{k-1}" << (with_bias ? " + b2" : "") << ":  a = " << fmt(f.a, 8)
+            << ", b = " << fmt(f.b, 6) << (with_bias ? ", b2 = " + fmt(f.bias_coefficient, 6) : "") << "\n";
+  std::cout << "  J  = -mu T_s / ln a = " << fmt(f.J_kgm2, 6) << " kg m^2\n"
+            << "  mu = (1 - a) / b    = " << fmt(f.mu_Nms, 6) << " N m s\n";
+  if (with_bias) std::cout << "  bias = b2 / b1 = " << fmt(f.bias_Nm, 6) << " N m (the plant sees u + bias)\n";
+  std::cout << "  one-step prediction rms " << fmt(f.residual_rms, 4) << " rad/s (omega rms " << fmt(f.output_rms, 4)
+            << " rad/s)\n";
+  std::cout << "J_kgm2=" << fmt(f.J_kgm2, 6) << " mu_Nms=" << fmt(f.mu_Nms, 6);
+  if (with_bias) std::cout << " bias_Nm=" << fmt(f.bias_Nm, 6);
+  std::cout << std::endl;
+  return kExitOk;
+}
+
+Action addChirpLog(CLI::App& app, bool with_bias) {
+  auto a = std::make_shared<ChirpArgs>();
+  app.add_option("--log", a->log, "CSV with time_s, u_Nm (commanded torque), omega_rad_s (motor velocity), "
+                                  "uniformly sampled (`gapsim-cli excite chirp` writes the input)")
+      ->required();
+  return [a, with_bias] { return runFirstOrder(*a, with_bias); };
+}
+Action addChirp(CLI::App& app) { return addChirpLog(app, false); }
+Action addBias(CLI::App& app) { return addChirpLog(app, true); }
+
+struct TransmissionArgs {
+  std::string table;
+  double J_rotor_man = 0.0;
+};
+
+/// A table without a time column; throws InputError naming the file if a column is missing.
+CsvTable readTable(const std::string& path) {
+  CsvReadOptions opt;
+  opt.time_column = "";
+  return CsvTable::read(path, opt);
+}
+
+int runTransmission(const TransmissionArgs& a) {
+  if (!(a.J_rotor_man > 0)) throw InputError("", 0, "--rotor-inertia", "must be > 0 kg m^2");
+  const CsvTable t = readTable(a.table);
+  const auto Je = t.column("J_exp_kgm2"), Jp = t.column("J_pulley_kgm2"), Jc = t.column("J_cable_kgm2");
+  std::vector<calib::PulleyExperiment> e;
+  for (std::size_t i = 0; i < Je.size(); ++i) e.push_back({Je[i], Jp[i], Jc[i]});
+  if (e.size() < 2) throw InputError(a.table, 0, "", "need at least two pulley combinations (the paper: three)");
+  const calib::TorqueConstantFit r = calib::fitTorqueConstant(e, a.J_rotor_man);
+  std::cout << "K_T and alpha from " << e.size() << " pulley combinations (paper 003, eqs. 10-12): " << a.table << "\n"
+            << "  K_T = " << fmt(r.K_T, 6) << ", alpha = " << fmt(r.alpha, 6) << " (J_rotor = " << fmt(r.J_rotor_kgm2, 6)
+            << " kg m^2 for the manufacturer's " << fmt(a.J_rotor_man, 6) << "), residual rms " << fmt(r.residual_rms_kgm2, 4)
+            << " kg m^2\n";
+  std::cout << "K_T=" << fmt(r.K_T, 6) << " alpha=" << fmt(r.alpha, 6) << std::endl;
+  return kExitOk;
+}
+
+Action addTransmission(CLI::App& app) {
+  auto a = std::make_shared<TransmissionArgs>();
+  app.add_option("--table", a->table, "CSV, one row per pulley combination: J_exp_kgm2, J_pulley_kgm2, J_cable_kgm2")
+      ->required();
+  app.add_option("--rotor-inertia", a->J_rotor_man, "the manufacturer's rotor inertia J_rotor_man (kg m^2)")->required();
+  return [a] { return runTransmission(*a); };
+}
+
+struct SpringArgs {
+  std::string table;
+  double weight_N = 0.0;
+  double ratio = 5.18043;
+};
+
+int runSpring(const SpringArgs& a) {
+  if (!(a.weight_N > 0)) throw InputError("", 0, "--weight", "must be > 0 N");
+  if (!(a.ratio > 0)) throw InputError("", 0, "--ratio", "must be > 0");
+  const CsvTable t = readTable(a.table);
+  const auto qls = t.column("q_LS_rad"), qb = t.column("q_Bsp_rad");
+  std::vector<calib::SpringTest> tests;
+  for (std::size_t i = 0; i < qls.size(); ++i) tests.push_back({qls[i], qb[i]});
+  const calib::SpringStiffnessFit r = calib::fitSpringStiffness(tests, a.weight_N, a.ratio);
+  std::cout << "spring stiffness from " << tests.size() << " static tests (paper 003, eqs. 21-24): " << a.table << "\n";
+  for (std::size_t i = 0; i < tests.size(); ++i)
+    std::cout << "  q_LS " << fmt(tests[i].q_LS_rad) << " rad, q_Bsp " << fmt(tests[i].q_Bsp_rad) << " rad: tau_Bsp "
+              << fmt(r.tau_Bsp_Nm[i]) << " N m, (24) K_B " << fmt(r.K_B_each[i]) << " N m/rad\n";
+  std::cout << "  least-squares K_B = " << fmt(r.K_B_Nm_rad, 6) << " N m/rad (residual rms " << fmt(r.residual_rms_Nm, 4)
+            << " N m)\nK_B_Nm_rad=" << fmt(r.K_B_Nm_rad, 6) << std::endl;
+  return kExitOk;
+}
+
+Action addSpring(CLI::App& app) {
+  auto a = std::make_shared<SpringArgs>();
+  app.add_option("--table", a->table, "CSV, one row per static test: q_LS_rad, q_Bsp_rad")->required();
+  app.add_option("--weight", a->weight_N, "W_robot measured by the scale (N)")->required();
+  app.add_option("--ratio", a->ratio, "constant of eq. 24 (2 x 2.59061 by eq. 23)")->capture_default_str();
+  return [a] { return runSpring(*a); };
+}
+
 /// The experiments: name, help, registration. Add new ones here.
 struct Experiment {
   const char* name;
@@ -211,6 +318,11 @@ struct Experiment {
 };
 constexpr Experiment kExperiments[] = {
     {"servo", "Dynamixel gains kp, kd, kc from a square-wave step test (BIOLOID paper 000)", addServo},
+    {"chirp", "J and mu of J omega_dot + mu omega = u from a chirp log, ARX(1,1) (MABEL paper 003)", addChirp},
+    {"bias", "amplifier bias b2/b1 by the two-input ARX of MABEL paper 003, Appendix A", addBias},
+    {"transmission", "K_T and rotor-inertia factor alpha from pulley combinations (MABEL paper 003, eqs. 10-12)",
+     addTransmission},
+    {"spring", "spring stiffness K_B from static tests (MABEL paper 003, eqs. 21-24)", addSpring},
 };
 
 }  // namespace

@@ -26,5 +26,6 @@ Action addExperiment(CLI::App& app);
 Action addCalibrate(CLI::App& app);
 Action addTwin(CLI::App& app);
 Action addIdentify(CLI::App& app);
+Action addExcite(CLI::App& app);
 
 }  // namespace gapsim::cli

@@ -28,7 +28,11 @@ int main(int argc, char** argv) {
   reg("calibrate", "Calibrate drivetrain/soft parameters against reference logs (CMA-ES or (mu,kappa,lambda)-ES)",
       addCalibrate);
   reg("twin", "Write the reference logs of a virtual robot with hidden parameters (twin experiments)", addTwin);
-  reg("identify", "Identify model parameters from a real-robot log (servo: Dynamixel gains)", addIdentify);
+  reg("identify",
+      "Identify model parameters from a real-robot log (servo: Dynamixel gains; chirp, bias, transmission, "
+      "spring: MABEL)",
+      addIdentify);
+  reg("excite", "Write an input signal for an identification experiment (chirp: MABEL)", addExcite);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
