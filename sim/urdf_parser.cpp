@@ -57,30 +57,30 @@ std::vector<double> parseNumbers(const Ctx& c, const XMLElement* e, const std::s
   return out;
 }
 
+/// The `count` numbers of attribute `name`, or nothing when it is absent.
+std::optional<std::vector<double>> attrNumbers(const Ctx& c, const XMLElement* e, const char* name,
+                                               const std::string& field, size_t count) {
+  const char* t = e->Attribute(name);
+  if (!t) return std::nullopt;
+  const std::string f = field + "@" + name;
+  auto v = parseNumbers(c, e, f, t);
+  if (v.size() != count)
+    c.fail(e, f, std::string(count == 1 ? "expected one number" : "expected three numbers") + ", got '" + t + "'");
+  return v;
+}
+
 double attrDouble(const Ctx& c, const XMLElement* e, const char* name, const std::string& field,
                   std::optional<double> fallback = std::nullopt) {
-  const char* t = e->Attribute(name);
-  std::string f = field + "@" + name;
-  if (!t) {
-    if (fallback) return *fallback;
-    c.fail(e, f, "missing attribute");
-  }
-  auto v = parseNumbers(c, e, f, t);
-  if (v.size() != 1) c.fail(e, f, std::string("expected one number, got '") + t + "'");
-  return v[0];
+  if (auto v = attrNumbers(c, e, name, field, 1)) return (*v)[0];
+  if (!fallback) c.fail(e, field + "@" + name, "missing attribute");
+  return *fallback;
 }
 
 Eigen::Vector3d attrVec3(const Ctx& c, const XMLElement* e, const char* name, const std::string& field,
                          std::optional<Eigen::Vector3d> fallback = std::nullopt) {
-  const char* t = e->Attribute(name);
-  std::string f = field + "@" + name;
-  if (!t) {
-    if (fallback) return *fallback;
-    c.fail(e, f, "missing attribute");
-  }
-  auto v = parseNumbers(c, e, f, t);
-  if (v.size() != 3) c.fail(e, f, std::string("expected three numbers, got '") + t + "'");
-  return {v[0], v[1], v[2]};
+  if (auto v = attrNumbers(c, e, name, field, 3)) return {(*v)[0], (*v)[1], (*v)[2]};
+  if (!fallback) c.fail(e, field + "@" + name, "missing attribute");
+  return *fallback;
 }
 
 bool attrBool(const Ctx& c, const XMLElement* e, const char* name, const std::string& field, bool fallback) {
