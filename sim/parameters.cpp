@@ -39,6 +39,9 @@ std::vector<motorgear::ParamInfo> jointLeaves(const Joint& j) {
       out.push_back({"servo/fmax", "N m", "ideal servo: joint motor force limit"});
       out.push_back({"servo/max_velocity", "rad/s", "ideal servo: commanded speed limit"});
       break;
+    case DriveKind::Torque:
+      out.push_back({"friction/dry", "N m", "dry joint friction (ODE joint motor FMax)"});
+      break;
   }
   return out;
 }

@@ -64,7 +64,10 @@ struct ServoSettings {
 /// `MoToFlex` the PID -> battery clamp -> RL motor -> gear chain of motorgear::JointDrivetrain,
 /// whose torque enters ODE with dJointAddHingeTorque; `Dynamixel` the BIOLOID servo law.
 /// Dry friction is the ODE joint motor (target speed 0, FMax = dry_friction_Nm) for both.
-enum class DriveKind { Ideal, MoToFlex, Dynamixel };
+/// `Torque` is a joint driven only by torques the caller adds each step
+/// (Simulation::addJointTorque_Nm: a transmission model, a torque controller); its joint motor
+/// carries the dry friction dry_friction_Nm and nothing else.
+enum class DriveKind { Ideal, MoToFlex, Dynamixel, Torque };
 
 struct Drivetrain {
   DriveKind kind = DriveKind::Ideal;
@@ -144,6 +147,15 @@ struct FootContactSpec {
   int link = -1;
 };
 
+/// A static box in the scene (a wall to lean on, a seat): collides with the robot like the
+/// ground, with the model's contact settings. Not part of the robot: tasks add them to a copy
+/// of the model before building a Simulation.
+struct SceneBox {
+  std::string name;
+  Eigen::Vector3d size_m = Eigen::Vector3d::Ones();              ///< full edge lengths x, y, z
+  Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();        ///< box centre and orientation (world)
+};
+
 struct RobotModel {
   std::string name;
   std::string source_file;  ///< path it was read from
@@ -162,6 +174,7 @@ struct RobotModel {
   SolverSettings solver;
   ContactSettings contact;
   bool ground_plane = true;
+  std::vector<SceneBox> scene_boxes;
   std::vector<ImuSpec> imus;
   std::vector<FootContactSpec> foot_contacts;
   double fall_tilt_rad = 60.0 * 3.14159265358979323846 / 180.0;

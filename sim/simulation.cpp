@@ -67,6 +67,10 @@ Simulation::~Simulation() {
   Impl& I = *impl_;
   if (I.contacts) dJointGroupDestroy(I.contacts);
   if (I.ground) dGeomDestroy(I.ground);
+  if (I.scene_space) {
+    dSpaceSetCleanup(I.scene_space, 1);
+    dSpaceDestroy(I.scene_space);
+  }
   if (I.robot_space) {
     dSpaceSetCleanup(I.robot_space, 1);
     dSpaceDestroy(I.robot_space);
@@ -247,11 +251,19 @@ void Simulation::actuate() {
         dJointAddHingeTorque(A.id, A.applied_torque_Nm);
       }
       fmax = p.kc_Nm;
+    } else if (j.drive.kind == DriveKind::Torque) {
+      fmax = j.drive.dry_friction_Nm;  // torques come from addJointTorque_Nm only
     } else {
       // Ideal position servo ("plain ODE"): joint motor velocity toward the target.
       const double e = target_[ji] - jointAngle_rad(jj);
       vel = std::clamp(j.servo.gain_1_s * e, -j.servo.max_velocity_rad_s, j.servo.max_velocity_rad_s);
       fmax = j.servo.fmax_Nm;
+    }
+    if (A.external_torque_Nm != 0.0) {
+      if (hinge) dJointAddHingeTorque(A.id, A.external_torque_Nm);
+      else dJointAddSliderForce(A.id, A.external_torque_Nm);
+      A.applied_torque_Nm += A.external_torque_Nm;
+      A.external_torque_Nm = 0.0;
     }
     if (hinge) {
       dJointSetHingeParam(A.id, dParamVel, vel);
@@ -263,6 +275,29 @@ void Simulation::actuate() {
       if (j.damping_Nms_rad > 0) dJointAddSliderForce(A.id, -j.damping_Nms_rad * dJointGetSliderPositionRate(A.id));
     }
   }
+  for (const QueuedForce& f : I.queued_forces)
+    dBodyAddForceAtPos(f.body, f.force_N.x(), f.force_N.y(), f.force_N.z(), f.point_m.x(), f.point_m.y(), f.point_m.z());
+  I.queued_forces.clear();
+}
+
+void Simulation::addJointTorque_Nm(int joint, double tau_Nm) {
+  JointActuator& A = impl_->act.at(joint);
+  if (!A.id) throw std::invalid_argument("addJointTorque_Nm: joint '" + model_->joints[joint].name + "' is not movable");
+  A.external_torque_Nm += tau_Nm;
+}
+
+void Simulation::addLinkForce_N(int link, const Eigen::Vector3d& force_world_N, const Eigen::Vector3d& point_world_m) {
+  const int bi = impl_->link_body.at(link);
+  if (bi < 0) return;  // a static link: the world absorbs it
+  impl_->queued_forces.push_back({impl_->bodies[bi].id, force_world_N, point_world_m});
+}
+
+Eigen::Vector3d Simulation::linkPointVelocity_m_s(int link, const Eigen::Vector3d& p) const {
+  const int bi = impl_->link_body.at(link);
+  if (bi < 0) return Eigen::Vector3d::Zero();
+  dVector3 v;
+  dBodyGetPointVel(impl_->bodies[bi].id, p.x(), p.y(), p.z(), v);
+  return {v[0], v[1], v[2]};
 }
 
 void Simulation::collide() {
@@ -271,6 +306,9 @@ void Simulation::collide() {
   I.foot_fb_used = 0;
   std::fill(I.foot_points.begin(), I.foot_points.end(), 0);
   if (I.ground) dSpaceCollide2(reinterpret_cast<dGeomID>(I.robot_space), I.ground, &I, &Impl::nearCallback);
+  if (I.scene_space)
+    dSpaceCollide2(reinterpret_cast<dGeomID>(I.robot_space), reinterpret_cast<dGeomID>(I.scene_space), &I,
+                   &Impl::nearCallback);
   if (model_->contact.self_collision) dSpaceCollide(I.robot_space, &I, &Impl::nearCallback);
   contact_count_ = I.contacts_this_step;
 }

@@ -85,6 +85,16 @@ class Simulation {
   /// Advance by dt. Throws DivergenceError when the state stops being finite or bounded.
   void step();
 
+  // --- external actions, applied in the next step() only (then cleared) ---
+  /// Adds a torque about a hinge's axis (a force along a slider's axis) acting on the child
+  /// link, with the reaction on the parent: how a transmission model or torque controller drives
+  /// a joint (use DriveKind::Torque so no servo acts as well). Reported in jointTorque_Nm.
+  void addJointTorque_Nm(int joint, double tau_Nm);
+  /// Adds a force (world frame, N) at a world point on a link's body (a compliant ground, a push).
+  void addLinkForce_N(int link, const Eigen::Vector3d& force_world_N, const Eigen::Vector3d& point_world_m);
+  /// Velocity (world frame) of a world point moving with a link's body.
+  Eigen::Vector3d linkPointVelocity_m_s(int link, const Eigen::Vector3d& point_world_m) const;
+
   // --- sensors (after the last step) ---
   double jointAngle_rad(int joint) const;          ///< true angle (0 for fixed joints)
   double jointEncoder_rad(int joint) const;        ///< angle quantised to the encoder resolution

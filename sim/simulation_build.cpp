@@ -139,6 +139,19 @@ Simulation::Simulation(std::shared_ptr<const RobotModel> model, const SimOptions
   I.robot_space = dSimpleSpaceCreate(nullptr);
   I.contacts = dJointGroupCreate(0);
   if (m.ground_plane) I.ground = dCreatePlane(nullptr, 0, 0, 1, 0);
+  if (!m.scene_boxes.empty()) {
+    I.scene_space = dSimpleSpaceCreate(nullptr);
+    for (const SceneBox& b : m.scene_boxes) {
+      if (!(b.size_m.minCoeff() > 0) || !b.size_m.allFinite())
+        throw std::invalid_argument("scene box '" + b.name + "': size must be positive and finite");
+      dGeomID g = dCreateBox(I.scene_space, b.size_m.x(), b.size_m.y(), b.size_m.z());
+      const Eigen::Vector3d& t = b.pose.translation();
+      dGeomSetPosition(g, t.x(), t.y(), t.z());
+      const Eigen::Matrix3d R = b.pose.linear();
+      dMatrix3 Rd = {R(0, 0), R(0, 1), R(0, 2), 0, R(1, 0), R(1, 1), R(1, 2), 0, R(2, 0), R(2, 1), R(2, 2), 0};
+      dGeomSetRotation(g, Rd);
+    }
+  }
   I.foot_fb.resize(kMaxFootFeedback);
   I.foot_fb_owner.resize(kMaxFootFeedback);
   I.foot_fb_side.resize(kMaxFootFeedback);

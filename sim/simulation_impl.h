@@ -31,6 +31,13 @@ struct JointActuator {
   double damping_Nms_rad = 0.0;
   std::unique_ptr<motorgear::JointDrivetrain> chain;  ///< MoToFlex joints
   double applied_torque_Nm = 0.0;                      ///< explicit torque added this step
+  double external_torque_Nm = 0.0;                     ///< queued by addJointTorque_Nm for the next step
+};
+
+/// A force queued by addLinkForce_N for the next step.
+struct QueuedForce {
+  dBodyID body = nullptr;
+  Eigen::Vector3d force_N, point_m;
 };
 
 struct SoftJoint {
@@ -49,6 +56,7 @@ struct Simulation::Impl {
   dWorldID world = nullptr;
   dSpaceID robot_space = nullptr;
   dGeomID ground = nullptr;
+  dSpaceID scene_space = nullptr;  ///< static scene boxes (walls, seats); null if none
   dJointGroupID contacts = nullptr;
   dThreadingImplementationID threading = nullptr;
   std::vector<Body> bodies;
@@ -66,6 +74,7 @@ struct Simulation::Impl {
   unsigned long rand_seed = 0;
   const RobotModel* model = nullptr;
   int contacts_this_step = 0;
+  std::vector<QueuedForce> queued_forces;
 
   static void nearCallback(void* data, dGeomID o1, dGeomID o2);
   void addContacts(dGeomID o1, dGeomID o2);

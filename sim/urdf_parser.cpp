@@ -385,7 +385,7 @@ std::vector<std::string> splitNames(const std::string& s) {
   return out;
 }
 
-/// <drivetrain name="legs/typeA" type="motoflex|dynamixel|ideal" preset="typeA|typeB"
+/// <drivetrain name="legs/typeA" type="motoflex|dynamixel|ideal|torque" preset="typeA|typeB"
 ///             joints="A B ..." dry_friction_Nm="..."> <param name="gear/J_rotor" value="..."/> ...
 void parseDrivetrain(Ctx& c, const XMLElement* e, RobotModel& m) {
   const std::string f = "gapsim/drivetrain";
@@ -395,7 +395,8 @@ void parseDrivetrain(Ctx& c, const XMLElement* e, RobotModel& m) {
   if (type == "motoflex") d.kind = DriveKind::MoToFlex;
   else if (type == "dynamixel") d.kind = DriveKind::Dynamixel;
   else if (type == "ideal") d.kind = DriveKind::Ideal;
-  else c.fail(e, f + "@type", "expected motoflex, dynamixel or ideal, got '" + type + "'");
+  else if (type == "torque") d.kind = DriveKind::Torque;
+  else c.fail(e, f + "@type", "expected motoflex, dynamixel, ideal or torque, got '" + type + "'");
   if (const char* pr = e->Attribute("preset")) {
     const std::string p = pr;
     if (d.kind != DriveKind::MoToFlex) c.fail(e, f + "@preset", "presets exist for type motoflex only");

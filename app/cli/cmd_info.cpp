@@ -63,6 +63,9 @@ Action addInfo(CLI::App& app) {
           std::snprintf(b, sizeof b, "Dynamixel (kp %.4g, kd %.4g, kc %.3g, clamp %.3g N m)", p.kp_Nm_rad, p.kd_Nm_s_rad,
                         p.kc_Nm, p.tau_max_Nm);
           drive = b;
+        } else if (j.drive.kind == DriveKind::Torque) {
+          ++dof;
+          drive = "torque-driven (" + (j.drive.group.empty() ? std::string("external") : j.drive.group) + ")";
         } else if (j.servo.fmax_Nm <= 0) {
           drive = "passive";
         } else {
