@@ -8,6 +8,8 @@ PACKAGES=(build-essential cmake pkg-config libode-dev libeigen3-dev libtinyxml2-
           libcli11-dev nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev
           # calibration on clusters: `mpirun -np N gapsim-cli calibrate --backend mpi` (calib/)
           libopenmpi-dev openmpi-bin
+          # output-error refinement of identified actuator models (gapsim-cli identify chirp --refine)
+          libceres-dev
           # the desktop application (app/gui): Qt6 Widgets/OpenGL/Charts, and Mesa + Xvfb so it
           # also renders (software OpenGL) on machines without a display: CI and screenshots
           qt6-base-dev libqt6opengl6-dev qt6-charts-dev libgl-dev libglx-dev

@@ -18,6 +18,7 @@
 
 #include "app/cli/commands.h"
 #include "calib/mabel_identification.h"
+#include "calib/output_error_fit.h"
 #include "calib/servo_identification.h"
 #include "sim/csv_table.h"
 #include "sim/input_error.h"
@@ -210,6 +211,8 @@ Action addServo(CLI::App& app) {
 
 struct ChirpArgs {
   std::string log;
+  bool refine = false;
+  double confidence = 0.95;
 };
 
 int runFirstOrder(const ChirpArgs& a, bool with_bias) {
@@ -227,10 +230,29 @@ int runFirstOrder(const ChirpArgs& a, bool with_bias) {
   if (with_bias) std::cout << "  bias = b2 / b1 = " << fmt(f.bias_Nm, 6) << " N m (the plant sees u + bias)\n";
   std::cout << "  one-step prediction rms " << fmt(f.residual_rms, 4) << " rad/s (omega rms " << fmt(f.output_rms, 4)
             << " rad/s)\n";
-  std::cout << "J_kgm2=" << fmt(f.J_kgm2, 6) << " mu_Nms=" << fmt(f.mu_Nms, 6);
-  if (with_bias) std::cout << " bias_Nm=" << fmt(f.bias_Nm, 6);
+  if (!a.refine) {
+    std::cout << "J_kgm2=" << fmt(f.J_kgm2, 6) << " mu_Nms=" << fmt(f.mu_Nms, 6);
+    if (with_bias) std::cout << " bias_Nm=" << fmt(f.bias_Nm, 6);
+    std::cout << std::endl;
+    return kExitOk;
+  }
+  // Output-error refinement (Ceres): unbiased under measurement noise, with intervals.
+  calib::OutputErrorOptions o;
+  o.fit_bias = with_bias;
+  o.confidence = a.confidence;
+  const calib::OutputErrorFit r = calib::refineFirstOrderOutputError(log.u_Nm, log.omega_rad_s, log.sample_time_s, f, o);
+  const std::string pct = fmt(100 * a.confidence, 3) + "%";
+  std::cout << "  output-error refinement (Ceres, " << r.iterations << " iterations, "
+            << (r.converged ? "converged" : "NOT converged") << "), " << pct << " intervals:\n"
+            << "  J  = " << fmt(r.J_kgm2, 6) << " +- " << fmt(r.J_half_width_kgm2, 3) << " kg m^2\n"
+            << "  mu = " << fmt(r.mu_Nms, 6) << " +- " << fmt(r.mu_half_width_Nms, 3) << " N m s\n";
+  if (with_bias) std::cout << "  bias = " << fmt(r.bias_Nm, 6) << " +- " << fmt(r.bias_half_width_Nm, 3) << " N m\n";
+  std::cout << "  simulated-response rms " << fmt(r.residual_rms, 4) << " rad/s (ARX start: " << fmt(r.initial_rms, 4)
+            << " rad/s)\n";
+  std::cout << "J_kgm2=" << fmt(r.J_kgm2, 6) << " mu_Nms=" << fmt(r.mu_Nms, 6);
+  if (with_bias) std::cout << " bias_Nm=" << fmt(r.bias_Nm, 6);
   std::cout << std::endl;
-  return kExitOk;
+  return r.converged ? kExitOk : kExitFailure;
 }
 
 Action addChirpLog(CLI::App& app, bool with_bias) {
@@ -238,6 +260,9 @@ Action addChirpLog(CLI::App& app, bool with_bias) {
   app.add_option("--log", a->log, "CSV with time_s, u_Nm (commanded torque), omega_rad_s (motor velocity), "
                                   "uniformly sampled (`gapsim-cli excite chirp` writes the input)")
       ->required();
+  app.add_flag("--refine", a->refine, "refine the ARX estimate by output-error least squares (Ceres) and print "
+                                      "confidence intervals; unbiased when the speed is measured with noise");
+  app.add_option("--confidence", a->confidence, "level of the --refine intervals")->capture_default_str();
   return [a, with_bias] { return runFirstOrder(*a, with_bias); };
 }
 Action addChirp(CLI::App& app) { return addChirpLog(app, false); }

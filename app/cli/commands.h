@@ -10,6 +10,7 @@
 namespace gapsim::cli {
 
 constexpr int kExitOk = 0;
+constexpr int kExitFailure = 1;  // the job ran but did not reach its goal (no convergence, a fall)
 constexpr int kExitBadInput = 2;
 constexpr int kExitDivergence = 3;
 

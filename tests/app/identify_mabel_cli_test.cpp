@@ -68,6 +68,13 @@ TEST(IdentifyMabelCli, ExciteChirpThenIdentifyChirpRecoversJAndMu) {
   r = cli("identify bias --log " + log.string());
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_NEAR(valueAfter(r.out, "bias_Nm"), 0.0, 1e-6) << r.out;
+  // The output-error refinement (Ceres) keeps the exact answer and prints its intervals.
+  r = cli("identify chirp --refine --log " + log.string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_TRUE(contains(r.out, "output-error refinement")) << r.out;
+  EXPECT_TRUE(contains(r.out, "95% intervals")) << r.out;
+  EXPECT_NEAR(valueAfter(r.out, "J_kgm2") / J, 1.0, 1e-4) << r.out;
+  EXPECT_NEAR(valueAfter(r.out, "mu_Nms") / mu, 1.0, 1e-4) << r.out;
 }
 
 TEST(IdentifyMabelCli, TransmissionAndSpringTables) {
