@@ -17,9 +17,13 @@
 #include <QStatusBar>
 #include <QTimer>
 #include <QTreeView>
+#include <filesystem>
 #include <iostream>
 
+#include "app/gui/calibrate_panel.h"
 #include "app/gui/gl_view.h"
+#include "app/gui/model_params.h"
+#include "app/gui/overlay_mapping.h"
 #include "app/gui/overlay_panel.h"
 #include "app/gui/playback_bar.h"
 #include "app/gui/plot_panel.h"
@@ -69,6 +73,7 @@ MainWindow::MainWindow(bool interactive, QWidget* parent)
   tree_ = new SignalTree(store_);
   robot_panel_ = new RobotPanel;
   overlay_panel_ = new OverlayPanel(store_);
+  calibrate_panel_ = new CalibratePanel(store_);
   auto dock = [this](const QString& title, const char* name, QWidget* w, Qt::DockWidgetArea area) {
     auto* d = new QDockWidget(title, this);
     d->setObjectName(name);
@@ -80,8 +85,11 @@ MainWindow::MainWindow(bool interactive, QWidget* parent)
   QDockWidget* robot_dock = dock(tr("Robot"), "robot", robot_panel_, Qt::LeftDockWidgetArea);
   QDockWidget* signal_dock = dock(tr("Signals"), "signals", tree_, Qt::LeftDockWidgetArea);
   QDockWidget* overlay_dock = dock(tr("Overlays"), "overlays", overlay_panel_, Qt::LeftDockWidgetArea);
+  QDockWidget* calibrate_dock = dock(tr("Calibrate"), "calibrate", calibrate_panel_, Qt::RightDockWidgetArea);
   tabifyDockWidget(signal_dock, overlay_dock);
+  tabifyDockWidget(plot_dock, calibrate_dock);
   signal_dock->raise();
+  plot_dock->raise();
   resizeDocks({plot_dock, robot_dock}, {620, 330}, Qt::Horizontal);
   resizeDocks({robot_dock, signal_dock}, {430, 400}, Qt::Vertical);
 
@@ -105,6 +113,16 @@ MainWindow::MainWindow(bool interactive, QWidget* parent)
   connect(robot_panel_, &RobotPanel::applyRequested, this,
           [this](std::shared_ptr<const RobotModel> m) { loadModel(std::move(m), session_->motion()); });
   connect(overlay_panel_, &OverlayPanel::removeRequested, store_, &SignalStore::removeOverlay);
+  connect(calibrate_panel_, &CalibratePanel::applyRequested, this,
+          [this](const QString& robot, const QString& base, const QString& best) {
+            const bool ok = applyParameterFile(best, robot, base);
+            calibrate_panel_->showApplyResult(ok, ok ? tr("Applied %1 to %2: the simulation restarted with it.")
+                                                           .arg(best, QString::fromStdString(session_->model()->name))
+                                                     : tr("Could not apply %1: %2").arg(best, last_error_));
+          });
+  connect(calibrate_panel_, &CalibratePanel::playScenarioRequested, this, [this](const QString& motion, const QString& reference) {
+    if (openMotion(motion) && !reference.isEmpty()) openOverlay(reference);
+  });
   auto* status_timer = new QTimer(this);
   connect(status_timer, &QTimer::timeout, this, &MainWindow::updateStatus);
   status_timer->start(250);
@@ -257,7 +275,9 @@ bool MainWindow::openMotion(const QString& path, std::optional<double> frame_per
 bool MainWindow::openOverlay(const QString& path) {
   int id = -1;
   try {
-    const Log log = Log::read(path.toStdString());
+    // A recording's tilt column goes by the simulation's name for it (overlay_mapping.h).
+    const SignalSource* sim = store_->source(SignalStore::kSimulation);
+    const Log log = mapOverlayLog(Log::read(path.toStdString()), sim ? sim->columns : std::vector<std::string>{});
     id = store_->addOverlay(QFileInfo(path).fileName(), path, log);
   } catch (const std::exception& e) {
     reportError(tr("Cannot load the log"), QString::fromStdString(e.what()));
@@ -266,9 +286,51 @@ bool MainWindow::openOverlay(const QString& path) {
   addRecent("overlay", QFileInfo(path).absoluteFilePath());
   overlay_panel_->selectOverlay(id);
   // Overlay the pitch (and roll) on the plots that show the simulated ones.
+  bool tilt_shown = false;
+  const SignalSource* sim = store_->source(SignalStore::kSimulation);
+  const std::string tilt = sim ? tiltColumn(sim->columns) : std::string();
   for (PlotWidget* p : plots_->plots())
-    for (const SignalRef& r : p->signalRefs())
+    for (const SignalRef& r : p->signalRefs()) {
       if (r.source == SignalStore::kSimulation && store_->signal({id, r.column})) p->addSignal({id, r.column});
+      tilt_shown = tilt_shown || (r.source == SignalStore::kSimulation && r.column == tilt);
+    }
+  // A recording with the torso tilt (the BIOLOID's rising trials) is compared on it: show it.
+  if (!tilt.empty() && !tilt_shown && store_->signal({id, tilt}) && !plots_->plots().empty()) {
+    PlotWidget* p = plots_->plots().front();
+    p->addSignal({SignalStore::kSimulation, tilt});
+    p->addSignal({id, tilt});
+  }
+  plots_->redrawNow();
+  return true;
+}
+
+bool MainWindow::applyParameterFile(const QString& path, const QString& robot, const QString& base_params) {
+  if (!robot.isEmpty()) {
+    std::string wanted;
+    try {
+      wanted = std::filesystem::weakly_canonical(resolveRobotFile(robot.toStdString())).string();
+    } catch (const std::exception& e) {
+      reportError(tr("Cannot apply the parameters"), QString::fromStdString(e.what()));
+      return false;
+    }
+    const auto current = session_->model();
+    const bool same = current && std::filesystem::weakly_canonical(current->source_file).string() == wanted;
+    if (!same && !openRobot(robot)) return false;
+  }
+  if (!session_->model()) {
+    reportError(tr("Cannot apply the parameters"), tr("%1: no robot loaded").arg(path));
+    return false;
+  }
+  RobotModel model = *session_->model();
+  try {
+    if (!base_params.isEmpty()) loadParameterFile(base_params.toStdString(), model);
+    loadParameterFile(path.toStdString(), model);
+  } catch (const std::exception& e) {
+    reportError(tr("Bad parameter file"), QString::fromStdString(e.what()));
+    return false;
+  }
+  if (!loadModel(std::make_shared<const RobotModel>(std::move(model)), session_->motion())) return false;
+  statusBar()->showMessage(tr("parameters from %1 applied").arg(QFileInfo(path).fileName()), 8000);
   return true;
 }
 

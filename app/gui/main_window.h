@@ -31,6 +31,7 @@ class RobotPanel;
 class OverlayPanel;
 class PlaybackBar;
 class SimSession;
+class CalibratePanel;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -48,6 +49,11 @@ class MainWindow : public QMainWindow {
   /// a log) or motion (other CSV, .motion, joint tables).
   bool openAny(const QString& path);
 
+  /// Applies a parameter file (name,value[,...]; a calibration's best.params) to the running
+  /// robot and restarts the simulation with it. With `robot` (a calibration's --robot) that robot
+  /// is loaded first unless it is the current one, and `base_params` (its --params) applied before.
+  bool applyParameterFile(const QString& path, const QString& robot = {}, const QString& base_params = {});
+
   bool exportViewPng(const QString& path);
   bool exportPlotsPng(const QString& path);
   bool exportLogCsv(const QString& path);
@@ -59,6 +65,7 @@ class MainWindow : public QMainWindow {
   SignalTree* signalTree() const { return tree_; }
   RobotPanel* robotPanel() const { return robot_panel_; }
   OverlayPanel* overlayPanel() const { return overlay_panel_; }
+  CalibratePanel* calibratePanel() const { return calibrate_panel_; }
   /// The last error message reported (scripted runs print it and exit non-zero).
   QString lastError() const { return last_error_; }
 
@@ -87,6 +94,7 @@ class MainWindow : public QMainWindow {
   SignalTree* tree_;
   RobotPanel* robot_panel_;
   OverlayPanel* overlay_panel_;
+  CalibratePanel* calibrate_panel_;
   PlaybackBar* playback_;
   QMenu* recent_menu_ = nullptr;
   QMenu* motion_menu_ = nullptr;

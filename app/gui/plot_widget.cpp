@@ -94,6 +94,15 @@ void PlotWidget::clearSignals() {
   while (!entries_.empty()) removeSignal(entries_.back().ref);
 }
 
+bool PlotWidget::setSignalPen(const SignalRef& ref, const QPen& pen) {
+  for (Entry& e : entries_)
+    if (e.ref == ref) {
+      e.series->setPen(pen);
+      return true;
+    }
+  return false;
+}
+
 std::vector<SignalRef> PlotWidget::signalRefs() const {
   std::vector<SignalRef> r;
   for (const Entry& e : entries_) r.push_back(e.ref);

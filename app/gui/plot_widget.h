@@ -24,6 +24,8 @@ class PlotWidget : public QChartView {
   bool addSignal(const SignalRef& ref);  ///< false if unknown or already shown
   void removeSignal(const SignalRef& ref);
   void clearSignals();
+  /// Overrides the automatic colour and style of one shown signal (false if it is not shown).
+  bool setSignalPen(const SignalRef& ref, const QPen& pen);
   std::vector<SignalRef> signalRefs() const;
   /// Series currently drawn (signals whose source still exists).
   int seriesCount() const { return static_cast<int>(entries_.size()); }

@@ -7,6 +7,8 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSplitter>
+#include <QTabWidget>
+#include <QTimer>
 #include <QTableWidget>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -15,6 +17,7 @@
 #include <map>
 
 #include "app/gui/model_params.h"
+#include "app/gui/servo_table.h"
 #include "sim/input_error.h"
 
 namespace gapsim::gui {
@@ -55,7 +58,11 @@ RobotPanel::RobotPanel(QWidget* parent) : QWidget(parent) {
   params_->setHeaderLabels({tr("parameter"), tr("value")});
   params_->setColumnWidth(0, 190);
   params_->setToolTip(tr("Double-click a value to edit it; edits apply with Apply (reset)"));
-  pl->addWidget(params_);
+  tabs_ = new QTabWidget;
+  tabs_->addTab(params_, tr("Parameters"));
+  servos_ = new ServoTable(this);  // a tab only for robots with Dynamixel servos (setRobot)
+  servos_->hide();
+  pl->addWidget(tabs_);
   auto* buttons = new QHBoxLayout;
   apply_ = new QPushButton(tr("Apply (reset)"));
   apply_->setEnabled(false);
@@ -68,6 +75,14 @@ RobotPanel::RobotPanel(QWidget* parent) : QWidget(parent) {
   split->addWidget(pbox);
   layout->addWidget(split, 1);
   connect(params_, &QTreeWidget::itemChanged, this, &RobotPanel::onItemChanged);
+  connect(servos_, &ServoTable::parameterEdited, this, [this](const std::string& name, double v) {
+    applyEdit(name, v);
+    refillLater();
+  });
+  connect(servos_, &ServoTable::invalidText, this, [this](const std::string& name, const QString& text) {
+    emit errorOccurred(tr("Bad parameter value"), QString::fromStdString(name) + tr(": not a number: '%1'").arg(text));
+    refillLater();
+  });
   connect(apply_, &QPushButton::clicked, this, [this] {
     if (!edited_) return;
     dirty_ = false;
@@ -104,6 +119,38 @@ void RobotPanel::setRobot(std::shared_ptr<const RobotModel> model, const std::ve
                            indexOf(columns, name + "/tau_Nm")});
   }
   fillParameters();
+  // The BIOLOID's servo gains get their own tab, raised when such a robot is loaded.
+  const int at = tabs_->indexOf(servos_);
+  if (servos_->fill(*edited_)) {
+    if (at < 0) tabs_->addTab(servos_, tr("Servos"));
+    tabs_->setCurrentWidget(servos_);
+  } else if (at >= 0) {
+    tabs_->removeTab(at);
+  }
+}
+
+bool RobotPanel::servoTabShown() const { return tabs_->indexOf(servos_) >= 0; }
+
+void RobotPanel::refillLater() {
+  // Not from inside the table's or tree's own itemChanged: rebuild once control returns.
+  QTimer::singleShot(0, this, [this] {
+    if (!edited_) return;
+    fillParameters();
+    servos_->fill(*edited_);
+  });
+}
+
+bool RobotPanel::applyEdit(const std::string& name, double value) {
+  if (!edited_) return false;
+  try {
+    setModelParameter(*edited_, name, value);
+  } catch (const InputError& e) {
+    emit errorOccurred(tr("Bad parameter value"), QString::fromStdString(e.what()));
+    return false;
+  }
+  dirty_ = true;
+  apply_->setEnabled(true);
+  return true;
 }
 
 void RobotPanel::showRow(const std::vector<double>& row) {
@@ -149,18 +196,24 @@ void RobotPanel::onItemChanged(QTreeWidgetItem* item, int column) {
   if (name.empty()) return;
   bool ok = false;
   const double v = item->text(1).toDouble(&ok);
-  try {
-    if (!ok) throw InputError("", 0, name, "not a number: '" + item->text(1).toStdString() + "'");
-    setModelParameter(*edited_, name, v);
-    dirty_ = true;
-    apply_->setEnabled(true);
-    QFont f = item->font(1);
-    f.setBold(true);
-    item->setFont(1, f);
-  } catch (const InputError& e) {
-    emit errorOccurred(tr("Bad parameter value"), QString::fromStdString(e.what()));
-    fillParameters();
+  if (!ok) {
+    emit errorOccurred(tr("Bad parameter value"),
+                       QString::fromStdString(InputError("", 0, name, "not a number: '" + item->text(1).toStdString() + "'").what()));
+    refillLater();
+    return;
   }
+  if (!applyEdit(name, v)) {
+    refillLater();
+    return;
+  }
+  QFont f = item->font(1);
+  f.setBold(true);
+  item->setFont(1, f);
+  // A group value changes its joints' values: the servo table shows them (the tree keeps the bold mark).
+  if (servoTabShown())
+    QTimer::singleShot(0, this, [this] {
+      if (edited_) servos_->fill(*edited_);
+    });
 }
 
 void RobotPanel::editParameter(const std::string& name, double value) {
@@ -194,6 +247,7 @@ void RobotPanel::loadFile() {
     dirty_ = true;
     apply_->setEnabled(true);
     fillParameters();
+    servos_->fill(*edited_);
   } catch (const InputError& e) {
     emit errorOccurred(tr("Bad parameter file"), QString::fromStdString(e.what()));
   }

@@ -4,7 +4,9 @@
 /// The robot dock: what is loaded (name, mass, source), its joints with target, measured angle and
 /// torque at the shown frame, and its parameters (model_params.h) as an editable tree. Edits go to
 /// a copy of the model and apply with "Apply (reset)", which restarts the simulation with it;
-/// "Save..." and "Load..." write and read parameter files.
+/// "Save..." and "Load..." write and read parameter files. A robot with Dynamixel servos (the
+/// BIOLOID GP) also gets the Servos tab (servo_table.h): its gains kp, kd, kc and torque clamp
+/// per servo group and joint, edited through the same parameter names.
 
 #include <QWidget>
 #include <memory>
@@ -17,8 +19,11 @@ class QTableWidget;
 class QTreeWidget;
 class QTreeWidgetItem;
 class QPushButton;
+class QTabWidget;
 
 namespace gapsim::gui {
+
+class ServoTable;
 
 class RobotPanel : public QWidget {
   Q_OBJECT
@@ -36,6 +41,10 @@ class RobotPanel : public QWidget {
   void editParameter(const std::string& name, double value);
   QTableWidget* jointTable() const { return joints_; }
   QTreeWidget* parameterTree() const { return params_; }
+  /// The servo gains table; shown as a tab only for robots with Dynamixel servos.
+  ServoTable* servoTable() const { return servos_; }
+  bool servoTabShown() const;
+  QTabWidget* parameterTabs() const { return tabs_; }
 
  signals:
   /// "Apply (reset)": restart with this model.
@@ -45,6 +54,9 @@ class RobotPanel : public QWidget {
  private:
   void fillParameters();
   void onItemChanged(QTreeWidgetItem* item, int column);
+  /// Sets one parameter on the edited copy (tree or servo table); false with the error reported.
+  bool applyEdit(const std::string& name, double value);
+  void refillLater();
   void saveFile();
   void loadFile();
 
@@ -57,6 +69,8 @@ class RobotPanel : public QWidget {
   QLabel* title_;
   QTableWidget* joints_;
   QTreeWidget* params_;
+  QTabWidget* tabs_;
+  ServoTable* servos_;
   QPushButton* apply_;
   bool dirty_ = false, filling_ = false;
 };

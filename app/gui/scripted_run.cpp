@@ -3,10 +3,12 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QDockWidget>
 #include <QFileInfo>
 #include <cstdio>
 #include <iostream>
 
+#include "app/gui/calibrate_panel.h"
 #include "app/gui/gl_view.h"
 #include "app/gui/main_window.h"
 #include "app/gui/overlay_panel.h"
@@ -45,8 +47,12 @@ std::optional<Options> parseOptions(const QStringList& args, int& exit_code) {
   const QCommandLineOption follow("follow", "camera follows the robot.");
   const QCommandLineOption hide("hide-robot", "draw the scene without the robot (tests).");
   const QCommandLineOption size("size", "window size.", "WxH", "1280x800");
+  const QCommandLineOption calibration("calibration", "show this calibration results directory in the Calibrate dock.", "dir");
+  const QCommandLineOption compare("compare", "with --calibration: before/after comparison of this scenario (0-based).", "k");
+  const QCommandLineOption apply_best("apply-best", "with --calibration: apply its best parameters to the robot.");
+  const QCommandLineOption dock("dock", "raise this dock (Robot, Signals, Overlays, Plots, Calibrate).", "title");
   p.addOptions({robot, motion, period, overlay, speed, play_for, play, quit_after, shot, plot_shot, window_shot, csv, quit, align, align_on, plot_gl,
-                stats, com, contacts, axes, follow, hide, size});
+                stats, com, contacts, axes, follow, hide, size, calibration, compare, apply_best, dock});
   auto fail = [&](const QString& m) {
     std::cerr << "gapsim: " << m.toStdString() << "\n";
     exit_code = 2;
@@ -103,6 +109,15 @@ std::optional<Options> parseOptions(const QStringList& args, int& exit_code) {
   o.show_axes = p.isSet(axes);
   o.follow = p.isSet(follow);
   o.hide_robot = p.isSet(hide);
+  o.calibration = p.value(calibration);
+  o.apply_best = p.isSet(apply_best);
+  o.dock = p.value(dock);
+  if (p.isSet(compare)) {
+    bool ok = false;
+    o.compare = p.value(compare).toInt(&ok);
+    if (!ok || o.compare < 0) return fail("--compare: must be a scenario number >= 0, got '" + p.value(compare) + "'");
+  }
+  if ((o.compare >= 0 || o.apply_best) && o.calibration.isEmpty()) return fail("--compare and --apply-best need --calibration DIR");
   return o;
 }
 
@@ -123,6 +138,34 @@ bool ScriptedRun::start() {
   if (!o_.motion.isEmpty() && !w_->openMotion(o_.motion, o_.frame_period_s)) return false;
   for (const QString& path : o_.overlays)
     if (!w_->openOverlay(path)) return false;
+  if (!o_.calibration.isEmpty()) {
+    CalibratePanel* c = w_->calibratePanel();
+    if (!c->openResults(o_.calibration)) {
+      std::cerr << "gapsim: " << c->statusText().toStdString() << "\n";
+      return false;
+    }
+    if (o_.dock.isEmpty()) o_.dock = "Calibrate";
+    if (o_.apply_best) {
+      c->applyBest();
+      if (!c->statusText().startsWith("Applied")) return false;
+    }
+    if (o_.compare >= 0) {
+      if (o_.compare >= static_cast<int>(c->results()->scenario_names.size())) {
+        std::cerr << "gapsim: --compare: the scenario set has " << c->results()->scenario_names.size() << " scenarios\n";
+        return false;
+      }
+      c->compareBeforeAfter(o_.compare);
+    }
+  }
+  if (!o_.dock.isEmpty()) {
+    bool found = false;
+    for (QDockWidget* d : w_->findChildren<QDockWidget*>())
+      if (d->windowTitle().compare(o_.dock, Qt::CaseInsensitive) == 0) d->show(), d->raise(), found = true;
+    if (!found) {
+      std::cerr << "gapsim: --dock: no dock called '" << o_.dock.toStdString() << "'\n";
+      return false;
+    }
+  }
   w_->session()->setSpeed(o_.speed);
   wall_.start();
   stats_clock_.start();
@@ -159,6 +202,7 @@ void ScriptedRun::poll() {
   if (o_.play_for_s && (s->currentTime_s() >= *o_.play_for_s - 1e-9 || !s->playing())) ready = true;
   if (o_.quit_after_s && wall_.elapsed() >= *o_.quit_after_s * 1000) ready = true;
   if (diverged_) ready = true;
+  if (w_->calibratePanel()->comparisonRunning()) ready = false;  // the before/after is part of the picture
   if (!ready) return;
   done_ = true;
   s->pause();

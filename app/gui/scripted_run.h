@@ -4,6 +4,8 @@
 /// The command line of `gapsim` and its scripted mode (documentation, tests, CI):
 ///   gapsim --robot nao --motion FILE --overlay LOG --play-for 2 --screenshot view.png
 ///          --plot-screenshot plots.png --quit
+///   gapsim --calibration DIR --compare 2 --window-screenshot calibrate.png --quit
+/// (the Calibrate dock on a results directory, with the before/after of scenario 2)
 /// loads, plays the given simulated time, saves the images and exits with 0, or prints the error
 /// and exits non-zero (2 bad input, 3 divergence, 1 anything else).
 
@@ -33,6 +35,10 @@ struct Options {
   QString align_on;                   ///< column to align on (default: the pitch)
   bool stats = false;
   bool plot_opengl = false;
+  QString calibration;                ///< results directory to show in the Calibrate dock
+  int compare = -1;                   ///< scenario of the before/after comparison (with calibration)
+  bool apply_best = false;            ///< apply the calibration's best.params
+  QString dock;                       ///< dock to raise (its title, e.g. Calibrate)
   bool show_com = false, show_contacts = false, show_axes = false, follow = false, hide_robot = false;
   int width = 1600, height = 1000;
   bool scripted() const { return quit || quit_after_s || !screenshot.isEmpty() || !plot_screenshot.isEmpty() || !window_screenshot.isEmpty(); }

@@ -18,7 +18,9 @@
 #include "app/gui/overlay_panel.h"
 #include "app/gui/plot_panel.h"
 #include "app/gui/plot_widget.h"
+#include "app/gui/main_window.h"
 #include "app/gui/robot_panel.h"
+#include "app/gui/servo_table.h"
 #include "app/gui/signal_mime.h"
 #include "app/gui/signal_store.h"
 #include "app/gui/signal_tree.h"
@@ -26,6 +28,7 @@
 #include "sim/input_error.h"
 #include "sim/log_writer.h"
 #include "sim/motion_readers.h"
+#include "sim/parameters.h"
 #include "sim/robot_library.h"
 #include "sim/urdf_parser.h"
 
@@ -229,6 +232,62 @@ class GuiWidgetsTest : public QObject {
       if (b->text().startsWith("Apply")) b->click();
     QCOMPARE(apply.count(), 1);
     QVERIFY(!panel.hasPendingEdits());
+  }
+
+  void bioloidPanelShowsAndEditsTheServoGains() {
+    // The Nao has no Dynamixel servos: no Servos tab.
+    RobotPanel panel;
+    const auto n = nao();
+    panel.setRobot(n, {});
+    QVERIFY(!panel.servoTabShown());
+    // The BIOLOID: one group row (all 18 servos) and one row per joint, kp kd kc and the clamp.
+    const auto bio = std::make_shared<const RobotModel>(loadRobotFile(resolveRobotFile("bioloid")));
+    panel.setRobot(bio, {});
+    QVERIFY(panel.servoTabShown());
+    ServoTable* t = panel.servoTable();
+    QCOMPARE(t->rowCount(), 1 + static_cast<int>(bio->movableJoints().size()));
+    for (const char* g : {"kp", "kd", "kc", "tau_min", "tau_max"}) QVERIFY2(t->columnOf(g) >= 0, g);
+    const int knee = bio->jointIndex("l_shin");
+    const int row = t->rowOf("l_shin"), kp = t->columnOf("kp");
+    QVERIFY(row > 0);
+    QCOMPARE(t->parameterName(row, kp), std::string("l_shin/servo/kp"));
+    QCOMPARE(t->item(row, kp)->text().toDouble(), bio->joints[knee].drive.dynamixel.kp_Nm_rad);
+    // Editing a joint's cell edits that parameter of the copy (the same name as gapsim-cli --set).
+    t->item(row, kp)->setText("2.5");
+    QVERIFY(panel.hasPendingEdits());
+    QCOMPARE(panel.editedModel()->joints[knee].drive.dynamixel.kp_Nm_rad, 2.5);
+    QVERIFY(bio->joints[knee].drive.dynamixel.kp_Nm_rad != 2.5);  // the loaded model stays
+    // A group row sets every servo of the group; the table then shows the new values.
+    const int group = 0, kd = t->columnOf("kd");
+    QVERIFY(bio->jointIndex(t->parameterName(group, kd).substr(0, t->parameterName(group, kd).find('/'))) < 0);
+    t->item(group, kd)->setText("0.07");
+    QTRY_COMPARE(t->item(row, kd)->text().toDouble(), 0.07);
+    for (int j : bio->movableJoints()) QCOMPARE(panel.editedModel()->joints[j].drive.dynamixel.kd_Nm_s_rad, 0.07);
+    // A refused value (negative gain) is reported and the table goes back to the model's value.
+    QSignalSpy errors(&panel, &RobotPanel::errorOccurred);
+    t->item(row, kp)->setText("-1");
+    QCOMPARE(errors.count(), 1);
+    QTRY_COMPARE(t->item(row, kp)->text().toDouble(), 2.5);
+    t->item(row, kp)->setText("abc");
+    QCOMPARE(errors.count(), 2);
+  }
+
+  void bioloidRecordingOverlaysTheSimulatedTilt() {
+    MainWindow w(false);
+    QVERIFY(w.openRobot("bioloid"));
+    const std::string tilt = "torso/tilt_rad";  // the BIOLOID's IMU is on the torso
+    QVERIFY(w.store()->source(SignalStore::kSimulation)->columnIndex(tilt) >= 0);
+    QVERIFY(w.openOverlay(GAPSIM_TEST_DATA_DIR "/bioloid_lean_to_stand_0.05-01.csv"));
+    const int id = w.store()->overlayIds().back();
+    QVERIFY(w.store()->signal({id, tilt}));
+    // The recording's tilt is plotted against the simulated one.
+    std::vector<SignalRef> shown;
+    for (PlotWidget* p : w.plots()->plots())
+      for (const SignalRef& r : p->signalRefs()) shown.push_back(r);
+    QVERIFY(std::find(shown.begin(), shown.end(), SignalRef{SignalStore::kSimulation, tilt}) != shown.end());
+    QVERIFY(std::find(shown.begin(), shown.end(), SignalRef{id, tilt}) != shown.end());
+    const auto shared = sharedColumns(*w.store(), id);  // so the Overlays dock shows its RMS
+    QVERIFY(std::find(shared.begin(), shared.end(), tilt) != shared.end());
   }
 
   void playbackSeeksWithinTheHistory() {

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/// \file
+/// A calibration's results directory as the GUI uses it: checkpoint.json's inputs (robot, base
+/// parameter file, space, scenario set, objective), history.csv, best.params; and the before/after
+/// comparison: one scenario simulated with the space's initial values and with the best values,
+/// both next to its reference log. The simulation is calib::CalibrationProblem's own runScenario,
+/// so the scores shown are the numbers the optimiser saw.
+
+#include <QString>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/gui/calib_progress.h"
+#include "calib/objective.h"
+#include "sim/log_writer.h"
+
+namespace gapsim::gui {
+
+struct CalibrationResults {
+  QString dir;
+  QString robot;        ///< name or robot file, as given to calibrate
+  QString params;       ///< base parameter file applied before the space ("" if none)
+  QString space, scenarios;
+  calib::ObjectiveSettings objective;
+  std::vector<GenerationProgress> history;
+  QString best_params;  ///< DIR/best.params
+  std::vector<std::string> scenario_names;
+  std::vector<bool> scenario_holdout;
+  std::vector<std::string> scenario_motions, scenario_references;  ///< resolved paths
+};
+
+/// Reads DIR (InputError naming the file if checkpoint.json, history.csv or best.params is
+/// missing or malformed, or if the scenario set cannot be read).
+CalibrationResults readCalibrationResults(const QString& dir);
+
+struct BeforeAfter {
+  std::string scenario;
+  Log reference, before, after;
+  calib::ScenarioScore before_score, after_score;
+};
+
+/// Simulates scenario `k` of the results' set with the initial and with the best parameters
+/// (seconds of CPU: run it off the GUI thread). Throws InputError on unreadable inputs.
+BeforeAfter runBeforeAfter(const CalibrationResults& r, int k);
+
+/// Columns worth comparing: the `<joint>/q_rad` and `*/tilt_rad` columns all three logs share,
+/// tilt first.
+std::vector<std::string> comparableColumns(const BeforeAfter& ba);
+/// The column the comparison opens on: the tilt for an E_cali objective, else the joint angle
+/// whose initial-parameter run is furthest (RMS) from the reference.
+std::string defaultComparisonColumn(const BeforeAfter& ba, calib::ObjectiveKind kind);
+/// RMS of `log` against the reference on one column (NaN if either lacks it).
+double rmsAgainstReference(const BeforeAfter& ba, const Log& log, const std::string& column);
+
+}  // namespace gapsim::gui

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "app/gui/servo_table.h"
+
+#include <QHeaderView>
+#include <algorithm>
+#include <map>
+
+#include "app/gui/model_params.h"
+
+namespace gapsim::gui {
+
+namespace {
+const std::string kServo = "/servo/";
+// The gains shown, in the servo model's order; tau_min and tau_max are the torque clamp.
+const std::vector<std::string> kGains = {"kp", "kd", "kc", "tau_min", "tau_max"};
+}  // namespace
+
+ServoTable::ServoTable(QWidget* parent) : QTableWidget(parent) {
+  verticalHeader()->setDefaultSectionSize(18);
+  horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+  setToolTip(tr("Dynamixel servo model: tau = clamp(-kp (q - qbar) - kd qdot - kc sgn(qdot), tau_min, tau_max).\n"
+                "Double-click a value to edit it; a group row sets all its joints. Edits apply with Apply (reset)."));
+  connect(this, &QTableWidget::itemChanged, this, &ServoTable::onChanged);
+}
+
+bool ServoTable::fill(const RobotModel& model) {
+  filling_ = true;
+  std::map<std::string, std::map<std::string, ModelParameter>> by_row;
+  std::vector<std::string> order;
+  for (const ModelParameter& p : modelParameters(model)) {
+    const auto at = p.name.find(kServo);
+    if (at == std::string::npos) continue;
+    const std::string row = p.name.substr(0, at), gain = p.name.substr(at + kServo.size());
+    if (std::find(kGains.begin(), kGains.end(), gain) == kGains.end()) continue;  // ideal servos: gain, fmax
+    if (!by_row.count(row)) order.push_back(row);
+    by_row[row][gain] = p;
+  }
+  rows_ = order;
+  gains_.clear();
+  for (const std::string& g : kGains)
+    if (std::any_of(rows_.begin(), rows_.end(), [&](const std::string& r) { return by_row[r].count(g) > 0; })) gains_.push_back(g);
+  clear();
+  setRowCount(static_cast<int>(rows_.size()));
+  setColumnCount(static_cast<int>(gains_.size()));
+  QStringList headers;
+  for (const std::string& g : gains_) {
+    const ModelParameter& any = by_row[rows_.front()][g];
+    headers << QStringLiteral("%1 [%2]").arg(QString::fromStdString(g), QString::fromStdString(any.unit));
+  }
+  setHorizontalHeaderLabels(headers);
+  QStringList names;
+  // Group rows (named after a drivetrain, not a joint) come first in listParameters' order.
+  for (int r = 0; r < static_cast<int>(rows_.size()); ++r) {
+    const bool group = model.jointIndex(rows_[static_cast<std::size_t>(r)]) < 0;
+    names << QString::fromStdString(rows_[static_cast<std::size_t>(r)]) + (group ? tr(" (all)") : QString());
+    for (int c = 0; c < static_cast<int>(gains_.size()); ++c) {
+      const auto& cells = by_row[rows_[static_cast<std::size_t>(r)]];
+      const auto it = cells.find(gains_[static_cast<std::size_t>(c)]);
+      auto* item = new QTableWidgetItem(it == cells.end() ? QString() : QString::number(it->second.value, 'g', 6));
+      item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+      if (it == cells.end()) item->setFlags(Qt::NoItemFlags);
+      else item->setToolTip(QString::fromStdString(it->second.name + " [" + it->second.unit + "]\n" + it->second.description));
+      if (group) {
+        QFont f = item->font();
+        f.setBold(true);
+        item->setFont(f);
+      }
+      setItem(r, c, item);
+    }
+  }
+  setVerticalHeaderLabels(names);
+  filling_ = false;
+  return !rows_.empty();
+}
+
+std::string ServoTable::parameterName(int row, int column) const {
+  if (row < 0 || column < 0 || row >= static_cast<int>(rows_.size()) || column >= static_cast<int>(gains_.size())) return {};
+  return rows_[static_cast<std::size_t>(row)] + kServo + gains_[static_cast<std::size_t>(column)];
+}
+
+int ServoTable::rowOf(const std::string& name) const {
+  const auto it = std::find(rows_.begin(), rows_.end(), name);
+  return it == rows_.end() ? -1 : static_cast<int>(it - rows_.begin());
+}
+
+int ServoTable::columnOf(const std::string& gain) const {
+  const auto it = std::find(gains_.begin(), gains_.end(), gain);
+  return it == gains_.end() ? -1 : static_cast<int>(it - gains_.begin());
+}
+
+void ServoTable::onChanged(QTableWidgetItem* item) {
+  if (filling_) return;
+  const std::string name = parameterName(item->row(), item->column());
+  if (name.empty()) return;
+  bool ok = false;
+  const double v = item->text().toDouble(&ok);
+  if (!ok) emit invalidText(name, item->text());
+  else emit parameterEdited(name, v);
+}
+
+}  // namespace gapsim::gui

@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The Calibrate panel on the offscreen platform: progress-line and history parsing, a calibration
+// child process that fails (bad space file) or crashes leaves the GUI up with the error shown, a
+// tiny real calibration of the shipped twin example (2 generations of 4) completes and fills the
+// convergence plot, the before/after comparison runs, and applying best.params changes the named
+// parameter of the running session. Also the overlay column mapping of recorded tilt logs.
+#include <QDir>
+#include <QFileInfo>
+#include <QFile>
+#include <QLineSeries>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <cmath>
+#include <fstream>
+
+#include "app/gui/calib_job.h"
+#include "app/gui/calib_progress.h"
+#include "app/gui/calib_results.h"
+#include "app/gui/calibrate_panel.h"
+#include "app/gui/convergence_plot.h"
+#include "app/gui/main_window.h"
+#include "app/gui/overlay_mapping.h"
+#include "app/gui/plot_widget.h"
+#include "app/gui/sim_session.h"
+#include "calib/parameter_space.h"
+#include "sim/input_error.h"
+#include "sim/parameters.h"
+
+using namespace gapsim;
+using namespace gapsim::gui;
+
+namespace {
+const QString kExample = QStringLiteral(GAPSIM_SOURCE_DIR "/calib/examples/nao_twin");
+
+double parameterValue(const RobotModel& m, const std::string& name) {
+  for (const ParameterEntry& e : listParameters(m))
+    if (e.name == name) return e.value;
+  return std::nan("");
+}
+
+// The twin example cut short for speed: the fast squat (0.9 s) to train on, the slow one
+// (0.9 s) held out; written into `dir`, pointing at the example's motions and references.
+QString tinyScenarios(const QString& dir) {
+  const QString p = dir + "/scenarios.csv";
+  std::ofstream(p.toStdString()) << "name,motion,reference,duration_s,weight,role\n"
+                                 << "squat_fast," << kExample.toStdString() << "/motions/squat_fast.csv," << kExample.toStdString()
+                                 << "/reference/squat_fast.csv,0.9,1,train\n"
+                                 << "squat_slow," << kExample.toStdString() << "/motions/squat_slow.csv," << kExample.toStdString()
+                                 << "/reference/squat_slow.csv,0.9,1,holdout\n";
+  return p;
+}
+
+CalibJobSettings tinyRun(const QString& out) {
+  CalibJobSettings s;
+  s.robot = "nao";
+  s.space = kExample + "/space.csv";
+  s.scenarios = tinyScenarios(QFileInfo(out).absolutePath());
+  s.algorithm = "cmaes";
+  s.generations = 2;
+  s.population = 4;
+  s.seed = 3;
+  s.workers = 2;
+  s.out = out;
+  s.extra = {"--sigma0", "0.25"};
+  return s;
+}
+}  // namespace
+
+class CalibrateTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void progressLinesAreParsed() {
+    // The exact format of calib/calibration.cpp's Calibration::run.
+    const auto g0 = parseProgressLine("gen 0 (initial parameters): fitness 0.0123");
+    QVERIFY(g0);
+    QCOMPARE(g0->generation, 0);
+    QCOMPARE(g0->best, 0.0123);
+    QCOMPARE(g0->median, 0.0123);
+    const auto g = parseProgressLine("gen 3/12 evals 18 best 0.00123 median 0.0045 sigma 0.2134 evals/s 2.50 eta 0:01:36");
+    QVERIFY(g);
+    QCOMPARE(g->generation, 3);
+    QCOMPARE(g->generations, 12);
+    QCOMPARE(g->evaluations, 18L);
+    QCOMPARE(g->best, 0.00123);
+    QCOMPARE(g->median, 0.0045);
+    QCOMPARE(g->sigma, 0.2134);
+    QCOMPARE(g->evals_per_s, 2.5);
+    QCOMPARE(g->eta, QString("0:01:36"));
+    QCOMPARE(g->failed, 0);
+    const auto f = parseProgressLine("gen 4/12 evals 24 best 1e-05 median inf sigma 0.1 evals/s 0.00 eta ? (2 failed, e.g. squat: diverged: NaN)");
+    QVERIFY(f);
+    QVERIFY(std::isinf(f->median));
+    QCOMPARE(f->eta, QString("?"));
+    QCOMPARE(f->failed, 2);
+    QCOMPARE(f->failure, QString("squat: diverged: NaN"));
+    for (const char* other : {"calibrate: cmaes, 2 free dimensions", "best fitness 0.1 (initial 0.2) after 8 evaluations",
+                              "error: space.csv:3: value: not a number", "gen x/12 evals 1 best 1 median 1 sigma 1 evals/s 1 eta ?",
+                              "optimizer stopped: tolfun", ""})
+      QVERIFY2(!parseProgressLine(other), other);
+  }
+
+  void historyIsReadAndBadHistoryNamed() {
+    QTemporaryDir dir;
+    const QString p = dir.filePath("history.csv");
+    std::ofstream(p.toStdString()) << "generation,evaluations,best,median,sigma,a,b\n0,0,2,2,0.2,1,1\n1,6,1.5,3,0.18,1,1\n";
+    const auto h = readHistory(p);
+    QCOMPARE(h.size(), std::size_t(2));
+    QCOMPARE(h[1].generation, 1);
+    QCOMPARE(h[1].evaluations, 6L);
+    QCOMPARE(h[1].median, 3.0);
+    std::ofstream(p.toStdString()) << "generation,evaluations,best,median,sigma\n0,0,2,x,0.2\n";
+    try {
+      readHistory(p);
+      QFAIL("no exception");
+    } catch (const InputError& e) {
+      QCOMPARE(e.line(), 2);
+      QCOMPARE(QString::fromStdString(e.field()), QString("median"));
+    }
+  }
+
+  void argumentsFollowTheForm() {
+    QTemporaryDir dir;
+    const QString out = dir.filePath("x");
+    CalibJobSettings s = tinyRun(out);
+    const QStringList a = calibrateArguments(s);
+    QCOMPARE(a.front(), QString("calibrate"));
+    for (const QString& o : {"--space", "--scenarios", "--optimizer", "--generations", "--lambda", "--seed", "--jobs", "--out"})
+      QVERIFY2(a.contains(o), qPrintable(o));
+    QCOMPARE(a[a.indexOf("--lambda") + 1], QString("4"));
+    QCOMPARE(a.back(), QString("0.25"));
+    s.resume = true;
+    const QStringList r = calibrateArguments(s);
+    QCOMPARE(r[r.indexOf("--resume") + 1], out);
+    QVERIFY(!r.contains("--space"));  // the checkpoint holds them
+    s.workers = 1;
+    QVERIFY(calibrateArguments(s).contains("serial"));
+  }
+
+  void convergencePlotSkipsWhatALogAxisCannotShow() {
+    ConvergencePlot plot;
+    plot.addGeneration({0, 0, 0, 1.0, 1.0});
+    GenerationProgress g;
+    g.generation = 1, g.best = 0.1, g.median = INFINITY;
+    plot.addGeneration(g);
+    QCOMPARE(plot.bestPointCount(), 2);
+    QCOMPARE(plot.medianPointCount(), 1);
+    QCOMPARE(plot.skippedValues(), 1);
+    g.best = 0.05;  // the same generation again (a resume) replaces it
+    plot.addGeneration(g);
+    QCOMPARE(plot.bestPointCount(), 2);
+    QCOMPARE(plot.bestSeries()->at(1).y(), 0.05);
+  }
+
+  void overlayTiltGoesToTheSimulatedTilt() {
+    // A BIOLOID recording names the tilt after its body; a simulation after its IMU.
+    const std::vector<std::string> sim = {"time_s", "l_hip/q_rad", "imu/tilt_rad", "imu/pitch_rad"};
+    const auto m = mapOverlayColumns({"time_s", "l_hip/q_rad", "torso/tilt_rad", "torso/pitch_signed_rad"}, sim);
+    QCOMPARE(m[2], std::string("imu/tilt_rad"));
+    QCOMPARE(m[3], std::string("torso/pitch_signed_rad"));
+    QCOMPARE(m[1], std::string("l_hip/q_rad"));
+    // Same name: unchanged; two tilts in the recording: ambiguous, unchanged.
+    QCOMPARE(mapOverlayColumns({"time_s", "imu/tilt_rad"}, sim)[1], std::string("imu/tilt_rad"));
+    QCOMPARE(mapOverlayColumns({"a/tilt_rad", "b/tilt_rad"}, sim)[0], std::string("a/tilt_rad"));
+    QCOMPARE(tiltColumn(sim), std::string("imu/tilt_rad"));
+  }
+
+  void failingJobLeavesTheGuiAliveWithTheError() {
+    QTemporaryDir dir;
+    const QString bad_space = dir.filePath("space.csv");
+    std::ofstream(bad_space.toStdString()) << "name,value,lower,upper,frozen\nlegs/typeB/motor/B_v,abc,0.01,0.1,0\n";
+    SignalStore store;
+    CalibratePanel panel(&store);
+    panel.setCliPath(GAPSIM_CLI_PATH);
+    CalibJobSettings s = tinyRun(dir.filePath("out"));
+    s.space = bad_space;
+    panel.setSettings(s);
+    QSignalSpy done(&panel, &CalibratePanel::jobFinished);
+    QVERIFY(panel.startJob());
+    QVERIFY(done.wait(30000));
+    QCOMPARE(done.front()[0].toInt(), 2);  // bad input
+    QCOMPARE(done.front()[1].toBool(), false);
+    QVERIFY2(panel.statusText().contains("exit code 2"), qPrintable(panel.statusText()));
+    QVERIFY2(panel.statusText().contains("space.csv:2"), qPrintable(panel.statusText()));  // file and line from stderr
+    QVERIFY(!panel.jobRunning());
+    QVERIFY(!panel.results());
+
+    // A child that crashes (killed by a signal) and one that cannot start: reported, GUI up.
+    CalibJob job;
+    QSignalSpy fin(&job, &CalibJob::finished);
+    QVERIFY(job.start("/bin/sh", {"-c", "echo 'gen 0 (initial parameters): fitness 1'; kill -SEGV $$"}));
+    QVERIFY(fin.wait(10000));
+    QCOMPARE(fin.front()[0].toInt(), -1);
+    QVERIFY(fin.front()[2].toString().contains("crashed"));
+    job.start(dir.filePath("no-such-program"), {});
+    QTRY_COMPARE_WITH_TIMEOUT(fin.count(), 2, 10000);
+    QVERIFY(fin.back()[2].toString().contains("cannot start"));
+    // Stop: terminate, then kill.
+    QVERIFY(job.start("/bin/sh", {"-c", "trap '' TERM; sleep 30"}));
+    QTRY_VERIFY_WITH_TIMEOUT(job.processId() > 0, 5000);
+    QTest::qWait(200);  // let the shell install its trap
+    job.stop(300);
+    QTRY_COMPARE_WITH_TIMEOUT(fin.count(), 3, 10000);
+    QVERIFY(fin.back()[2].toString().contains("stopped"));
+  }
+
+  void tinyCalibrationCompletesAndItsBestParametersApply() {
+    QTemporaryDir dir;
+    const QString out = dir.filePath("run");
+    MainWindow w(false);
+    QVERIFY(w.openRobot("nao"));
+    CalibratePanel* panel = w.calibratePanel();
+    panel->setCliPath(GAPSIM_CLI_PATH);
+    panel->setSettings(tinyRun(out));
+    QSignalSpy done(panel, &CalibratePanel::jobFinished);
+    QVERIFY(panel->startJob());
+    QVERIFY(done.wait(120000));
+    QVERIFY2(done.front()[1].toBool(), qPrintable(panel->statusText() + "\n" + panel->outputText()));
+    // Generations 0 (initial), 1 and 2, from the progress lines and then history.csv.
+    QCOMPARE(panel->convergencePlot()->bestPointCount(), 3);
+    QVERIFY(panel->convergencePlot()->medianPointCount() >= 2);
+    QCOMPARE(panel->progressValue(), 2);
+    QVERIFY(panel->results());
+    const auto& h = panel->results()->history;
+    QCOMPARE(h.size(), std::size_t(3));
+    QVERIFY(h.back().best <= h.front().best);  // best never gets worse than the start
+    QVERIFY(panel->outputText().contains("gen 2/2"));
+
+    // Apply: the session's model gets the best value of the calibrated parameter.
+    const calib::ParameterSpace best = calib::ParameterSpace::load((out + "/best.params").toStdString());
+    const std::string name = best.entries().front().name;  // legs/typeB/motor/B_v
+    const double want = best.entries().front().value;
+    const double before = parameterValue(*w.session()->model(), name);
+    QVERIFY(want != before);
+    panel->applyBest();
+    QCOMPARE(parameterValue(*w.session()->model(), name), want);
+    QVERIFY(panel->statusText().startsWith("Applied"));
+
+    // Before/after on the held-out scenario: three overlays, and the plot shows them.
+    panel->compareBeforeAfter(1);
+    QSignalSpy ready(panel, &CalibratePanel::comparisonReady);
+    QVERIFY(ready.wait(60000));
+    QVERIFY(panel->comparison());
+    QCOMPARE(panel->comparison()->scenario, std::string("squat_slow"));
+    QVERIFY(panel->referenceOverlay() > 0 && panel->afterOverlay() > 0);
+    QCOMPARE(w.store()->overlayIds().size(), std::size_t(3));
+    QCOMPARE(panel->comparisonPlot()->seriesCount(), 3);
+    QVERIFY(panel->comparisonPlot()->pointsDrawn() > 100);
+    QVERIFY(!comparableColumns(*panel->comparison()).empty());
+    // Recomputing replaces the three overlays rather than adding three more.
+    panel->compareBeforeAfter(1);
+    QVERIFY(ready.wait(60000));
+    QCOMPARE(w.store()->overlayIds().size(), std::size_t(3));
+  }
+
+  void applyingAParameterFileOfAnotherRobotFailsCleanly() {
+    QTemporaryDir dir;
+    const QString p = dir.filePath("bad.params");
+    std::ofstream(p.toStdString()) << "name,value\nno_such_joint/servo/kp,1\n";
+    MainWindow w(false);
+    QVERIFY(w.openRobot("nao"));
+    const auto model = w.session()->model();
+    QVERIFY(!w.applyParameterFile(p));
+    QVERIFY(w.lastError().contains("bad.params:2"));
+    QCOMPARE(w.session()->model(), model);  // unchanged
+  }
+};
+
+QTEST_MAIN(CalibrateTest)
+#include "calibrate_test.moc"
