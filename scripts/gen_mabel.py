@@ -60,6 +60,10 @@ YOKE_I = 1e-4
 EFFORT = 300.0         # N m, see README (8 N m mLS motor torque x 31.42 ~ 250 N m)
 VEL = 8.0              # rad/s servo speed limit (CHOICE)
 CLEARANCE = 0.0005
+# CHOICE: motor-side PD of the joint-position mode (used when no controller commands the motors),
+# N m per rad and N m s per rad of motor angle: 0.5 x 23.53^2 = 277 N m/rad on q_LA, 3 x 31.42^2 =
+# 2960 N m/rad on q_LS (in series with the cable and the spring).
+KP_MLA, KD_MLA, KP_MLS, KD_MLS = 4.0, 0.1, 20.0, 0.3
 
 # Standing pose (CHOICE): both toes on the ground, virtual legs +-0.2 rad from vertical, knees
 # bent 0.50 rad (29 deg, q_LS = 14 deg). Left leg forward, right leg back; torso upright.
@@ -298,11 +302,8 @@ def build_urdf():
                    '      <origin xyz="0 0 -0.2" rpy="0 0 0"/>\n'
                    '      <geometry><capsule radius="0.02" length="0.3"/></geometry>\n'
                    '    </collision>\n'
-                   '    <!-- point toe: sphere whose bottom is 0.5 m from the knee -->\n'
-                   '    <collision>\n'
-                   '      <origin xyz="0 0 %s" rpy="0 0 0"/>\n'
-                   '      <geometry><sphere radius="%s"/></geometry>\n'
-                   '    </collision>\n'
+                   '    <!-- point toe 0.5 m from the knee: no collision geometry, the compliant ground of\n'
+                   '         <gapsim> acts there (Marhefka-Orin, Table VII); the sphere is visual only -->\n'
                    '    <visual>\n'
                    '      <origin xyz="0 0 -0.24" rpy="0 0 0"/>\n'
                    '      <geometry><cylinder radius="0.02" length="0.48"/></geometry>\n'
@@ -311,7 +312,7 @@ def build_urdf():
                    '      <origin xyz="0 0 %s" rpy="0 0 0"/>\n'
                    '      <geometry><sphere radius="%s"/></geometry>\n'
                    '    </visual>\n'
-                   '  </link>\n' % (f(-(L_SHIN - TOE_R)), f(TOE_R), f(-(L_SHIN - TOE_R)), f(TOE_R)))
+                   '  </link>\n' % (f(-(L_SHIN - TOE_R)), f(TOE_R)))
         o.append('  <joint name="knee_%s" type="revolute">\n'
                  '    <parent link="thigh_%s"/><child link="shin_%s"/>\n'
                  '    <origin xyz="0 0 %s" rpy="0 0 0"/>\n'
@@ -334,7 +335,8 @@ def build_urdf():
     for j in ("hip_L", "knee_L", "hip_R", "knee_R"):
         o.append('      <joint name="%s" value_rad="%s"/>\n' % (j, f(pose[j])))
     o.append('    </initial_pose>\n')
-    o.append('    <solver dt_s="0.001" stepper="quick" iterations="30"/>\n')
+    o.append('    <!-- 0.5 ms: the compliant ground (k = 4.38e7 N/m^1.5) is stiff for the light shin; at 1 ms the\n         light shin chatters on it. dWorldStep (big): with 7 bodies it is faster than QuickStep and\n         keeps the boom joints exact under the transmission torques. -->\n')
+    o.append('    <solver dt_s="0.0005" stepper="big" iterations="30"/>\n')
     o.append('    <contact mu="0.8"/>\n')
     o.append('    <ground type="plane"/>\n')
     o.append('    <sensors>\n'
@@ -343,12 +345,24 @@ def build_urdf():
              '      <foot_contact name="RToe" link="shin_R"/>\n'
              '    </sensors>\n')
     o.append('    <fall tilt_deg="60"/>\n')
-    o.append('    <!-- Ideal servos on the four leg joints: gain 20 1/s, %s N m (limit effort). The boom\n'
-             '         joints and the torso pitch are unactuated on the real robot: fmax 0 = passive. -->\n'
-             % f(EFFORT))
+    o.append('    <!-- The boom joints and the torso pitch are unactuated on the real robot: fmax 0 = passive. -->\n')
     o.append('    <servo_defaults gain_1_s="20"/>\n')
     for j in ("boom_yaw", "boom_pitch", "torso_pitch"):
         o.append('    <servo joint="%s" fmax_Nm="0"/>\n' % j)
+    o.append('    <!-- Hips and knees are driven only by the cable-differential transmissions (paper Sec. II,\n'
+             '         IV, VII; motorgear/mabel_transmission.h): two motors, cable stretch and the\n'
+             '         unilateral spring per leg. Without a controller each leg holds the joint targets\n'
+             '         with a motor-side PD (kp, kd per rad of motor angle). -->\n')
+    o.append('    <drivetrain name="mabel/joints" type="torque" joints="hip_L knee_L hip_R knee_R"/>\n')
+    for side, preset in (("L", "left"), ("R", "right")):
+        o.append('    <mabel_leg name="mabel/%s" preset="%s" hip="hip_%s" knee="knee_%s" kp_mLA="%s" kd_mLA="%s" '
+                 'kp_mLS="%s" kd_mLS="%s"/>\n' % (preset, preset, side, side, f(KP_MLA), f(KD_MLA), f(KP_MLS), f(KD_MLS)))
+    o.append('    <!-- Compliant ground at the point toes (Table VII; motorgear/mabel_ground.h). The rigid\n'
+             '         plane still catches the other collision shapes. -->\n')
+    o.append('    <compliant_ground name="mabel/ground">\n')
+    for side in ("L", "R"):
+        o.append('      <toe name="%sToe" link="shin_%s" xyz="0 0 %s"/>\n' % (side, side, f(-L_SHIN)))
+    o.append('    </compliant_ground>\n')
     o.append('  </gapsim>\n')
     o.append('</robot>\n')
     return "".join(o), H, pose

@@ -30,7 +30,7 @@ const std::vector<std::pair<std::string, std::string>>& probeMap() {
 
 struct ProbeColumn {
   std::string name;
-  int joint = -1, probe = -1, soft = -1, axis = 0;
+  int joint = -1, probe = -1, soft = -1, axis = 0, leg = -1, toe = -1;
 };
 
 std::vector<ProbeColumn> allProbes(const RobotModel& m) {
@@ -49,6 +49,16 @@ std::vector<ProbeColumn> allProbes(const RobotModel& m) {
       for (int axis : {1, 2})
         out.push_back({m.links[s.link].name + "/soft" + std::to_string(k) + "/alpha" + std::to_string(axis) + "_rad", -1,
                        -1, soft, axis});
+  const auto leg_probes = motorgear::MabelTransmission::Probes::names();
+  for (size_t l = 0; l < m.mabel_legs.size(); ++l)
+    for (size_t p = 0; p < leg_probes.size(); ++p)
+      out.push_back({m.mabel_legs[l].name + "/" + leg_probes[p], -1, static_cast<int>(p), -1, 0, static_cast<int>(l), -1});
+  int toe = 0;
+  for (const CompliantGroundSpec& g : m.compliant_grounds)
+    for (const ToePoint& t : g.toes) {
+      out.push_back({t.name + "/normal_N", -1, 0, -1, 0, -1, toe});
+      out.push_back({t.name + "/penetration_m", -1, 1, -1, 0, -1, toe++});
+    }
   return out;
 }
 
@@ -81,7 +91,7 @@ Recorder::Recorder(const RobotModel& m, const std::vector<std::string>& patterns
     for (const auto& pat : patterns) want = want || fnmatch(pat.c_str(), p.name.c_str(), 0) == 0;
     if (!want) continue;
     columns_.push_back(p.name);
-    probes_.push_back({p.joint, p.probe, p.soft, p.axis});
+    probes_.push_back({p.joint, p.probe, p.soft, p.axis, p.leg, p.toe});
   }
 }
 
@@ -112,7 +122,13 @@ void Recorder::sample(const Simulation& sim, std::vector<double>& row) const {
     row[k++] = fc.force_N;
   }
   for (const Probe& p : probes_) {
-    if (p.soft >= 0) {
+    if (p.leg >= 0) {
+      static const auto leg_names = motorgear::MabelTransmission::Probes::names();
+      row[k++] = sim.mabelLeg(p.leg).probes().get(leg_names[p.probe]);
+    } else if (p.toe >= 0) {
+      const auto& c = sim.toeContact(p.toe);
+      row[k++] = p.probe == 0 ? c.normal_N : c.penetration_m;
+    } else if (p.soft >= 0) {
       const auto a = sim.softJointAngles_rad(p.soft);
       row[k++] = p.axis == 1 ? a.first : a.second;
     } else {

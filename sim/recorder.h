@@ -9,7 +9,9 @@
 ///   MoToFlex joints: <j>/pid/{error_rad,U_unclamped_V,U_V,saturated}, <j>/motor/{U_R_V,current_A,
 ///   friction_Nm,torque_Nm}, <j>/gear/{input_torque_Nm,mass_position_rad,mass_speed_rad_s,
 ///   deflection_rad,spring_rad,hull_contact,spring_torque_Nm,joint_torque_Nm};
-///   soft links: <link>/soft<k>/{alpha1_rad,alpha2_rad} (bending between segments k-1 and k).
+///   soft links: <link>/soft<k>/{alpha1_rad,alpha2_rad} (bending between segments k-1 and k);
+///   MABEL legs: <leg>/<MabelTransmission probe>, e.g. mabel/left/stretch_mLS_rad; compliant-ground
+///   toes: <toe>/normal_N, <toe>/penetration_m.
 
 #include <string>
 #include <vector>
@@ -36,6 +38,8 @@ class Recorder {
     int probe = -1;      ///< index into JointDrivetrain::Probes::names()
     int soft = -1;       ///< soft joint index
     int axis = 0;        ///< 1 or 2
+    int leg = -1;        ///< MABEL transmission probe of this leg (index into MabelTransmission::Probes::names())
+    int toe = -1;        ///< compliant-ground toe (probe 0 normal_N, 1 penetration_m)
   };
   std::vector<Probe> probes_;
 };

@@ -10,6 +10,7 @@
 
 #include "motorgear/dynamixel_servo.h"
 #include "motorgear/joint_drivetrain.h"
+#include "sim/mabel_spec.h"
 #include <string>
 #include <vector>
 
@@ -182,6 +183,8 @@ struct RobotModel {
   double max_angular_speed_rad_s = 500.0;
 
   std::vector<SoftLink> soft_links;
+  std::vector<MabelLegSpec> mabel_legs;               ///< MABEL transmissions (sim/mabel_spec.h)
+  std::vector<CompliantGroundSpec> compliant_grounds; ///< at most one: compliant ground at toe points
 
   std::vector<std::string> warnings;  ///< what the loader ignored or replaced
 

@@ -316,6 +316,7 @@ void Simulation::collide() {
 void Simulation::step() {
   Impl& I = *impl_;
   const auto t0 = profile_ ? Clock::now() : Clock::time_point{};
+  applyMabel();
   actuate();
   const auto t1 = profile_ ? Clock::now() : Clock::time_point{};
   collide();

@@ -95,6 +95,18 @@ class Simulation {
   /// Velocity (world frame) of a world point moving with a link's body.
   Eigen::Vector3d linkPointVelocity_m_s(int link, const Eigen::Vector3d& point_world_m) const;
 
+  // --- MABEL (sim/mabel_spec.h, sim/simulation_mabel.cpp) ---
+  int mabelLegCount() const;
+  /// Amplifier torque commands u [N m] of leg `leg`'s two motors for the next step only. Legs
+  /// without a command in a step use their built-in motor PD toward the joint targets.
+  void setMotorCommands_Nm(int leg, double u_mLA_Nm, double u_mLS_Nm);
+  /// The leg's transmission (state, probes, parameters) after the last step.
+  const motorgear::MabelTransmission& mabelLeg(int leg) const;
+  int toeCount() const;
+  /// Compliant-ground force at toe `toe` in the last step, and the toe's height above the ground.
+  const motorgear::CompliantGround::Output& toeContact(int toe) const;
+  double toeHeight_m(int toe) const;
+
   // --- sensors (after the last step) ---
   double jointAngle_rad(int joint) const;          ///< true angle (0 for fixed joints)
   double jointEncoder_rad(int joint) const;        ///< angle quantised to the encoder resolution
@@ -122,6 +134,8 @@ class Simulation {
 
  private:
   void actuate();
+  void initMabel();
+  void applyMabel();  ///< transmissions and compliant ground -> queued joint torques and link forces
   void collide();
   void checkDivergence() const;
 

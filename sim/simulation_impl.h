@@ -40,6 +40,13 @@ struct QueuedForce {
   Eigen::Vector3d force_N, point_m;
 };
 
+/// One MABEL leg's transmission and this step's motor commands.
+struct MabelLegRuntime {
+  std::unique_ptr<motorgear::MabelTransmission> tr;
+  double u_mLA_Nm = 0.0, u_mLS_Nm = 0.0;
+  bool commanded = false;  ///< set by setMotorCommands_Nm for the next step
+};
+
 struct SoftJoint {
   dJointID id = nullptr;    ///< universal joint between two segments
   dJointID friction = nullptr;
@@ -75,6 +82,11 @@ struct Simulation::Impl {
   const RobotModel* model = nullptr;
   int contacts_this_step = 0;
   std::vector<QueuedForce> queued_forces;
+  std::vector<MabelLegRuntime> mabel_legs;
+  std::vector<motorgear::CompliantGround::State> toe_state;
+  std::vector<motorgear::CompliantGround::Output> toe_out;
+  std::vector<dJointFeedback> toe_fb;     ///< force of each toe's contact row (stable addresses: sized once)
+  std::vector<bool> toe_link_feedback;    ///< the toe had a contact row in the last step
 
   static void nearCallback(void* data, dGeomID o1, dGeomID o2);
   void addContacts(dGeomID o1, dGeomID o2);

@@ -474,6 +474,90 @@ void parseSoft(Ctx& c, const XMLElement* e, RobotModel& m) {
   }
 }
 
+/// <mabel_leg name="mabel/left" preset="left|right" hip="hip_L" knee="knee_L"
+///            kp_mLA kd_mLA kp_mLS kd_mLS> <param name="spring/K_B" value="..."/> ... </mabel_leg>
+void parseMabelLeg(Ctx& c, const XMLElement* e, RobotModel& m) {
+  const std::string f = "gapsim/mabel_leg";
+  MabelLegSpec s;
+  s.line = e->GetLineNum();
+  s.name = attrString(c, e, "name", f);
+  const std::string preset = e->Attribute("preset") ? e->Attribute("preset") : "left";
+  if (preset == "left") s.params = motorgear::MabelTransmission::Params::left();
+  else if (preset == "right") s.params = motorgear::MabelTransmission::Params::right();
+  else c.fail(e, f + "@preset", "expected left or right, got '" + preset + "'");
+  for (const char* key : {"hip", "knee"}) {
+    const std::string jn = attrString(c, e, key, f);
+    const int j = m.jointIndex(jn);
+    if (j < 0) c.fail(e, f + "@" + key, "unknown joint '" + jn + "'");
+    if (m.joints[j].type == JointType::Fixed || m.joints[j].type == JointType::Prismatic)
+      c.fail(e, f + "@" + key, "joint '" + jn + "' must be a hinge");
+    if (m.joints[j].drive.kind != DriveKind::Torque)
+      c.fail(e, f + "@" + key, "joint '" + jn + "' must be torque-driven (<drivetrain type=\"torque\">) before <mabel_leg>");
+    for (const MabelLegSpec& o : m.mabel_legs)
+      if (o.hip == j || o.knee == j) c.fail(e, f + "@" + key, "joint '" + jn + "' is already driven by '" + o.name + "'");
+    (std::string(key) == "hip" ? s.hip : s.knee) = j;
+  }
+  s.kp_mLA = attrDouble(c, e, "kp_mLA", f, s.kp_mLA);
+  s.kd_mLA = attrDouble(c, e, "kd_mLA", f, s.kd_mLA);
+  s.kp_mLS = attrDouble(c, e, "kp_mLS", f, s.kp_mLS);
+  s.kd_mLS = attrDouble(c, e, "kd_mLS", f, s.kd_mLS);
+  if (!(s.kp_mLA >= 0 && s.kd_mLA >= 0 && s.kp_mLS >= 0 && s.kd_mLS >= 0))
+    c.fail(e, f, "kp_mLA, kd_mLA, kp_mLS, kd_mLS must be >= 0");
+  for (const XMLElement* p = e->FirstChildElement(); p; p = p->NextSiblingElement()) {
+    if (std::string(p->Name()) != "param") c.fail(p, f + "/" + p->Name(), "expected <param name value>");
+    const std::string leaf = attrString(c, p, "name", f + "/param");
+    const double v = attrDouble(c, p, "value", f + "/param[" + leaf + "]");
+    try {
+      s.params.set(leaf, v);
+    } catch (const std::invalid_argument& ex) {
+      c.fail(p, f + "/param[" + leaf + "]", ex.what());
+    }
+  }
+  try {
+    s.params.validate();
+  } catch (const std::invalid_argument& ex) {
+    c.fail(e, f, ex.what());
+  }
+  m.mabel_legs.push_back(s);
+}
+
+/// <compliant_ground name="mabel/ground"> <toe name="LToe" link="shin_L" xyz="0 0 -0.5"/> ...
+///   <param name="k" value="..."/> </compliant_ground>
+void parseCompliantGround(Ctx& c, const XMLElement* e, RobotModel& m) {
+  const std::string f = "gapsim/compliant_ground";
+  if (!m.compliant_grounds.empty()) c.fail(e, f, "only one <compliant_ground> per robot");
+  CompliantGroundSpec g;
+  g.line = e->GetLineNum();
+  g.name = attrString(c, e, "name", f);
+  for (const XMLElement* p = e->FirstChildElement(); p; p = p->NextSiblingElement()) {
+    const std::string pn = p->Name();
+    if (pn == "toe") {
+      ToePoint t;
+      t.name = attrString(c, p, "name", f + "/toe");
+      t.link = requireLink(c, p, m, f + "/toe");
+      t.point_in_link_m = attrVec3(c, p, "xyz", f + "/toe[" + t.name + "]", Eigen::Vector3d::Zero());
+      g.toes.push_back(t);
+    } else if (pn == "param") {
+      const std::string leaf = attrString(c, p, "name", f + "/param");
+      const double v = attrDouble(c, p, "value", f + "/param[" + leaf + "]");
+      try {
+        g.params.set(leaf, v);
+      } catch (const std::invalid_argument& ex) {
+        c.fail(p, f + "/param[" + leaf + "]", ex.what());
+      }
+    } else {
+      c.fail(p, f + "/" + pn, "expected <toe name link xyz> or <param name value>");
+    }
+  }
+  if (g.toes.empty()) c.fail(e, f, "needs at least one <toe>");
+  try {
+    g.params.validate();
+  } catch (const std::invalid_argument& ex) {
+    c.fail(e, f, ex.what());
+  }
+  m.compliant_grounds.push_back(g);
+}
+
 void parseGapsim(Ctx& c, const XMLElement* g, RobotModel& m) {
   std::vector<const XMLElement*> params;  // applied last, in file order
   for (const XMLElement* e = g->FirstChildElement(); e; e = e->NextSiblingElement()) {
@@ -582,13 +666,17 @@ void parseGapsim(Ctx& c, const XMLElement* g, RobotModel& m) {
       parseDrivetrain(c, e, m);
     } else if (n == "soft") {
       parseSoft(c, e, m);
+    } else if (n == "mabel_leg") {
+      parseMabelLeg(c, e, m);
+    } else if (n == "compliant_ground") {
+      parseCompliantGround(c, e, m);
     } else if (n == "param") {
       params.push_back(e);
     } else {
       c.fail(e, f,
              "unknown element <" + n +
                  "> in <gapsim> (source, initial_pose, solver, contact, ground, sensors, fall, divergence, "
-                 "servo_defaults, servo, drivetrain, soft, param)");
+                 "servo_defaults, servo, drivetrain, soft, mabel_leg, compliant_ground, param)");
     }
   }
   for (const XMLElement* p : params) {

@@ -1,19 +1,73 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // gapsim-cli run: simulate headless, play a motion, write a log, print one summary line.
+#include <algorithm>
+#include <cmath>
 #include <iostream>
 #include <memory>
 
 #include "app/cli/commands.h"
 #include "app/cli/run_setup.h"
+#include "sim/input_error.h"
+#include "sim/mabel_hop_run.h"
 #include "sim/runner.h"
 
 namespace gapsim::cli {
+
+namespace {
+
+/// --controller hop: MABEL's hopping controller instead of a motion (sim/mabel_hop_run.h).
+int runController(const RunArgs& o, RunSetup& s) {
+  if (s.motion) throw InputError("", 0, "--controller", "give --motion or --controller, not both");
+  MabelHopController::Params hp;
+  try {
+    hp = parseHopParams(o.hop);
+  } catch (const std::invalid_argument& e) {
+    throw InputError("", 0, "--hop", e.what());
+  }
+  if (hp.drop_m > 0) {
+    // Start in the air: the boom tilted up so that the hip is drop_m higher (hop from a drop).
+    auto m = std::make_shared<RobotModel>(*s.model);
+    const int bp = m->jointIndex("boom_pitch"), tp = m->jointIndex("torso_pitch");
+    if (bp < 0 || tp < 0) throw InputError(s.model->source_file, 0, "--hop", "drop_m needs the boom joints");
+    const double R = m->joints[tp].origin.translation().norm();
+    m->initial_q[bp] = -std::asin(std::min(1.0, hp.drop_m / R));
+    SimOptions so;
+    so.seed = o.seed;
+    so.dt_s = o.dt_s;
+    so.iterations = o.iterations;
+    if (!o.stepper.empty()) so.quickstep = o.stepper == "quick";
+    s.model = m;
+    s.sim = std::make_unique<Simulation>(m, so);
+  }
+  std::unique_ptr<MabelHopController> ctl;
+  try {
+    ctl = std::make_unique<MabelHopController>(*s.sim, hp);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(s.model->source_file, 0, "--controller", e.what());
+  }
+  std::unique_ptr<Log> log;
+  if (!o.out.empty()) log = std::make_unique<Log>(hopLogColumns(*s.model, o.probes));
+  const HopSummary h = runHop(*s.sim, *ctl, s.config, log.get());
+  if (log) {
+    log->write(o.out);
+    std::cerr << "log: " << o.out << " (" << log->rows() << " rows, " << log->cols() << " columns)\n";
+  }
+  std::cout << formatHopSummary(h) << std::endl;
+  if (h.run.diverged) {
+    std::cerr << "error: " << h.run.divergence << "\n";
+    return kExitDivergence;
+  }
+  return kExitOk;
+}
+
+}  // namespace
 
 Action addRun(CLI::App& app) {
   auto o = std::make_shared<RunArgs>();
   addRunArgs(app, *o);
   return [o] {
     RunSetup s = prepareRun(*o);
+    if (!o->controller.empty()) return runController(*o, s);
     RunSummary sum = runMotion(*s.sim, s.motion.get(), s.config, s.log.get());
     if (s.log && !o->out.empty()) {
       s.log->write(o->out);

@@ -39,6 +39,10 @@ void addRunArgs(CLI::App& app, RunArgs& a) {
   app.add_option("--params", a.params_file, "parameter file (CSV name,value) applied to the robot");
   app.add_option("--set", a.sets, "set a parameter, e.g. --set legs/typeA/gear/D_g=6e6 (repeatable); "
                                   "`gapsim-cli params ROBOT` lists the names");
+  app.add_option("--controller", a.controller, "closed-loop controller instead of a motion: hop (MABEL's "
+                                             "hopping controller, docs/mabel.md)")
+      ->check(CLI::IsMember({"hop"}));
+  app.add_option("--hop", a.hop, "hopping-controller parameters, e.g. torso_update=0,K_Tor=0.5 (docs/mabel.md)");
   app.add_option("--probe", a.probes, "log internal signals whose column matches this glob, e.g. 'LKnee*' "
                                       "(repeatable)");
 }

@@ -34,6 +34,8 @@ struct RunArgs {
   std::string params_file;            ///< parameter file applied before `sets`
   std::vector<std::string> probes;    ///< glob patterns of probe columns to log
   std::string walk;                   ///< --walk key=value,...: generate a walk (sim/walk_generator.h) and play it
+  std::string controller;             ///< --controller hop: MABEL's hopping controller (sim/mabel_hop_controller.h)
+  std::string hop;                    ///< --hop key=value,...: hopping-controller parameters
 };
 
 struct RunSetup {

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "motorgear/mabel_spring.h"
+
+#include <array>
+#include <cmath>
+#include <stdexcept>
+
+namespace gapsim::motorgear {
+namespace {
+
+using P = MabelSpring::Params;
+using detail::Field;
+
+const std::array<Field<P>, 6> kFields{{
+    {"K_B", "N m/rad", "spring stiffness on q_Bsp (Fig. 22)",
+     [](const P& p) { return p.K_B_Nm_rad; }, [](P& p, double v) { p.K_B_Nm_rad = v; }},
+    {"Kd_B", "N m s/rad", "damping of the free spring (Table VII)",
+     [](const P& p) { return p.Kd_B_Nms_rad; }, [](P& p, double v) { p.Kd_B_Nms_rad = v; }},
+    {"Kd_1", "N m/rad^3", "cubic stiffness of the hard stop (Table VII)",
+     [](const P& p) { return p.Kd_1_Nm_rad3; }, [](P& p, double v) { p.Kd_1_Nm_rad3 = v; }},
+    {"K_vd1", "N m s/rad", "viscous damping of the hard stop (Table VII)",
+     [](const P& p) { return p.K_vd1_Nms_rad; }, [](P& p, double v) { p.K_vd1_Nms_rad = v; }},
+    {"K_vd2", "N m (s/rad)^0.5", "square-root damping of the closing hard stop (Table VII)",
+     [](const P& p) { return p.K_vd2; }, [](P& p, double v) { p.K_vd2 = v; }},
+    {"v_eps", "rad/s", "floor of |qd| in the derivative of the sqrt term",
+     [](const P& p) { return p.v_eps_rad_s; }, [](P& p, double v) { p.v_eps_rad_s = v; }},
+}};
+
+}  // namespace
+
+void MabelSpring::Params::validate() const {
+  for (const auto& f : kFields) {
+    const double v = f.get(*this);
+    if (!std::isfinite(v) || v < 0)
+      throw std::invalid_argument("MABEL spring: " + std::string(f.name) + " = " + detail::num(v) +
+                                  " must be finite and >= 0");
+  }
+  if (K_B_Nm_rad <= 0) throw std::invalid_argument("MABEL spring: K_B = " + detail::num(K_B_Nm_rad) + " must be > 0");
+  if (v_eps_rad_s <= 0)
+    throw std::invalid_argument("MABEL spring: v_eps = " + detail::num(v_eps_rad_s) + " must be > 0");
+}
+
+std::vector<ParamInfo> MabelSpring::Params::paramInfo() { return detail::fieldInfo<P>(kFields); }
+double MabelSpring::Params::get(std::string_view n) const { return detail::getField<P>(kFields, *this, "MABEL spring", n); }
+void MabelSpring::Params::set(std::string_view n, double v) { detail::setField<P>(kFields, *this, "MABEL spring", n, v); }
+
+MabelSpring::Output MabelSpring::torque(const Params& p, double q, double qd) {
+  Output o;
+  if (q > 0) {
+    o.branch = Branch::Free;
+    o.tau_Nm = -p.K_B_Nm_rad * q - p.Kd_B_Nms_rad * qd;
+    o.dtau_dq = -p.K_B_Nm_rad;
+    o.dtau_dqd = -p.Kd_B_Nms_rad;
+    return o;
+  }
+  o.tau_Nm = -p.K_B_Nm_rad * q - p.Kd_1_Nm_rad3 * q * q * q - p.K_vd1_Nms_rad * qd;
+  o.dtau_dq = -p.K_B_Nm_rad - 3.0 * p.Kd_1_Nm_rad3 * q * q;
+  o.dtau_dqd = -p.K_vd1_Nms_rad;
+  if (qd < 0) {
+    o.branch = Branch::StopClosing;
+    const double s = std::sqrt(-qd);
+    o.tau_Nm += p.K_vd2 * s;  // -K_vd2 sqrt|qd| sgn(qd) with sgn = -1
+    // d/dqd (K_vd2 sqrt(-qd)) = -K_vd2 / (2 sqrt(-qd)), slope floored at |qd| = v_eps
+    o.dtau_dqd -= 0.5 * p.K_vd2 / std::sqrt(std::max(-qd, p.v_eps_rad_s));
+  } else {
+    o.branch = Branch::Stop;
+  }
+  return o;
+}
+
+}  // namespace gapsim::motorgear

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The MABEL stage of a step (before actuate()): each leg's cable-differential transmission turns
+// the two motor commands into hip and knee torques, and the compliant ground turns each toe's
+// penetration into a force. Both enter through the step's queued external actions.
+#include <cmath>
+#include <stdexcept>
+
+#include "sim/simulation.h"
+#include "sim/simulation_impl.h"
+
+namespace gapsim {
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+/// Paper link coordinates from the hip and knee hinges (robots/mabel/README.md):
+/// q_Th = pi - hip, q_Sh = pi - (hip + knee).
+motorgear::MabelTransmission::LinkState linkState(double hip, double hipd, double knee, double kneed) {
+  return {kPi - hip, -hipd, kPi - hip - knee, -(hipd + kneed)};
+}
+
+}  // namespace
+
+void Simulation::initMabel() {
+  const RobotModel& m = *model_;
+  Impl& I = *impl_;
+  for (const MabelLegSpec& s : m.mabel_legs) {
+    MabelLegRuntime r;
+    r.tr = std::make_unique<motorgear::MabelTransmission>(s.params);
+    r.tr->reset(linkState(m.initial_q[s.hip], 0.0, m.initial_q[s.knee], 0.0));
+    I.mabel_legs.push_back(std::move(r));
+  }
+  for (const CompliantGroundSpec& g : m.compliant_grounds) {
+    I.toe_state.resize(I.toe_state.size() + g.toes.size());
+    I.toe_out.resize(I.toe_out.size() + g.toes.size());
+    I.toe_fb.resize(I.toe_out.size());
+    I.toe_link_feedback.resize(I.toe_out.size(), false);
+  }
+}
+
+void Simulation::applyMabel() {
+  const RobotModel& m = *model_;
+  Impl& I = *impl_;
+  for (size_t li = 0; li < I.mabel_legs.size(); ++li) {
+    const MabelLegSpec& s = m.mabel_legs[li];
+    MabelLegRuntime& r = I.mabel_legs[li];
+    const auto link = linkState(jointAngle_rad(s.hip), jointRate_rad_s(s.hip), jointAngle_rad(s.knee),
+                                jointRate_rad_s(s.knee));
+    if (!r.commanded) {
+      // Joint-position mode: motor PD toward the motor angles that hold the targets with rigid cables.
+      const auto tgt = linkState(target_[s.hip], 0.0, target_[s.knee], 0.0);
+      const double q_LA = motorgear::MabelTransmission::legAngle_rad(tgt.q_Th_rad, tgt.q_Sh_rad);
+      const double q_LS = motorgear::MabelTransmission::legShape_rad(tgt.q_Th_rad, tgt.q_Sh_rad);
+      const auto& st = r.tr->state();
+      r.u_mLA_Nm = s.kp_mLA * (s.params.mLA.gamma * q_LA - st.q_mLA_rad) - s.kd_mLA * st.qd_mLA_rad_s;
+      r.u_mLS_Nm = s.kp_mLS * (s.params.mLS.gamma * q_LS - st.q_mLS_rad) - s.kd_mLS * st.qd_mLS_rad_s;
+    }
+    const auto out = r.tr->step(dt_s_, r.u_mLA_Nm, r.u_mLS_Nm, link);
+    r.commanded = false;
+    // Virtual work: tau_hip = tau_Th dq_Th/dhip + tau_Sh dq_Sh/dhip, tau_knee = tau_Sh dq_Sh/dknee.
+    addJointTorque_Nm(s.hip, -(out.tau_Th_Nm + out.tau_Sh_Nm));
+    addJointTorque_Nm(s.knee, -out.tau_Sh_Nm);
+  }
+  // Compliant ground: one ODE contact row per toe whose soft ERP/CFM make the normal force the
+  // Marhefka-Orin spring-damper linearised at the current penetration, taken implicitly (an
+  // explicit force makes the 0.35 kg effective toe mass chatter at impact); the LuGre tangential
+  // damping is the friction rows' slip (implicit), its bristle spring their target speed.
+  int k = 0;
+  for (const CompliantGroundSpec& g : m.compliant_grounds) {
+    for (const ToePoint& t : g.toes) {
+      const Eigen::Vector3d p = linkPose(t.link) * t.point_in_link_m;
+      const Eigen::Vector3d v = linkPointVelocity_m_s(t.link, p);
+      motorgear::CompliantGround::updateBristle(g.params, I.toe_state[k], dt_s_, I.toe_out[k].contact, v.head<2>());
+      const double z = -p.z(), zd = -v.z();
+      I.toe_out[k] = {};
+      const int bi = I.link_body[t.link];
+      if (z > 0 && bi >= 0) {
+        const auto sd = motorgear::CompliantGround::normalSpringDamper(g.params, z, zd);
+        const double fn_est = motorgear::CompliantGround::normalForce_N(g.params, z, zd);
+        const auto tan = motorgear::CompliantGround::tangential(g.params, I.toe_state[k], fn_est, v.head<2>());
+        dContact c{};
+        c.geom.pos[0] = p.x();
+        c.geom.pos[1] = p.y();
+        c.geom.pos[2] = p.z();
+        c.geom.normal[2] = 1.0;
+        c.geom.depth = z;
+        c.fdir1[0] = 1.0;
+        c.surface.mode = dContactApprox1 | dContactSoftERP | dContactSoftCFM | dContactFDir1;
+        const double hk = dt_s_ * sd.kp_N_m + sd.kd_Ns_m;
+        c.surface.soft_erp = dt_s_ * sd.kp_N_m / hk;
+        c.surface.soft_cfm = 1.0 / hk;
+        c.surface.mu = g.params.alpha_h0;
+        if (tan.c_Ns_m > 0) {
+          c.surface.mode |= dContactSlip1 | dContactSlip2 | dContactMotion1 | dContactMotion2;
+          c.surface.slip1 = c.surface.slip2 = 1.0 / tan.c_Ns_m;
+          // Motion rows drive the relative velocity of body1 w.r.t. body2 along fdir1/fdir2 toward
+          // the target: the toe's slip speed toward v_star.
+          c.surface.motion1 = tan.v_star_m_s(0);
+          c.surface.motion2 = tan.v_star_m_s(1);
+        } else {
+          c.surface.mu = 0.0;
+        }
+        dJointID j = dJointCreateContact(I.world, I.contacts, &c);
+        dJointAttach(j, I.bodies[bi].id, nullptr);
+        I.toe_fb[k] = {};
+        dJointSetFeedback(j, &I.toe_fb[k]);
+        I.toe_out[k].contact = true;
+        I.toe_out[k].penetration_m = z;
+        I.toe_link_feedback[k] = true;
+      } else {
+        I.toe_link_feedback[k] = false;
+      }
+      ++k;
+    }
+  }
+}
+
+int Simulation::mabelLegCount() const { return static_cast<int>(impl_->mabel_legs.size()); }
+
+void Simulation::setMotorCommands_Nm(int leg, double u_mLA_Nm, double u_mLS_Nm) {
+  MabelLegRuntime& r = impl_->mabel_legs.at(leg);
+  r.u_mLA_Nm = u_mLA_Nm;
+  r.u_mLS_Nm = u_mLS_Nm;
+  r.commanded = true;
+}
+
+const motorgear::MabelTransmission& Simulation::mabelLeg(int leg) const { return *impl_->mabel_legs.at(leg).tr; }
+
+int Simulation::toeCount() const { return static_cast<int>(impl_->toe_out.size()); }
+
+const motorgear::CompliantGround::Output& Simulation::toeContact(int toe) const {
+  Impl& I = *impl_;
+  motorgear::CompliantGround::Output& o = I.toe_out.at(toe);
+  if (I.toe_link_feedback[toe]) {  // the contact row's force in the last step
+    const dJointFeedback& fb = I.toe_fb[toe];
+    o.force_N = Eigen::Vector3d(fb.f1[0], fb.f1[1], fb.f1[2]);
+    o.normal_N = fb.f1[2];
+  }
+  return o;
+}
+
+double Simulation::toeHeight_m(int toe) const {
+  int k = 0;
+  for (const CompliantGroundSpec& g : model_->compliant_grounds)
+    for (const ToePoint& t : g.toes)
+      if (k++ == toe) return (linkPose(t.link) * t.point_in_link_m).z();
+  throw std::out_of_range("toeHeight_m: no toe " + std::to_string(toe));
+}
+
+}  // namespace gapsim
