@@ -15,11 +15,11 @@ using detail::Field;
 const std::array<Field<P>, 6> kFields{{
     {"p", "V/rad", "discrete proportional gain", [](const P& p) { return p.p_V_rad; },
      [](P& p, double v) { p.p_V_rad = v; }},
-    {"i", "V/rad", "discrete integral gain (per control period)",
-     [](const P& p) { return p.i_V_rad; }, [](P& p, double v) { p.i_V_rad = v; }},
+    {"i", "V/(rad s)", "integral gain Ki (on the time integral of the error)",
+     [](const P& p) { return p.i_V_rad_s; }, [](P& p, double v) { p.i_V_rad_s = v; }},
     {"d", "V/rad", "discrete derivative gain (per control period)",
      [](const P& p) { return p.d_V_rad; }, [](P& p, double v) { p.d_V_rad = v; }},
-    {"dt_ref", "s", "control period at which p, i, d are defined",
+    {"dt_ref", "s", "control period at which d (a per-step difference gain) is defined",
      [](const P& p) { return p.dt_ref_s; }, [](P& p, double v) { p.dt_ref_s = v; }},
     {"U_bat", "V", "battery voltage clamp", [](const P& p) { return p.U_bat_V; },
      [](P& p, double v) { p.U_bat_V = v; }},
@@ -34,10 +34,10 @@ const std::array<Field<P>, 6> kFields{{
 
 void Pid::Params::validate() const {
   using detail::num;
-  if (!(p_V_rad >= 0) || !(i_V_rad >= 0) || !(d_V_rad >= 0) || !std::isfinite(p_V_rad) ||
-      !std::isfinite(i_V_rad) || !std::isfinite(d_V_rad))
+  if (!(p_V_rad >= 0) || !(i_V_rad_s >= 0) || !(d_V_rad >= 0) || !std::isfinite(p_V_rad) ||
+      !std::isfinite(i_V_rad_s) || !std::isfinite(d_V_rad))
     throw std::invalid_argument("Pid: gains must be finite and >= 0, got p = " + num(p_V_rad) +
-                                " V/rad, i = " + num(i_V_rad) + " V/rad, d = " + num(d_V_rad) +
+                                " V/rad, i = " + num(i_V_rad_s) + " V/(rad s), d = " + num(d_V_rad) +
                                 " V/rad");
   if (!(dt_ref_s > 0) || !std::isfinite(dt_ref_s))
     throw std::invalid_argument("Pid: dt_ref must be > 0, got " + num(dt_ref_s) + " s");
@@ -53,7 +53,7 @@ Pid::Params Pid::Params::fromContinuous(double Kp, double Ki, double Kd, double 
                                         double U_bat) {
   Params p;
   p.p_V_rad = Kp;
-  p.i_V_rad = Ki * dt_ref;
+  p.i_V_rad_s = Ki;
   p.d_V_rad = Kd / dt_ref;
   p.dt_ref_s = dt_ref;
   p.U_bat_V = U_bat;

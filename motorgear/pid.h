@@ -6,20 +6,28 @@
 // Error and sign:  e = q_target - q_measured  [rad]; a positive e gives a positive voltage, which
 // (through DcMotor and Gear) gives a positive joint torque, i.e. one that increases q.
 //
-// Discrete law, the form in which the MoToFlex parameter set (motoflex_nao_parameters.csv:
-// p = 319.47, i = 14.186, d = 163.56, maxVolt = 21.6) was identified, one call per control
-// period dt_ref = 1 ms (controllerFreq 1000 Hz):
-//     u_k = p e_k + i sum_{j<=k} e_j + d (e_k - e_{k-1})                       [V]
+// Discrete law of the MoToFlex implementation that identified the parameter set
+// (motoflex_nao_parameters.csv: p = 319.47, i = 14.186, d = 163.56, maxVolt = 21.6), one call per
+// control period dt_ref = 1/controllerFreq = 1 ms (controllerFreq 1000 Hz = the physics rate,
+// frameLen 1 ms):
+//     u_k = p e_k + i dt_ref sum_{j<=k} e_j + d (e_k - e_{k-1})                [V]
 //     U_k = clamp(u_k, -U_bat, +U_bat)
-// The paper prints only the upper clamp (U > U_bat -> U_bat); the lower one is the obvious
-// symmetric counterpart (an H-bridge drives both ways).
+// i.e. the integral is integrated in time (i * frameLen * errorSum in KianRK/MoToFlex
+// Simulator/simulation/pidcontroller.cpp, with frameLen = 1/controllerFreq set in
+// Simulator/nao/nao.cpp), while the derivative is a plain difference per step ("d should be
+// d/frameLen, but that doesnt matter", same file). The paper (004, Algorithm 1) prints only
+// U = PID(q_T, q_A). So i is already a continuous gain, Ki = i = 14.186 V/(rad s); reading it as
+// "per control step" (Ki = i/dt = 14186 V/(rad s)) is 1000x too large and makes the standing Nao
+// hunt at ~2 Hz. The paper prints only the upper clamp (U > U_bat -> U_bat); the lower one is the
+// obvious symmetric counterpart (an H-bridge drives both ways).
 //
 // Continuous equivalent (what step() actually evaluates, so that other control periods dt keep
 // the same dynamics):
-//     Kp = p [V/rad],   Ki = i / dt_ref [V/(rad s)],   Kd = d * dt_ref [V s/rad]
+//     Kp = p [V/rad],   Ki = i [V/(rad s)],   Kd = d * dt_ref [V s/rad]
 //     u = Kp e + Ki * integral(e dt) + Kd * (e_k - e_{k-1}) / dt
 // With dt == dt_ref this is the discrete law above up to rounding (tested). For the MoToFlex set:
-// Kp = 319.47 V/rad, Ki = 14186 V/(rad s), Kd = 0.16356 V s/rad.
+// Kp = 319.47 V/rad, Ki = 14.186 V/(rad s), Kd = 0.16356 V s/rad. The PI zero Ki/Kp = 0.044 rad/s
+// lies far below the ~13 rad/s closed-loop bandwidth: the integral only trims the static error.
 //
 // Anti-windup (the paper does not specify one):
 //   kNone         plain integration (integral can wind up while U is clamped).
@@ -45,9 +53,9 @@ class Pid {
 
   struct Params {
     double p_V_rad = 319.47;     ///< discrete proportional gain p = Kp [V/rad]
-    double i_V_rad = 14.186;     ///< discrete integral gain per control period [V/rad]
+    double i_V_rad_s = 14.186;   ///< integral gain Ki (MoToFlex integrates e dt) [V/(rad s)]
     double d_V_rad = 163.56;     ///< discrete derivative gain per control period [V/rad]
-    double dt_ref_s = 1e-3;      ///< control period at which p, i, d are defined [s]
+    double dt_ref_s = 1e-3;      ///< control period at which d is defined [s]
     double U_bat_V = 21.6;       ///< battery voltage, output clamp +-U_bat [V]
     AntiWindup anti_windup = AntiWindup::kConditional;  ///< name "anti_windup": 0 none, 1 cond., 2 clamp
 
@@ -55,7 +63,7 @@ class Pid {
     void validate() const;
 
     double Kp_V_rad() const { return p_V_rad; }
-    double Ki_V_rad_s() const { return i_V_rad / dt_ref_s; }
+    double Ki_V_rad_s() const { return i_V_rad_s; }
     double Kd_V_s_rad() const { return d_V_rad * dt_ref_s; }
     /// Discrete gains for continuous ones at control period dt_ref_s.
     static Params fromContinuous(double Kp_V_rad, double Ki_V_rad_s, double Kd_V_s_rad,

@@ -28,15 +28,15 @@ TEST(JointDrivetrain, DefaultsAreMoToFlexTypeAAndFactoryGivesTypeB) {
   EXPECT_NO_THROW(b.validate());
 }
 
-// Motor and gear off: T_j = sigma (S K_t / R) U. First step, e = 0.01 rad: U = (p + i) e
-// (no derivative on the first step) = 3.33656 V; T_j = 201.3 * 0.7 * 0.0195 / 6.44 * U. One
+// Motor and gear off: T_j = sigma (S K_t / R) U. First step, e = 0.01 rad: U = (p + i dt) e
+// (no derivative on the first step) = 3.19484186 V; T_j = 201.3 * 0.7 * 0.0195 / 6.44 * U. One
 // chain of products: 1e-12 N m.
 TEST(JointDrivetrain, MotorAndGearOffPidOutputIsTorqueWithStaticGain) {
   JointDrivetrain::Params p;
   p.enable_motor = false;
   p.enable_gear = false;
   JointDrivetrain d(p);
-  const double U = (319.47 + 14.186) * 0.01;
+  const double U = (319.47 + 14.186e-3) * 0.01;
   const double T = d.step(1e-3, 0.01, 0.0, 0.3);  // speed ignored without the motor model
   EXPECT_NEAR(T, 201.3 * 0.7 * 0.0195 / 6.44 * U, 1e-12);
   EXPECT_NEAR(d.probes().U_V, U, 1e-12);
@@ -95,13 +95,13 @@ TEST(JointDrivetrain, GearOffPassesSigmaTimesMotorTorque) {
   }
 }
 
-// Battery clamp off: U = p e + i e on the first step without limit (e = 1 rad: 333.656 V).
+// Battery clamp off: U = p e + i dt e on the first step without limit (e = 1 rad: 319.484186 V).
 TEST(JointDrivetrain, BatteryClampSwitch) {
   JointDrivetrain::Params p;
   p.enable_battery_clamp = false;
   JointDrivetrain d(p);
   d.step(1e-3, 1.0, 0.0, 0.0);
-  EXPECT_NEAR(d.probes().U_V, 319.47 + 14.186, 1e-9);
+  EXPECT_NEAR(d.probes().U_V, 319.47 + 14.186e-3, 1e-9);
   JointDrivetrain c{JointDrivetrain::Params{}};
   c.step(1e-3, 1.0, 0.0, 0.0);
   EXPECT_EQ(c.probes().U_V, 21.6);
