@@ -28,5 +28,7 @@ Action addCalibrate(CLI::App& app);
 Action addTwin(CLI::App& app);
 Action addIdentify(CLI::App& app);
 Action addExcite(CLI::App& app);
+Action addOptimizeController(CLI::App& app);
+Action addRise(CLI::App& app);
 
 }  // namespace gapsim::cli

@@ -33,6 +33,9 @@ int main(int argc, char** argv) {
       "spring: MABEL)",
       addIdentify);
   reg("excite", "Write an input signal for an identification experiment (chirp: MABEL)", addExcite);
+  reg("optimize-controller", "Optimise a BIOLOID rising controller (lean, sit, kneel) with CMA-ES (paper 001)",
+      addOptimizeController);
+  reg("rise", "Play a keyframe controller on a BIOLOID rising task and write the log", addRise);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
