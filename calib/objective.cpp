@@ -190,6 +190,7 @@ ScenarioScore CalibrationProblem::runScenario(const Eigen::VectorXd& values, int
   }
   SimOptions so;
   so.seed = settings_.sim_seed;
+  so.quickstep = settings_.quickstep;
   Simulation sim(model, so);
   RunConfig rc;
   rc.duration_s = sc.duration_s;

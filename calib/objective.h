@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -64,6 +65,9 @@ struct ObjectiveSettings {
   double weight_F = 1.0, weight_E = 1.0;  ///< of the sum
   std::uint64_t sim_seed = 0;  ///< SimOptions::seed of every evaluation
   double log_period_s = 0.01;  ///< sample period of the simulated logs (frames of F)
+  /// Stepper of every evaluation (SimOptions::quickstep): unset = the robot file's. Walks with
+  /// ideal servos need dWorldStep (false, `--stepper big`, docs/walk.md).
+  std::optional<bool> quickstep;
 };
 
 /// Result of one evaluation. parts = {F, E_cali, then the fitness of each scenario evaluated}.

@@ -24,6 +24,7 @@ std::vector<std::string> writeTwinLogs(const RobotModel& hidden, const ScenarioS
     const Motion motion = loadMotion(sc.motion_path);
     SimOptions so;
     so.seed = s.sim_seed;
+    so.quickstep = s.quickstep;
     Simulation sim(model, so);
     RunConfig rc;
     rc.duration_s = sc.duration_s;

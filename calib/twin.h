@@ -9,6 +9,7 @@
 /// shows the value at t - delay, the first value held before that).
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,7 @@ struct TwinSettings {
   std::uint64_t noise_seed = 1;
   std::uint64_t sim_seed = 0;  ///< SimOptions::seed
   double log_period_s = 0.01;
+  std::optional<bool> quickstep;  ///< SimOptions::quickstep (unset: the robot file's stepper)
 };
 
 /// Simulates every scenario of `set` (training and held-out) on `hidden` for its duration (no

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "app/cli/bench_calibration.h"
 #include "app/cli/commands.h"
 #include "app/cli/run_setup.h"
 #include "sim/robot_library.h"
@@ -27,6 +28,9 @@ struct BenchArgs {
   int plain_iterations = 20;
   std::string stepper;
   bool plain_only = false;
+  bool calibration = false;
+  CalibrationBenchArgs calib;
+  bool standing_only = false;
 };
 
 double median(std::vector<double> v) {
@@ -129,7 +133,21 @@ Action addBench(CLI::App& app) {
   app.add_option("--plain-iterations", b->plain_iterations, "QuickStep iterations of the plain runs")
       ->capture_default_str();
   app.add_flag("--plain-only", b->plain_only, "measure only the plain model");
+  app.add_flag("--calibration", b->calibration,
+               "instead: calibration evaluations per second with 1 and 2 worker processes, alternating rounds, "
+               "and the scaling efficiency (app/cli/bench_calibration.h)");
+  app.add_option("--space", b->calib.space, "--calibration: parameter space (default: calib/examples/nao_twin)");
+  app.add_option("--scenarios", b->calib.scenarios, "--calibration: scenario set (default: calib/examples/nao_twin)");
+  app.add_option("--evals", b->calib.evaluations, "--calibration: evaluations per round and worker count")
+      ->capture_default_str();
+  app.add_option("--rounds", b->calib.rounds, "--calibration: alternating 1/2-worker rounds")->capture_default_str();
+  app.add_flag("--standing-only", b->standing_only, "measure only the standing robot (no motions)");
   return [b] {
+    if (b->calibration) {
+      b->calib.robot = b->robot;
+      b->calib.stepper = b->stepper;
+      return runCalibrationBench(b->calib);
+    }
     if (b->reps < 1) throw std::invalid_argument("--reps must be >= 1");
     namespace fs = std::filesystem;
     std::printf("gapsim bench: %s, %.0f s simulated per repetition, %d rounds, one thread, dt from the robot file\n"
@@ -140,7 +158,7 @@ Action addBench(CLI::App& app) {
                 b->robot.c_str(), b->duration_s, b->reps, b->plain_iterations);
     std::vector<std::pair<std::string, double>> ratios;
     ratios.emplace_back("standing", benchCase(*b, "standing", ""));
-    for (const std::string& m : b->motions) {
+    for (const std::string& m : b->standing_only ? std::vector<std::string>{} : b->motions) {
       std::string path = m;
       if (!fs::exists(path)) path = (fs::path(robotsDirectory()) / b->robot / "motions" / m).string();
       const std::string name = fs::path(path).stem().string();

@@ -31,6 +31,7 @@ struct CalibrateArgs {
   std::string objective = "F";
   double m = 5.0, w_F = 1.0, w_E = 1.0;
   std::uint64_t sim_seed = 0;
+  std::string stepper;  // "", quick, big
   int jobs = 0;
   std::string backend = "processes";
   std::string out, resume;
@@ -99,6 +100,9 @@ Action addCalibrate(CLI::App& app) {
   app.add_option("--w-f", a->w_F, "weight of F in the sum")->capture_default_str();
   app.add_option("--w-e", a->w_E, "weight of E_cali in the sum")->capture_default_str();
   app.add_option("--sim-seed", a->sim_seed, "SimOptions::seed of every evaluation")->capture_default_str();
+  app.add_option("--stepper", a->stepper, "quick or big (dWorldStep: walks with ideal servos need it); default the "
+                                          "robot file's")
+      ->check(CLI::IsMember({"quick", "big"}));
   app.add_option("--backend", a->backend, "serial, processes (fork, this machine) or mpi (run under mpirun)")
       ->check(CLI::IsMember({"serial", "processes", "mpi"}))
       ->capture_default_str();
@@ -123,7 +127,7 @@ Action addCalibrate(CLI::App& app) {
                 {"space", absolute(a->space)}, {"scenarios", absolute(a->scenarios)},
                 {"objective", a->objective}, {"m", a->m},
                 {"w_F", a->w_F},             {"w_E", a->w_E},
-                {"sim_seed", std::to_string(a->sim_seed)}};
+                {"sim_seed", std::to_string(a->sim_seed)}, {"stepper", a->stepper}};
     }
     settings.validate();
     RunArgs ra;
@@ -138,6 +142,8 @@ Action addCalibrate(CLI::App& app) {
     os.weight_F = inputs.at("w_F").get<double>();
     os.weight_E = inputs.at("w_E").get<double>();
     os.sim_seed = std::stoull(inputs.at("sim_seed").get<std::string>());
+    const std::string stepper = inputs.value("stepper", std::string());  // absent in older checkpoints
+    if (!stepper.empty()) os.quickstep = stepper == "quick";
     auto problem = std::make_shared<const calib::CalibrationProblem>(model, space, set, os);
     calib::EvalFunction fn = [problem](const Eigen::VectorXd& v) { return problem->evaluate(v); };
 
@@ -199,8 +205,11 @@ Action addTwin(CLI::App& app) {
   app.add_option("--noise-seed", ts->noise_seed, "seed of the noise")->capture_default_str();
   app.add_option("--sim-seed", ts->sim_seed, "SimOptions::seed")->capture_default_str();
   app.add_option("--log-period", ts->log_period_s, "sample period (s)")->capture_default_str();
+  app.add_option("--stepper", ra->stepper, "quick or big (dWorldStep); default the robot file's")
+      ->check(CLI::IsMember({"quick", "big"}));
   return [ra, set_path, out, ts] {
     ra->quiet = true;
+    if (!ra->stepper.empty()) ts->quickstep = ra->stepper == "quick";
     const auto model = loadConfiguredModel(*ra);
     const auto set = calib::ScenarioSet::load(*set_path, false);
     for (const auto& p : calib::writeTwinLogs(*model, set, *ts, *out)) std::printf("wrote %s\n", p.c_str());

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# The twin experiment of issue 6 (acceptance), rerunnable: a virtual Nao with HIDDEN gear,
+# friction and PID values (calib/examples/nao_walk_twin/hidden.params: the defaults changed by
+# 25-40%) writes SYNTHETIC logs of four walks and a kick (+ a held-out walk); calibration starts
+# from the defaults; the script prints the fitness on the held-out walk before and after, and the
+# robot's walking speed on it with the defaults, the calibrated and the hidden parameters.
+# Pass criteria: held-out fitness down by >= 80 %, calibrated speed within 5 % of the twin's.
+#
+# Usage: scripts/twin_experiment.sh [OUT_DIR] [extra calibrate options]
+#   GAPSIM_CLI=path/to/gapsim-cli (default: build/gapsim-cli), JOBS=2, GENERATIONS=16, LAMBDA=8,
+#   SEED=1, ROBOT=robots/nao/nao.urdf. Runs the full pipeline (drivetrains, soft legs) with the
+#   robot file's QuickStep. The robot file is copied into OUT_DIR first, so that every step of the
+#   run (twin, calibration, speed runs) simulates the same robot even if the file is edited meanwhile.
+set -euo pipefail
+here="$(cd "$(dirname "$0")/.." && pwd)"
+cli="${GAPSIM_CLI:-$here/build/gapsim-cli}"
+ex="$here/calib/examples/nao_walk_twin"
+out="${1:-/tmp/gapsim_twin_experiment}"
+shift || true
+jobs="${JOBS:-2}" generations="${GENERATIONS:-20}" lambda="${LAMBDA:-8}" seed="${SEED:-1}"
+[ -x "$cli" ] || { echo "twin_experiment: no gapsim-cli at $cli (set GAPSIM_CLI)" >&2; exit 2; }
+mkdir -p "$out"
+cp "${ROBOT:-$here/robots/nao/nao.urdf}" "$out/robot.urdf"
+robot="$out/robot.urdf"
+
+echo "== twin experiment $(date -u '+%Y-%m-%d %H:%M:%S UTC'), $(nproc) cores, load at start:$(cut -d' ' -f1-3 /proc/loadavg)"
+t0=$(date +%s)
+
+echo "== 1. twin logs (SYNTHETIC: hidden parameters, IMU noise 0.002 rad, IMU delay 10 ms)"
+"$cli" twin --robot "$robot" --params "$ex/hidden.params" --scenarios "$ex/scenarios.csv" \
+    --imu-noise 0.002 --imu-delay 0.01
+
+echo "== 2. calibrate from the defaults (CMA-ES, lambda $lambda, $generations generations, $jobs workers)"
+"$cli" calibrate --robot "$robot" --space "$ex/space.csv" --scenarios "$ex/scenarios.csv" --optimizer cmaes \
+    --lambda "$lambda" --generations "$generations" --sigma0 0.2 --seed "$seed" --jobs "$jobs" \
+    --out "$out/calibration" --force "$@" | tee "$out/calibrate.log"
+t1=$(date +%s)
+
+echo "== 3. walking speed on the held-out walk (torso x from the first lift-off to the last touch-down, 1.60..6.28 s)"
+motion="$ex/motions/walk_120mm_s_1.2s.csv"
+speed() {  # speed LOG: (x(6.28) - x(1.60)) / 4.68 in m/s from torso/x_m; "fell" if the tilt passed 45 deg
+  awk -F, 'NR == 1 { for (i = 1; i <= NF; ++i) { if ($i == "torso/x_m") c = i; if ($i == "torso/tilt_rad") k = i }; next }
+           $k + 0 > 0.785 { fell = 1 }
+           $1 + 0 >= 1.6 - 1e-9 && a == "" { a = $c }
+           $1 + 0 >= 6.28 - 1e-9 && b == "" { b = $c }
+           END { if (c == "" || a == "" || b == "") exit 1; if (fell) printf "fell"; else printf "%.5f", (b - a) / 4.68 }' "$1"
+}
+"$cli" run --robot "$robot" --quiet --motion "$motion" --duration 7 --out "$out/holdout_defaults.csv" > /dev/null &
+"$cli" run --robot "$robot" --quiet --motion "$motion" --duration 7 --params "$ex/hidden.params" --out "$out/holdout_hidden.csv" > /dev/null &
+wait
+"$cli" run --robot "$robot" --quiet --motion "$motion" --duration 7 --params "$out/calibration/best.params" \
+    --out "$out/holdout_calibrated.csv" > /dev/null
+v_def=$(speed "$out/holdout_defaults.csv")
+v_hid=$(speed "$out/holdout_hidden.csv")
+v_cal=$(speed "$out/holdout_calibrated.csv")
+t2=$(date +%s)
+
+echo "== figures"
+holdout=$(grep '^held-out fitness' "$out/calibrate.log")
+f_ini=$(echo "$holdout" | sed -E 's/.*initial ([^,]+),.*/\1/')
+f_best=$(echo "$holdout" | sed -E 's/.*best ([^ ]+) .*/\1/')
+awk -v fi="$f_ini" -v fb="$f_best" -v vd="$v_def" -v vh="$v_hid" -v vc="$v_cal" \
+    -v tc=$((t1 - t0)) -v tt=$((t2 - t0)) -v load="$(cut -d' ' -f1-3 /proc/loadavg)" 'BEGIN {
+  drop = 100 * (fi - fb) / fi
+  printf "held-out fitness F: initial %.4g, calibrated %.4g: down %.1f%% (target >= 80%%) %s\n", fi, fb, drop, (drop >= 80 ? "PASS" : "FAIL")
+  if (vh == "fell" || vc == "fell" || vd == "fell") {
+    printf "held-out walking speed: twin %s, defaults %s, calibrated %s (m/s; fell = tilt > 45 deg): not comparable FAIL\n", vh, vd, vc
+  } else {
+    dv = 100 * (vc - vh) / vh; dd = 100 * (vd - vh) / vh
+    printf "held-out walking speed: twin (hidden) %.1f mm/s, defaults %.1f mm/s (%+.1f%%), calibrated %.1f mm/s (%+.1f%%, target within 5%%) %s\n", 1000 * vh, 1000 * vd, dd, 1000 * vc, dv, ((dv <= 5 && dv >= -5) ? "PASS" : "FAIL")
+  }
+  printf "wall time: twin + calibration %d s, total %d s (target < 1200 s); load average at the end %s\n", tc, tt, load
+}' | tee "$out/figures.txt"
+echo "CPU seconds (user, system) of this shell and of all the processes it ran:" | tee -a "$out/figures.txt"
+times | tee -a "$out/figures.txt"
+echo "== calibrated vs hidden parameters"
+awk -F, 'FNR == 1 { f++ } /^#/ || /^name/ || NF < 2 { next } f == 1 { h[$1] = $2 } f == 2 && ($1 in h) {
+  printf "  %-26s hidden %-10.6g calibrated %-10.6g (%+.1f%%)\n", $1, h[$1], $2, 100 * ($2 - h[$1]) / h[$1] }' \
+    "$ex/hidden.params" "$out/calibration/best.params" | tee -a "$out/figures.txt"
