@@ -231,11 +231,21 @@ MabelTransmission::Output MabelTransmission::step(double dt, double u_A, double 
   const double qd_LA = legAngle_rad(l.qd_Th_rad_s, l.qd_Sh_rad_s), qd_LS = legShape_rad(l.qd_Th_rad_s, l.qd_Sh_rad_s);
   const int n = std::max(1, static_cast<int>(std::ceil(dt / p_.max_step_s - 1e-9)));
   const double h = dt / n;
-  for (int k = 0; k < n; ++k)
+  // The links get the mean of the cable torques each substep ended with (the torques the implicit
+  // motor steps felt), so the exchange conserves momentum exactly.
+  double tcA = 0, tcS = 0;
+  for (int k = 0; k < n; ++k) {
     substep(h, u_A, u_S, q_LA + k * h * qd_LA, qd_LA, q_LS + k * h * qd_LS, qd_LS);
-  // Torques for the frame: the cable state at its end, with the links where they will be.
-  fillProbes(u_A, u_S, q_LA + dt * qd_LA, qd_LA, q_LS + dt * qd_LS, qd_LS);
-  return {probes_.tau_Th_Nm, probes_.tau_Sh_Nm};
+    fillProbes(u_A, u_S, q_LA + (k + 1) * h * qd_LA, qd_LA, q_LS + (k + 1) * h * qd_LS, qd_LS);
+    tcA += probes_.cable_torque_mLA_Nm / n;
+    tcS += probes_.cable_torque_mLS_Nm / n;
+  }
+  Probes& o = probes_;
+  o.tau_LA_Nm = p_.mLA.gamma * tcA;
+  o.tau_LS_Nm = p_.mLS.gamma * tcS;
+  o.tau_Th_Nm = 0.5 * (o.tau_LA_Nm + o.tau_LS_Nm);
+  o.tau_Sh_Nm = 0.5 * (o.tau_LA_Nm - o.tau_LS_Nm);
+  return {o.tau_Th_Nm, o.tau_Sh_Nm};
 }
 
 void MabelTransmission::substep(double h, double u_A, double u_S, double q_LA, double qd_LA, double q_LS,

@@ -111,7 +111,7 @@ class MabelTransmission {
     double cable_torque_mLA_Nm = 0, cable_torque_mLS_Nm = 0;  ///< tau_c
     double spring_torque_Nm = 0;                    ///< tau_Bsp, eq. (30)
     double spring_branch = 0;                       ///< 0 free, 1 hard stop, 2 hard stop closing
-    double tau_LA_Nm = 0, tau_LS_Nm = 0;            ///< generalised forces on q_LA, q_LS
+    double tau_LA_Nm = 0, tau_LS_Nm = 0;            ///< generalised forces on q_LA, q_LS (mean over the frame's substeps)
     double tau_Th_Nm = 0, tau_Sh_Nm = 0;            ///< on q_Th, q_Sh
 
     static std::vector<std::string> names();

@@ -83,7 +83,7 @@ void Simulation::applyMabel() {
         c.geom.pos[1] = p.y();
         c.geom.pos[2] = p.z();
         c.geom.normal[2] = 1.0;
-        c.geom.depth = z;
+        c.geom.depth = z + dWorldGetContactSurfaceLayer(I.world);  // ODE only corrects depth beyond the layer
         c.fdir1[0] = 1.0;
         c.surface.mode = dContactApprox1 | dContactSoftERP | dContactSoftCFM | dContactFDir1;
         const double hk = dt_s_ * sd.kp_N_m + sd.kd_Ns_m;
