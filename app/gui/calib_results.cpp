@@ -27,7 +27,9 @@ CalibrationResults readCalibrationResults(const QString& dir) {
   const std::string cp_path = (r.dir + "/checkpoint.json").toStdString();
   nlohmann::json inputs;
   try {
-    inputs = calib::Calibration::readCheckpoint(r.dir.toStdString()).at("inputs");
+    const nlohmann::json cp = calib::Calibration::readCheckpoint(r.dir.toStdString());
+    inputs = cp.at("inputs");
+    r.settings = calib::CalibrationSettings::fromJson(cp.at("settings"));
     r.robot = QString::fromStdString(inputs.at("robot").get<std::string>());
     r.params = QString::fromStdString(inputs.at("params").get<std::string>());
     r.space = QString::fromStdString(inputs.at("space").get<std::string>());

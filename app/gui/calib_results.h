@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "app/gui/calib_progress.h"
+#include "calib/calibration.h"
 #include "calib/objective.h"
 #include "sim/log_writer.h"
 
@@ -24,6 +25,7 @@ struct CalibrationResults {
   QString params;       ///< base parameter file applied before the space ("" if none)
   QString space, scenarios;
   calib::ObjectiveSettings objective;
+  calib::CalibrationSettings settings;  ///< optimizer, generations, lambda, seed, ...
   std::vector<GenerationProgress> history;
   QString best_params;  ///< DIR/best.params
   std::vector<std::string> scenario_names;

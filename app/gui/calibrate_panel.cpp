@@ -16,7 +16,6 @@
 #include <QPushButton>
 #include <QScrollBar>
 #include <QSpinBox>
-#include <QSplitter>
 #include <QTabWidget>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
@@ -74,10 +73,10 @@ CalibratePanel::CalibratePanel(SignalStore* store, QWidget* parent)
   status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   layout->addWidget(status_);
 
-  auto* split = new QSplitter(Qt::Vertical);
+  // Convergence, results and output each get the whole height below the form: the plots need it.
   convergence_ = new ConvergencePlot;
-  split->addWidget(convergence_);
   tabs_ = new QTabWidget;
+  tabs_->addTab(convergence_, tr("Convergence"));
   output_ = new QPlainTextEdit;
   output_->setReadOnly(true);
   output_->setMaximumBlockCount(5000);
@@ -85,7 +84,6 @@ CalibratePanel::CalibratePanel(SignalStore* store, QWidget* parent)
   mono.setStyleHint(QFont::TypeWriter);
   mono.setPointSizeF(8);
   output_->setFont(mono);
-  tabs_->addTab(output_, tr("Output"));
 
   auto* cmp = new QWidget;
   auto* cl = new QVBoxLayout(cmp);
@@ -115,12 +113,11 @@ CalibratePanel::CalibratePanel(SignalStore* store, QWidget* parent)
   compare_label_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   cl->addWidget(compare_label_);
   compare_plot_ = new PlotWidget(store_);
+  compare_plot_->setMinimumHeight(180);
   cl->addWidget(compare_plot_, 1);
-  tabs_->addTab(cmp, tr("Results"));
-  split->addWidget(tabs_);
-  split->setStretchFactor(0, 2);
-  split->setStretchFactor(1, 3);
-  layout->addWidget(split, 1);
+  tabs_->addTab(cmp, tr("Before/after"));
+  tabs_->addTab(output_, tr("Output"));
+  layout->addWidget(tabs_, 1);
 
   connect(start_, &QPushButton::clicked, this, &CalibratePanel::startJob);
   connect(stop_, &QPushButton::clicked, this, &CalibratePanel::stopJob);
@@ -278,6 +275,7 @@ bool CalibratePanel::startJob() {
   bar_->setRange(0, s.generations);
   bar_->setValue(0);
   progress_->setText(tr("Starting..."));
+  tabs_->setCurrentWidget(convergence_);
   // A resumed run prints only its new generations: the earlier ones come from its history.
   if (s.resume) {
     try {
@@ -387,6 +385,16 @@ bool CalibratePanel::openResults(const QString& dir) {
                            .arg(last.evaluations)
                            .arg(fmt(last.best), fmt(results_->history.front().best)));
   }
+  // The form shows how this result was made (and is ready to resume or extend it).
+  if (!jobRunning()) {
+    robot_->setCurrentText(results_->robot);
+    space_->setText(results_->space);
+    scenarios_->setText(results_->scenarios);
+    algorithm_->setCurrentText(QString::fromStdString(results_->settings.optimizer));
+    generations_->setValue(results_->settings.generations);
+    population_->setValue(results_->settings.lambda);
+    seed_->setValue(static_cast<int>(results_->settings.seed));
+  }
   out_->setText(results_->dir);
   scenario_->clear();
   for (std::size_t k = 0; k < results_->scenario_names.size(); ++k)
@@ -398,7 +406,6 @@ bool CalibratePanel::openResults(const QString& dir) {
       scenario_->setCurrentIndex(static_cast<int>(k));
       break;
     }
-  tabs_->setCurrentIndex(1);
   updateButtons();
   return true;
 }
@@ -415,6 +422,7 @@ void CalibratePanel::compareBeforeAfter(int scenario) {
   const int k = scenario >= 0 ? scenario : scenario_->currentIndex();
   if (k < 0) return;
   if (scenario >= 0) scenario_->setCurrentIndex(scenario);
+  tabs_->setCurrentIndex(tabs_->indexOf(compare_plot_->parentWidget()));
   compare_label_->setText(tr("Simulating %1 with the initial and the best parameters...")
                               .arg(QString::fromStdString(results_->scenario_names[static_cast<std::size_t>(k)])));
   const CalibrationResults r = *results_;
@@ -475,9 +483,13 @@ void CalibratePanel::showComparisonColumn(const QString& column) {
   compare_plot_->clearSignals();
   const QColor colours[] = {QColor(30, 30, 30), QColor(214, 39, 40), QColor(44, 160, 44)};
   const Qt::PenStyle styles[] = {Qt::SolidLine, Qt::DashLine, Qt::SolidLine};
+  const QString labels[] = {tr("reference log"), tr("before: initial parameters"), tr("after: best parameters")};
   for (int i = 0; i < 3; ++i) {
     const SignalRef ref{overlay_ids_[i], c};
-    if (compare_plot_->addSignal(ref)) compare_plot_->setSignalPen(ref, QPen(colours[i], i == 0 ? 2.0 : 1.5, styles[i]));
+    if (compare_plot_->addSignal(ref)) {
+      compare_plot_->setSignalPen(ref, QPen(colours[i], i == 0 ? 2.0 : 1.5, styles[i]));
+      compare_plot_->setSignalLabel(ref, labels[i]);
+    }
   }
   refreshComparisonPlot();
   const double rb = rmsAgainstReference(*comparison_, comparison_->before, c);

@@ -82,7 +82,10 @@ void ConvergencePlot::rescale() {
   for (QLineSeries* s : {best_, median_})
     for (const QPointF& q : s->points()) lo = std::min(lo, q.y()), hi = std::max(hi, q.y()), x1 = std::max(x1, q.x());
   ax_->setRange(0, x1);
-  ax_->setTickCount(std::min(11, static_cast<int>(x1) + 1));
+  // Ticks on whole generations (at most about 10 of them), so the labels say where the points are.
+  ax_->setTickType(QValueAxis::TicksDynamic);
+  ax_->setTickAnchor(0);
+  ax_->setTickInterval(std::max(1.0, std::ceil(x1 / 10.0)));
   if (!(lo <= hi)) return;
   // Whole decades around the data, so the labels are round numbers.
   ay_->setRange(std::pow(10.0, std::floor(std::log10(lo))), std::pow(10.0, std::ceil(std::log10(hi * 1.0001))));

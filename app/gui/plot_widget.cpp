@@ -103,6 +103,15 @@ bool PlotWidget::setSignalPen(const SignalRef& ref, const QPen& pen) {
   return false;
 }
 
+bool PlotWidget::setSignalLabel(const SignalRef& ref, const QString& label) {
+  for (Entry& e : entries_)
+    if (e.ref == ref) {
+      e.series->setName(label);
+      return true;
+    }
+  return false;
+}
+
 std::vector<SignalRef> PlotWidget::signalRefs() const {
   std::vector<SignalRef> r;
   for (const Entry& e : entries_) r.push_back(e.ref);

@@ -26,6 +26,8 @@ class PlotWidget : public QChartView {
   void clearSignals();
   /// Overrides the automatic colour and style of one shown signal (false if it is not shown).
   bool setSignalPen(const SignalRef& ref, const QPen& pen);
+  /// Overrides the legend text of one shown signal (false if it is not shown).
+  bool setSignalLabel(const SignalRef& ref, const QString& label);
   std::vector<SignalRef> signalRefs() const;
   /// Series currently drawn (signals whose source still exists).
   int seriesCount() const { return static_cast<int>(entries_.size()); }

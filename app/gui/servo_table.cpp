@@ -17,7 +17,12 @@ const std::vector<std::string> kGains = {"kp", "kd", "kc", "tau_min", "tau_max"}
 
 ServoTable::ServoTable(QWidget* parent) : QTableWidget(parent) {
   verticalHeader()->setDefaultSectionSize(18);
-  horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+  // Columns as wide as their numbers (a stretched narrow dock elided them to "0...."), the last
+  // one taking what is left.
+  horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  horizontalHeader()->setStretchLastSection(true);
+  horizontalHeader()->setMinimumSectionSize(36);
+  setTextElideMode(Qt::ElideNone);
   setToolTip(tr("Dynamixel servo model: tau = clamp(-kp (q - qbar) - kd qdot - kc sgn(qdot), tau_min, tau_max).\n"
                 "Double-click a value to edit it; a group row sets all its joints. Edits apply with Apply (reset)."));
   connect(this, &QTableWidget::itemChanged, this, &ServoTable::onChanged);
@@ -42,12 +47,14 @@ bool ServoTable::fill(const RobotModel& model) {
   clear();
   setRowCount(static_cast<int>(rows_.size()));
   setColumnCount(static_cast<int>(gains_.size()));
-  QStringList headers;
-  for (const std::string& g : gains_) {
+  // Short headers (the dock is narrow); name, unit and meaning in the header's tooltip.
+  for (int c = 0; c < static_cast<int>(gains_.size()); ++c) {
+    const std::string& g = gains_[static_cast<std::size_t>(c)];
     const ModelParameter& any = by_row[rows_.front()][g];
-    headers << QStringLiteral("%1 [%2]").arg(QString::fromStdString(g), QString::fromStdString(any.unit));
+    auto* h = new QTableWidgetItem(g == "tau_min" ? QStringLiteral("τ min") : g == "tau_max" ? QStringLiteral("τ max") : QString::fromStdString(g));
+    h->setToolTip(QString::fromStdString(g + " [" + any.unit + "]: " + any.description));
+    setHorizontalHeaderItem(c, h);
   }
-  setHorizontalHeaderLabels(headers);
   QStringList names;
   // Group rows (named after a drivetrain, not a joint) come first in listParameters' order.
   for (int r = 0; r < static_cast<int>(rows_.size()); ++r) {
@@ -56,7 +63,7 @@ bool ServoTable::fill(const RobotModel& model) {
     for (int c = 0; c < static_cast<int>(gains_.size()); ++c) {
       const auto& cells = by_row[rows_[static_cast<std::size_t>(r)]];
       const auto it = cells.find(gains_[static_cast<std::size_t>(c)]);
-      auto* item = new QTableWidgetItem(it == cells.end() ? QString() : QString::number(it->second.value, 'g', 6));
+      auto* item = new QTableWidgetItem(it == cells.end() ? QString() : QString::number(it->second.value, 'g', 5));
       item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
       if (it == cells.end()) item->setFlags(Qt::NoItemFlags);
       else item->setToolTip(QString::fromStdString(it->second.name + " [" + it->second.unit + "]\n" + it->second.description));

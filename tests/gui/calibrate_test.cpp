@@ -51,10 +51,20 @@ QString tinyScenarios(const QString& dir) {
   return p;
 }
 
+// The example's space, but starting B_v away from the robot's default (0.03883), so the best
+// value differs from what the session runs whether or not two generations improve on the start.
+QString tinySpace(const QString& dir) {
+  const QString p = dir + "/space.csv";
+  std::ofstream(p.toStdString()) << "name,value,lower,upper,frozen,tie,scale\n"
+                                 << "legs/typeB/motor/B_v,0.05,0.015,0.1,0,,log\n"
+                                 << "legs/soft/D_B,2006.5,700,6000,0,,log\n";
+  return p;
+}
+
 CalibJobSettings tinyRun(const QString& out) {
   CalibJobSettings s;
   s.robot = "nao";
-  s.space = kExample + "/space.csv";
+  s.space = tinySpace(QFileInfo(out).absolutePath());
   s.scenarios = tinyScenarios(QFileInfo(out).absolutePath());
   s.algorithm = "cmaes";
   s.generations = 2;
@@ -125,8 +135,8 @@ class CalibrateTest : public QObject {
     CalibJobSettings s = tinyRun(out);
     const QStringList a = calibrateArguments(s);
     QCOMPARE(a.front(), QString("calibrate"));
-    for (const QString& o : {"--space", "--scenarios", "--optimizer", "--generations", "--lambda", "--seed", "--jobs", "--out"})
-      QVERIFY2(a.contains(o), qPrintable(o));
+    for (const char* o : {"--space", "--scenarios", "--optimizer", "--generations", "--lambda", "--seed", "--jobs", "--out"})
+      QVERIFY2(a.contains(o), o);
     QCOMPARE(a[a.indexOf("--lambda") + 1], QString("4"));
     QCOMPARE(a.back(), QString("0.25"));
     s.resume = true;
@@ -139,8 +149,9 @@ class CalibrateTest : public QObject {
 
   void convergencePlotSkipsWhatALogAxisCannotShow() {
     ConvergencePlot plot;
-    plot.addGeneration({0, 0, 0, 1.0, 1.0});
     GenerationProgress g;
+    g.best = g.median = 1.0;  // generation 0
+    plot.addGeneration(g);
     g.generation = 1, g.best = 0.1, g.median = INFINITY;
     plot.addGeneration(g);
     QCOMPARE(plot.bestPointCount(), 2);
@@ -167,13 +178,13 @@ class CalibrateTest : public QObject {
 
   void failingJobLeavesTheGuiAliveWithTheError() {
     QTemporaryDir dir;
-    const QString bad_space = dir.filePath("space.csv");
+    CalibJobSettings s = tinyRun(dir.filePath("out"));
+    const QString bad_space = dir.filePath("bad_space.csv");
     std::ofstream(bad_space.toStdString()) << "name,value,lower,upper,frozen\nlegs/typeB/motor/B_v,abc,0.01,0.1,0\n";
+    s.space = bad_space;
     SignalStore store;
     CalibratePanel panel(&store);
     panel.setCliPath(GAPSIM_CLI_PATH);
-    CalibJobSettings s = tinyRun(dir.filePath("out"));
-    s.space = bad_space;
     panel.setSettings(s);
     QSignalSpy done(&panel, &CalibratePanel::jobFinished);
     QVERIFY(panel.startJob());
@@ -181,7 +192,7 @@ class CalibrateTest : public QObject {
     QCOMPARE(done.front()[0].toInt(), 2);  // bad input
     QCOMPARE(done.front()[1].toBool(), false);
     QVERIFY2(panel.statusText().contains("exit code 2"), qPrintable(panel.statusText()));
-    QVERIFY2(panel.statusText().contains("space.csv:2"), qPrintable(panel.statusText()));  // file and line from stderr
+    QVERIFY2(panel.statusText().contains("bad_space.csv:2"), qPrintable(panel.statusText()));  // file and line from stderr
     QVERIFY(!panel.jobRunning());
     QVERIFY(!panel.results());
 
@@ -231,6 +242,7 @@ class CalibrateTest : public QObject {
     const std::string name = best.entries().front().name;  // legs/typeB/motor/B_v
     const double want = best.entries().front().value;
     const double before = parameterValue(*w.session()->model(), name);
+    QVERIFY(std::abs(before - 0.03883) < 1e-9);  // the robot's default, not the space's start
     QVERIFY(want != before);
     panel->applyBest();
     QCOMPARE(parameterValue(*w.session()->model(), name), want);
