@@ -110,6 +110,74 @@ void setSoft(SoftLink& s, const std::string& leaf, double v) {
   }
 }
 
+/// Rigid-body leaves of a link with an inertial: link/<name>/<leaf>.
+const std::vector<motorgear::ParamInfo>& linkLeaves() {
+  static const std::vector<motorgear::ParamInfo> leaves = {
+      {"mass", "kg", "link mass (the inertia tensor is scaled with it: same radius of gyration)"},
+      {"com_x", "m", "centre of mass x in the link frame"},
+      {"com_y", "m", "centre of mass y in the link frame"},
+      {"com_z", "m", "centre of mass z in the link frame"}};
+  return leaves;
+}
+
+double getLink(const Link& l, const std::string& leaf) {
+  if (leaf == "mass") return l.inertial.mass_kg;
+  const Eigen::Vector3d c = l.inertial.origin.translation();
+  return leaf == "com_x" ? c.x() : leaf == "com_y" ? c.y() : c.z();
+}
+
+void setLink(Link& l, const std::string& leaf, double v) {
+  if (!std::isfinite(v)) throw std::invalid_argument(leaf + " must be finite");
+  if (leaf == "mass") {
+    if (!(v > 0)) throw std::invalid_argument("mass must be > 0 kg");
+    // Scaling the tensor with the mass keeps the body's shape (radius of gyration): added mass
+    // (cables, battery) spread like the body's own.
+    l.inertial.inertia_kgm2 *= v / l.inertial.mass_kg;
+    l.inertial.mass_kg = v;
+    return;
+  }
+  const int axis = leaf == "com_x" ? 0 : leaf == "com_y" ? 1 : 2;
+  l.inertial.origin.translation()[axis] = v;
+}
+
+/// link/<name>/<leaf> of a link with an inertial: true and applied, false if `name` is not of that
+/// form (InputError for a link/ name that names no such link or leaf).
+bool setLinkParameter(RobotModel& m, const std::string& name, double value, const std::string& file, int line) {
+  if (name.rfind("link/", 0) != 0) return false;
+  const std::size_t slash = name.rfind('/');
+  const std::string link = name.substr(5, slash > 5 ? slash - 5 : 0), leaf = name.substr(slash + 1);
+  bool leaf_ok = false;
+  for (const auto& l : linkLeaves()) leaf_ok |= l.name == leaf;
+  const int li = m.linkIndex(link);
+  if (!leaf_ok || li < 0 || !m.links[static_cast<std::size_t>(li)].has_inertial)
+    throw InputError(file, line, name,
+                     "unknown parameter for robot '" + m.name +
+                         "': link parameters are link/<link with an inertial>/{mass,com_x,com_y,com_z}");
+  try {
+    setLink(m.links[static_cast<std::size_t>(li)], leaf, value);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(file, line, name, std::string("invalid value ") + std::to_string(value) + ": " + e.what());
+  }
+  return true;
+}
+
+/// scene/<box>/{x,y,z}: the centre of a static scene box (world, m). True and applied, false if
+/// `name` is not of that form (InputError for a scene/ name that names no box or leaf).
+bool setSceneParameter(RobotModel& m, const std::string& name, double value, const std::string& file, int line) {
+  if (name.rfind("scene/", 0) != 0) return false;
+  const std::size_t slash = name.rfind('/');
+  const std::string box = name.substr(6, slash > 6 ? slash - 6 : 0), leaf = name.substr(slash + 1);
+  const int axis = leaf == "x" ? 0 : leaf == "y" ? 1 : leaf == "z" ? 2 : -1;
+  for (SceneBox& b : m.scene_boxes)
+    if (b.name == box && axis >= 0) {
+      if (!std::isfinite(value)) throw InputError(file, line, name, "not a finite position");
+      b.pose.translation()[axis] = value;
+      return true;
+    }
+  throw InputError(file, line, name,
+                   "unknown parameter for robot '" + m.name + "': scene parameters are scene/<box>/{x,y,z}");
+}
+
 }  // namespace
 
 std::vector<ParameterEntry> listParameters(const RobotModel& m) {
@@ -134,10 +202,20 @@ std::vector<ParameterEntry> listParameters(const RobotModel& m) {
   for (const SoftLink& s : m.soft_links)
     for (const auto& leaf : softLeaves())
       out.push_back({m.links[s.link].name + "/soft/" + leaf.name, getSoft(s, leaf.name), leaf.unit, leaf.description});
+  for (const Link& l : m.links) {
+    if (!l.has_inertial) continue;
+    for (const auto& leaf : linkLeaves())
+      out.push_back({"link/" + l.name + "/" + leaf.name, getLink(l, leaf.name), leaf.unit, leaf.description});
+  }
+  for (const SceneBox& b : m.scene_boxes)
+    for (int a = 0; a < 3; ++a)
+      out.push_back({"scene/" + b.name + "/" + "xyz"[a], b.pose.translation()[a], "m",
+                     "centre of the static scene box (world)"});
   return out;
 }
 
 void setParameter(RobotModel& m, const std::string& name, double value, const std::string& file, int line) {
+  if (setLinkParameter(m, name, value, file, line) || setSceneParameter(m, name, value, file, line)) return;
   int hits = 0;
   // All or nothing: a value that fails validation on any joint leaves the model unchanged.
   const std::vector<Joint> joints_before = m.joints;

@@ -4,6 +4,10 @@
 /// Every drivetrain and soft-body parameter of a robot, addressable by name:
 ///   <joint or group>/<component>/<param>     e.g. legs/typeA/gear/D_g, LKneePitch/motor/B_v
 ///   <soft group or link>/<param>             e.g. legs/soft/D_B, LThigh/soft/D_B
+///   link/<link>/{mass,com_x,com_y,com_z}     rigid-body data of a link with an inertial (kg; m in
+///                                            the link frame); a new mass scales the inertia tensor
+///                                            by new/old (same radius of gyration)
+///   scene/<box>/{x,y,z}                      centre of a static scene box (a wall) in the world
 /// `*` as prefix addresses every joint that has the parameter (`*/enable/gear=0`). The same names
 /// serve `--set`, parameter files, the GUI panels and calibration.
 ///
