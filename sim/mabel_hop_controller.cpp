@@ -45,7 +45,7 @@ MabelHopController::MabelHopController(const Simulation& sim, const Params& p) :
                                   " must drive hip_" + (l ? "R" : "L") + " and knee_" + (l ? "R" : "L"));
   }
   if (!(p.T_s > 0)) throw std::invalid_argument("hop controller: T_s must be > 0");
-  phi_star_prev_ = -sim.jointAngle_rad(boom_yaw_);
+  phi_star_prev_ = (p.mirror ? 1 : -1) * sim.jointAngle_rad(boom_yaw_);
 }
 
 double MabelHopController::differentiate(Diff& d, double v) {
@@ -73,14 +73,17 @@ void MabelHopController::update(Simulation& sim) {
   for (int l = 0; l < 2; ++l) {
     const double hip = quant(sim.jointAngle_rad(hip_[l]), p_.encoder_rad);
     const double knee = quant(sim.jointAngle_rad(knee_[l]), p_.encoder_rad);
-    q_LA[l] = M_PI + hip + 0.5 * knee;  // paper's leg angle: grows backward (see the header)
+    // The paper's leg angle: grows backward (see the header); mirror: grows forward.
+    q_LA[l] = p_.mirror ? M_PI - hip - 0.5 * knee : M_PI + hip + 0.5 * knee;
     q_mLS[l] = quant(sim.mabelLeg(l).state().q_mLS_rad, p_.encoder_rad);
     h[2 * l] = q_LA[l];
     h[2 * l + 1] = q_mLS[l];
   }
   for (int i = 0; i < 4; ++i) hd[i] = differentiate(d_[i], h[i]);
-  const double q_Tor = quant(sim.imu().pitch_rad, p_.encoder_rad);
-  const double phi_h = -quant(sim.jointAngle_rad(boom_yaw_), p_.boom_encoder_rad);
+  const double q_Tor = (p_.mirror ? -1 : 1) * quant(sim.imu().pitch_rad, p_.encoder_rad);
+  // mirror reads the whole sagittal plane mirrored (the robot facing -x): its forward travel
+  // is then -boom_yaw, so phi_h = +boom_yaw keeps d phi_h_d < 0 as forward travel.
+  const double phi_h = (p_.mirror ? 1 : -1) * quant(sim.jointAngle_rad(boom_yaw_), p_.boom_encoder_rad);
   const double phi_v_rate = differentiate(d_phi_v_, quant(sim.jointAngle_rad(boom_pitch_), p_.boom_encoder_rad));
   const bool on[2] = {sim.toeContact(0).contact, sim.toeContact(1).contact};
 
@@ -156,7 +159,8 @@ void MabelHopController::update(Simulation& sim) {
   for (int l = 0; l < 2; ++l) {
     const double tau_LA = p_.Kp_LA_Nm_rad * (ref[2 * l] - h[2 * l]) - p_.Kd_LA_Nms_rad * hd[2 * l];
     // tau_LA acts on the paper's q_LA; the transmission's q_LA = pi - hip - knee/2 is its mirror.
-    const double u_LA = std::clamp(-K_T_LA_[l] * tau_LA / gamma_LA_[l], -p_.u_max_mLA_Nm, p_.u_max_mLA_Nm);
+    const double u_LA =
+        std::clamp((p_.mirror ? 1 : -1) * K_T_LA_[l] * tau_LA / gamma_LA_[l], -p_.u_max_mLA_Nm, p_.u_max_mLA_Nm);
     const double u_LS = std::clamp(p_.Kp_mLS_Nm_rad * (ref[2 * l + 1] - h[2 * l + 1]) - p_.Kd_mLS_Nms_rad * hd[2 * l + 1],
                                    -p_.u_max_mLS_Nm, p_.u_max_mLS_Nm);
     last_u_[2 * l] = u_LA;
@@ -192,6 +196,10 @@ MabelHopController::Params parseHopParams(const std::string& text, MabelHopContr
       if (used != item.size() - eq - 1) throw std::invalid_argument("");
     } catch (const std::exception&) {
       throw std::invalid_argument("--hop: '" + key + "' needs a number, got '" + item.substr(eq + 1) + "'");
+    }
+    if (key == "mirror") {
+      p.mirror = v != 0;
+      continue;
     }
     if (key == "torso_update") {
       if (v != 0 && v != 1) throw std::invalid_argument("--hop: torso_update must be 0 or 1");

@@ -19,13 +19,15 @@
 ///   Torso update (51), at every I -> II: h_Tor = h_Tor0 + K_Tor (dphi_h[k] - dphi_h_d), dphi_h[k]
 ///   the boom's horizontal angle travelled since the previous touchdown.
 ///
-/// Conventions (CHOICE, docs/mabel.md): the paper's q_LA = pi + hip + knee/2 grows when the leg
-/// swings backward relative to the torso, and q_Tor = torso pitch (nose down positive), so that
-/// q_LA + q_Tor - pi is the leg's absolute angle (backward positive) as eq. (44) requires (legs at
-/// +-d_LA/2 about the vertical when q_Tor = h_Tor). Then set (53) puts the left leg in front,
-/// leans the torso 8 deg forward and pushes harder with the rear (right) leg, and the shipped
-/// standing pose (left leg forward) is already of that shape. phi_h = -boom_yaw (the paper's
-/// d phi_h_d = -6.9 deg per hop is forward travel); phi_v = boom_pitch (+ = hip down).
+/// Conventions (CHOICE, docs/mabel.md; Fig. 2 is not in the text): with mirror (default) the
+/// paper's q_LA = pi - hip - knee/2 grows when the leg swings forward relative to the torso and
+/// q_Tor = -(torso pitch, nose down positive); without, q_LA = pi + hip + knee/2 and q_Tor = pitch.
+/// Either way q_LA + q_Tor - pi is the leg's absolute angle, as eq. (44) requires (legs at
+/// +-d_LA/2 about the vertical when q_Tor = h_Tor). mirror puts the right leg in front in flight,
+/// leans the torso 8 deg back and pushes harder with the front leg; it hops 2-4 times in our
+/// model where the other reading falls at the first landing. mirror amounts to the robot facing
+/// -x, so phi_h = +boom_yaw (without: -boom_yaw), and the paper's d phi_h_d = -6.9 deg per hop is
+/// forward travel either way; phi_v = boom_pitch (+ = hip down).
 /// S_II->III also fires when phi_v' has already turned upward, after at least min_touchdown_s.
 /// The LA channel's PD is a torque on q_LA, sent to the leg-angle motor as u = K_T tau / gamma.
 /// Gains, limits and encoder resolutions are not in the paper: CHOICES, see Params.
@@ -48,6 +50,7 @@ class MabelHopController {
     double h_Tor0_rad = 8.0 * M_PI / 180;
     double dphi_h_d_rad = -6.9 * M_PI / 180;
     bool torso_update = true;       ///< eq. (51); false = the nominal controller
+    bool mirror = true;             ///< CHOICE: q_LA grows forward, q_Tor = -pitch (false: the reading below)
     double K_Tor = 0.5;             ///< CHOICE (the paper gives no value)
     // PD gains (CHOICE): leg angle as a torque on q_LA, leg shape on the motor angle.
     double Kp_LA_Nm_rad = 600, Kd_LA_Nms_rad = 30;

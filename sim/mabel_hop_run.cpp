@@ -4,10 +4,20 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
 
 #include "sim/recorder.h"
 
 namespace gapsim {
+
+std::shared_ptr<RobotModel> hopStartModel(const RobotModel& model, double drop_m) {
+  auto m = std::make_shared<RobotModel>(model);
+  const int bp = m->jointIndex("boom_pitch"), tp = m->jointIndex("torso_pitch");
+  if (bp < 0 || tp < 0) throw std::invalid_argument("a drop start needs the joints boom_pitch and torso_pitch");
+  const double R = m->joints[tp].origin.translation().norm();  // pivot to hip: the boom radius
+  m->initial_q[bp] = -std::asin(std::min(1.0, drop_m / R));  // boom_pitch + = hip down
+  return m;
+}
 
 std::vector<std::string> hopLogColumns(const RobotModel& m, const std::vector<std::string>& probes) {
   std::vector<std::string> c = Recorder(m, probes).columns();

@@ -8,6 +8,7 @@
 /// A fall is any of: the torso tilt above the model's fall threshold, the hip below 0.6 m, or a
 /// part other than the point toes touching the rigid ground (the thigh or shin capsules, the torso).
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,10 @@ struct HopSummary {
   double stance_hip_m = 0;       ///< hip height at the start of the run
   double speed_m_s = 0;          ///< mean forward speed of the hip along the boom circle, last 10 hops
 };
+
+/// A copy of `model` with the boom tilted up so that the hip starts drop_m higher (the hop run
+/// starts from a drop). Throws std::invalid_argument without boom_pitch/torso_pitch joints.
+std::shared_ptr<RobotModel> hopStartModel(const RobotModel& model, double drop_m);
 
 /// Columns added to the Recorder's: hop/phase (1 I, 2 II, 3 III, 4 IVa, 5 IVb, 6 V),
 /// hop/touchdowns, hop/h_Tor_rad.

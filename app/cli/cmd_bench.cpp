@@ -13,6 +13,7 @@
 #include "app/cli/bench_calibration.h"
 #include "app/cli/commands.h"
 #include "app/cli/run_setup.h"
+#include "sim/mabel_hop_run.h"
 #include "sim/robot_library.h"
 
 namespace gapsim::cli {
@@ -31,6 +32,8 @@ struct BenchArgs {
   bool calibration = false;
   CalibrationBenchArgs calib;
   bool standing_only = false;
+  std::string controller;  ///< hop: MABEL hopping under its controller (benchHop)
+  std::string hop;         ///< --hop options
 };
 
 double median(std::vector<double> v) {
@@ -117,6 +120,51 @@ double benchCase(const BenchArgs& b, const std::string& name, const std::string&
   return median(ratio);
 }
 
+/// --controller hop: MABEL's real-time factor while hopping (sim/mabel_hop_run.h), the full model
+/// only (a plain model cannot hop: its joints are position servos).
+int benchHop(const BenchArgs& b) {
+  const MabelHopController::Params hp = parseHopParams(b.hop);
+  std::printf("gapsim bench: %s hopping under the Appendix D controller, %.1f s simulated per repetition, %d reps "
+              "after a warm-up;\nrtf = simulated s per thread-CPU s (median [min..max])\n",
+              b.robot.c_str(), b.duration_s, b.reps);
+  std::vector<Rep> reps;
+  std::string hops;
+  for (int r = 0; r <= b.reps; ++r) {
+    RunArgs a;
+    a.robot = b.robot;
+    a.duration_s = b.duration_s;
+    a.iterations = b.iterations;
+    a.stepper = b.stepper;
+    a.quiet = true;
+    RunSetup s = prepareRun(a, false, true);
+    SimOptions so;
+    so.profile = true;
+    so.iterations = b.iterations;
+    if (!b.stepper.empty()) so.quickstep = b.stepper == "quick";
+    auto model = hopStartModel(*s.model, hp.drop_m);
+    Simulation sim(model, so);
+    MabelHopController ctl(sim, hp);
+    const double c0 = threadCpu_s();
+    const HopSummary h = runHop(sim, ctl, s.config, nullptr);
+    const double cpu = threadCpu_s() - c0;
+    if (r == 0) continue;  // warm-up
+    const StageTimes& t = sim.stageTimes();
+    const double total = std::max(t.total_s, 1e-12);
+    Rep rep;
+    rep.rtf_wall = h.run.rtf;
+    rep.rtf_cpu = cpu > 0 ? h.run.sim_time_s / cpu : 0.0;
+    rep.us = cpu / static_cast<double>(std::max(1L, t.steps)) * 1e6;
+    rep.coll = 100.0 * t.collide_s / total;
+    rep.step = 100.0 * t.step_s / total;
+    rep.rest = 100.0 * (t.total_s - t.collide_s - t.step_s) / total;
+    rep.status = std::to_string(h.hops) + " hops" +
+                 (h.fall_time_s ? ", fell at " + std::to_string(*h.fall_time_s).substr(0, 5) + " s" : ", upright");
+    reps.push_back(rep);
+  }
+  print(b.robot + " hopping", reps);
+  return kExitOk;
+}
+
 }  // namespace
 
 Action addBench(CLI::App& app) {
@@ -142,7 +190,11 @@ Action addBench(CLI::App& app) {
       ->capture_default_str();
   app.add_option("--rounds", b->calib.rounds, "--calibration: alternating 1/2-worker rounds")->capture_default_str();
   app.add_flag("--standing-only", b->standing_only, "measure only the standing robot (no motions)");
+  app.add_option("--controller", b->controller, "instead: the robot under a controller (hop: MABEL hopping)")
+      ->check(CLI::IsMember({"hop"}));
+  app.add_option("--hop", b->hop, "--controller hop: controller options, as for run --hop");
   return [b] {
+    if (b->controller == "hop") return benchHop(*b);
     if (b->calibration) {
       b->calib.robot = b->robot;
       b->calib.stepper = b->stepper;

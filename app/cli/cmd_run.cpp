@@ -16,7 +16,7 @@ namespace gapsim::cli {
 namespace {
 
 /// --controller hop: MABEL's hopping controller instead of a motion (sim/mabel_hop_run.h).
-int runController(const RunArgs& o, RunSetup& s) {
+int runController(const RunArgs& o, RunSetup& s, bool profile = false) {
   if (s.motion) throw InputError("", 0, "--controller", "give --motion or --controller, not both");
   MabelHopController::Params hp;
   try {
@@ -26,16 +26,18 @@ int runController(const RunArgs& o, RunSetup& s) {
   }
   if (hp.drop_m > 0) {
     // Start in the air: the boom tilted up so that the hip is drop_m higher (hop from a drop).
-    auto m = std::make_shared<RobotModel>(*s.model);
-    const int bp = m->jointIndex("boom_pitch"), tp = m->jointIndex("torso_pitch");
-    if (bp < 0 || tp < 0) throw InputError(s.model->source_file, 0, "--hop", "drop_m needs the boom joints");
-    const double R = m->joints[tp].origin.translation().norm();
-    m->initial_q[bp] = -std::asin(std::min(1.0, hp.drop_m / R));
+    std::shared_ptr<RobotModel> m;
+    try {
+      m = hopStartModel(*s.model, hp.drop_m);
+    } catch (const std::invalid_argument& e) {
+      throw InputError(s.model->source_file, 0, "--hop", e.what());
+    }
     SimOptions so;
     so.seed = o.seed;
     so.dt_s = o.dt_s;
     so.iterations = o.iterations;
     if (!o.stepper.empty()) so.quickstep = o.stepper == "quick";
+    so.profile = profile;
     s.model = m;
     s.sim = std::make_unique<Simulation>(m, so);
   }
