@@ -178,6 +178,30 @@ bool setSceneParameter(RobotModel& m, const std::string& name, double value, con
                    "unknown parameter for robot '" + m.name + "': scene parameters are scene/<box>/{x,y,z}");
 }
 
+/// <mabel_leg name>/<MabelTransmission leaf> (e.g. mabel/left/spring/K_B) and <compliant_ground
+/// name>/<CompliantGround leaf> (e.g. mabel/ground/k). True and applied, false if `name` names
+/// no MABEL leg or ground; InputError for an unknown leaf or an invalid value (model unchanged).
+bool setMabelParameter(RobotModel& m, const std::string& name, double value, const std::string& file, int line) {
+  auto apply = [&](auto& params, const std::string& prefix) {
+    if (name.size() <= prefix.size() + 1 || name.compare(0, prefix.size(), prefix) != 0 || name[prefix.size()] != '/')
+      return false;
+    auto copy = params;
+    try {
+      copy.set(name.substr(prefix.size() + 1), value);
+      copy.validate();
+    } catch (const std::invalid_argument& e) {
+      throw InputError(file, line, name, std::string("invalid value ") + std::to_string(value) + ": " + e.what());
+    }
+    params = copy;
+    return true;
+  };
+  for (MabelLegSpec& l : m.mabel_legs)
+    if (apply(l.params, l.name)) return true;
+  for (CompliantGroundSpec& g : m.compliant_grounds)
+    if (apply(g.params, g.name)) return true;
+  return false;
+}
+
 }  // namespace
 
 std::vector<ParameterEntry> listParameters(const RobotModel& m) {
@@ -207,6 +231,12 @@ std::vector<ParameterEntry> listParameters(const RobotModel& m) {
     for (const auto& leaf : linkLeaves())
       out.push_back({"link/" + l.name + "/" + leaf.name, getLink(l, leaf.name), leaf.unit, leaf.description});
   }
+  for (const MabelLegSpec& l : m.mabel_legs)
+    for (const auto& leaf : motorgear::MabelTransmission::Params::paramInfo())
+      out.push_back({l.name + "/" + leaf.name, l.params.get(leaf.name), leaf.unit, leaf.description});
+  for (const CompliantGroundSpec& g : m.compliant_grounds)
+    for (const auto& leaf : motorgear::CompliantGround::Params::paramInfo())
+      out.push_back({g.name + "/" + leaf.name, g.params.get(leaf.name), leaf.unit, leaf.description});
   for (const SceneBox& b : m.scene_boxes)
     for (int a = 0; a < 3; ++a)
       out.push_back({"scene/" + b.name + "/" + "xyz"[a], b.pose.translation()[a], "m",
@@ -215,7 +245,9 @@ std::vector<ParameterEntry> listParameters(const RobotModel& m) {
 }
 
 void setParameter(RobotModel& m, const std::string& name, double value, const std::string& file, int line) {
-  if (setLinkParameter(m, name, value, file, line) || setSceneParameter(m, name, value, file, line)) return;
+  if (setLinkParameter(m, name, value, file, line) || setSceneParameter(m, name, value, file, line) ||
+      setMabelParameter(m, name, value, file, line))
+    return;
   int hits = 0;
   // All or nothing: a value that fails validation on any joint leaves the model unchanged.
   const std::vector<Joint> joints_before = m.joints;

@@ -12,6 +12,7 @@
 #include "sim/input_error.h"
 #include "sim/mabel_hop_controller.h"
 #include "sim/mabel_hop_run.h"
+#include "sim/parameters.h"
 #include "sim/robot_library.h"
 #include "sim/simulation.h"
 #include "sim/urdf_parser.h"
@@ -156,6 +157,20 @@ TEST(MabelHop, OptionsParseAndTheControllerLeavesFlight) {
   }
   EXPECT_EQ(ctl.touchdowns(), 1);
   EXPECT_TRUE(saw_III);
+}
+
+TEST(MabelParameters, AddressableByName) {
+  RobotModel m = loadRobotFile(resolveRobotFile("mabel"));
+  bool listed = false;
+  for (const auto& e : listParameters(m)) listed = listed || (e.name == "mabel/right/spring/K_B" && e.value == 111.7);
+  EXPECT_TRUE(listed);
+  setParameter(m, "mabel/left/spring/K_B", 120.0);
+  EXPECT_DOUBLE_EQ(m.mabel_legs[0].params.spring.K_B_Nm_rad, 120.0);
+  setParameter(m, "mabel/ground/k", 5e7);
+  EXPECT_DOUBLE_EQ(m.compliant_grounds[0].params.k, 5e7);
+  EXPECT_THROW(setParameter(m, "mabel/left/spring/K_B", -1.0), InputError);
+  EXPECT_DOUBLE_EQ(m.mabel_legs[0].params.spring.K_B_Nm_rad, 120.0);  // unchanged
+  EXPECT_THROW(setParameter(m, "mabel/left/nonsense", 1.0), InputError);
 }
 
 }  // namespace
