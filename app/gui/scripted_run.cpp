@@ -51,8 +51,9 @@ std::optional<Options> parseOptions(const QStringList& args, int& exit_code) {
   const QCommandLineOption compare("compare", "with --calibration: before/after comparison of this scenario (0-based).", "k");
   const QCommandLineOption apply_best("apply-best", "with --calibration: apply its best parameters to the robot.");
   const QCommandLineOption dock("dock", "raise this dock (Robot, Signals, Overlays, Plots, Calibrate).", "title");
+  const QCommandLineOption dock_shot("dock-screenshot", "save the --dock dock (default Calibrate with --calibration) as PNG when done.", "file");
   p.addOptions({robot, motion, period, overlay, speed, play_for, play, quit_after, shot, plot_shot, window_shot, csv, quit, align, align_on, plot_gl,
-                stats, com, contacts, axes, follow, hide, size, calibration, compare, apply_best, dock});
+                stats, com, contacts, axes, follow, hide, size, calibration, compare, apply_best, dock, dock_shot});
   auto fail = [&](const QString& m) {
     std::cerr << "gapsim: " << m.toStdString() << "\n";
     exit_code = 2;
@@ -112,6 +113,9 @@ std::optional<Options> parseOptions(const QStringList& args, int& exit_code) {
   o.calibration = p.value(calibration);
   o.apply_best = p.isSet(apply_best);
   o.dock = p.value(dock);
+  o.dock_screenshot = p.value(dock_shot);
+  if (!o.dock_screenshot.isEmpty() && o.dock.isEmpty() && p.value(calibration).isEmpty())
+    return fail("--dock-screenshot needs --dock TITLE (or --calibration)");
   if (p.isSet(compare)) {
     bool ok = false;
     o.compare = p.value(compare).toInt(&ok);
@@ -234,6 +238,15 @@ void ScriptedRun::finish() {
     const bool ok = w_->grab().save(o_.window_screenshot, "PNG");
     if (!ok) std::cerr << "gapsim: cannot write " << o_.window_screenshot.toStdString() << "\n";
     return ok;
+  });
+  save(o_.dock_screenshot, "dock", [&] {
+    for (QDockWidget* d : w_->findChildren<QDockWidget*>())
+      if (d->windowTitle().compare(o_.dock, Qt::CaseInsensitive) == 0) {
+        if (d->grab().save(o_.dock_screenshot, "PNG")) return true;
+        break;
+      }
+    std::cerr << "gapsim: cannot write " << o_.dock_screenshot.toStdString() << "\n";
+    return false;
   });
   save(o_.export_csv, "log", [&] { return w_->exportLogCsv(o_.export_csv); });
   if (diverged_) code = 3;

@@ -39,9 +39,10 @@ struct Options {
   int compare = -1;                   ///< scenario of the before/after comparison (with calibration)
   bool apply_best = false;            ///< apply the calibration's best.params
   QString dock;                       ///< dock to raise (its title, e.g. Calibrate)
+  QString dock_screenshot;            ///< save that dock alone as PNG when done
   bool show_com = false, show_contacts = false, show_axes = false, follow = false, hide_robot = false;
   int width = 1600, height = 1000;
-  bool scripted() const { return quit || quit_after_s || !screenshot.isEmpty() || !plot_screenshot.isEmpty() || !window_screenshot.isEmpty(); }
+  bool scripted() const { return quit || quit_after_s || !screenshot.isEmpty() || !plot_screenshot.isEmpty() || !window_screenshot.isEmpty() || !dock_screenshot.isEmpty(); }
 };
 
 /// Parses argv (after QApplication is built). On error prints it and returns nullopt with
