@@ -72,8 +72,9 @@ awk -v fi="$f_ini" -v fb="$f_best" -v vd="$v_def" -v vh="$v_hid" -v vc="$v_cal" 
   }
   printf "wall time: twin + calibration %d s, total %d s (target < 1200 s); load average at the end %s\n", tc, tt, load
 }' | tee "$out/figures.txt"
-echo "CPU seconds (user, system) of this shell and of all the processes it ran:" | tee -a "$out/figures.txt"
-times | tee -a "$out/figures.txt"
+times > "$out/times.txt"  # not in a pipe: a subshell would report its own (zero) times
+{ echo "CPU time (user, system) of this shell, then of all the processes it ran:"; cat "$out/times.txt"; } |
+    tee -a "$out/figures.txt"
 echo "== calibrated vs hidden parameters"
 awk -F, 'FNR == 1 { f++ } /^#/ || /^name/ || NF < 2 { next } f == 1 { h[$1] = $2 } f == 2 && ($1 in h) {
   printf "  %-26s hidden %-10.6g calibrated %-10.6g (%+.1f%%)\n", $1, h[$1], $2, 100 * ($2 - h[$1]) / h[$1] }' \
