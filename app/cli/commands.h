@@ -30,5 +30,7 @@ Action addIdentify(CLI::App& app);
 Action addExcite(CLI::App& app);
 Action addOptimizeController(CLI::App& app);
 Action addRise(CLI::App& app);
+Action addReplay(CLI::App& app);
+Action addCalibrateReplay(CLI::App& app);
 
 }  // namespace gapsim::cli

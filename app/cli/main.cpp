@@ -36,6 +36,10 @@ int main(int argc, char** argv) {
   reg("optimize-controller", "Optimise a BIOLOID rising controller (lean, sit, kneel) with CMA-ES (paper 001)",
       addOptimizeController);
   reg("rise", "Play a keyframe controller on a BIOLOID rising task and write the log", addRise);
+  reg("replay", "Replay the real BIOLOID lean-to-stand trials from their recorded start and compare the torso tilt",
+      addReplay);
+  reg("calibrate-replay", "Calibrate the BIOLOID against its real lean-to-stand recordings (paper 002, E_cali, CMA-ES)",
+      addCalibrateReplay);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
