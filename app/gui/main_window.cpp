@@ -31,6 +31,7 @@
 #include "app/gui/signal_tree.h"
 #include "app/gui/sim_session.h"
 #include "sim/input_error.h"
+#include "sim/keyframe_controller.h"
 #include "sim/log_writer.h"
 #include "sim/motion_readers.h"
 #include "sim/robot_library.h"
@@ -159,6 +160,11 @@ void MainWindow::buildMenus() {
   file->addAction(tr("Open &Log Overlay..."), this, [this] {
     const QString p = QFileDialog::getOpenFileName(this, tr("Open a recorded log"), QString(), tr("CSV logs (*.csv);;All files (*)"));
     if (!p.isEmpty()) openOverlay(p);
+  });
+  file->addAction(tr("Open &Keyframe Controller..."), this, [this] {
+    const QString dir = QString::fromStdString(robotsDirectory()) + "/bioloid/controllers";
+    const QString p = QFileDialog::getOpenFileName(this, tr("Open a keyframe controller"), dir, tr("Controllers (*.csv);;All files (*)"));
+    if (!p.isEmpty()) openController(p);
   });
   recent_menu_ = file->addMenu(tr("Open &Recent"));
   rebuildRecentMenu();
@@ -334,6 +340,20 @@ bool MainWindow::applyParameterFile(const QString& path, const QString& robot, c
   return true;
 }
 
+bool MainWindow::openController(const QString& path) {
+  if (!session_->model()) return false;
+  try {
+    const KeyframeController c = KeyframeController::read(path.toStdString());
+    c.checkAgainst(LegMirror::bioloid(*session_->model()));
+    robot_panel_->setController(c);
+  } catch (const std::exception& e) {
+    reportError(tr("Cannot load the controller"), QString::fromStdString(e.what()));
+    return false;
+  }
+  addRecent("controller", QFileInfo(path).absoluteFilePath());
+  return true;
+}
+
 bool MainWindow::openAny(const QString& path) {
   const QString suffix = QFileInfo(path).suffix().toLower();
   if (suffix == "urdf" || suffix == "xml") return openRobot(path);
@@ -354,6 +374,7 @@ bool MainWindow::openAny(const QString& path) {
       if (!header.isEmpty() && !header.startsWith('#')) break;
     }
     if (header.contains('/')) return openOverlay(path);
+    if (header.startsWith("duration_s,")) return openController(path);  // keyframe controller
   }
   return openMotion(path);
 }
@@ -441,6 +462,7 @@ void MainWindow::rebuildRecentMenu() {
     recent_menu_->addAction(QStringLiteral("%1 (%2)").arg(QFileInfo(path).fileName(), kind), this, [this, kind, path] {
       if (kind == "robot") openRobot(path);
       else if (kind == "overlay") openOverlay(path);
+      else if (kind == "controller") openController(path);
       else openMotion(path);
     });
   }

@@ -45,6 +45,9 @@ class MainWindow : public QMainWindow {
   bool openRobot(const QString& name_or_path);
   bool openMotion(const QString& path, std::optional<double> frame_period_s = std::nullopt);
   bool openOverlay(const QString& path);
+  /// A BIOLOID keyframe controller file (sim/keyframe_controller.h): shown in the Robot dock's
+  /// Keyframes tab (checked against the robot's legs; not played).
+  bool openController(const QString& path);
   /// A dropped or opened file of any kind: robot (.urdf/.xml), overlay (CSV with '/' columns, i.e.
   /// a log) or motion (other CSV, .motion, joint tables).
   bool openAny(const QString& path);

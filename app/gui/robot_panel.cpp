@@ -16,6 +16,7 @@
 #include <cmath>
 #include <map>
 
+#include "app/gui/keyframe_table.h"
 #include "app/gui/model_params.h"
 #include "app/gui/servo_table.h"
 #include "sim/input_error.h"
@@ -62,6 +63,8 @@ RobotPanel::RobotPanel(QWidget* parent) : QWidget(parent) {
   tabs_->addTab(params_, tr("Parameters"));
   servos_ = new ServoTable(this);  // a tab only for robots with Dynamixel servos (setRobot)
   servos_->hide();
+  keyframes_ = new KeyframeTable(this);  // a tab once a controller is opened (setController)
+  keyframes_->hide();
   pl->addWidget(tabs_);
   auto* buttons = new QHBoxLayout;
   apply_ = new QPushButton(tr("Apply (reset)"));
@@ -119,6 +122,7 @@ void RobotPanel::setRobot(std::shared_ptr<const RobotModel> model, const std::ve
                            indexOf(columns, name + "/tau_Nm")});
   }
   fillParameters();
+  if (const int k = tabs_->indexOf(keyframes_); k >= 0) tabs_->removeTab(k);  // it was the previous robot's
   // The BIOLOID's servo gains get their own tab, raised when such a robot is loaded.
   const int at = tabs_->indexOf(servos_);
   if (servos_->fill(*edited_)) {
@@ -130,6 +134,15 @@ void RobotPanel::setRobot(std::shared_ptr<const RobotModel> model, const std::ve
 }
 
 bool RobotPanel::servoTabShown() const { return tabs_->indexOf(servos_) >= 0; }
+
+bool RobotPanel::keyframeTabShown() const { return tabs_->indexOf(keyframes_) >= 0; }
+
+void RobotPanel::setController(const KeyframeController& c) {
+  keyframes_->showController(c);
+  if (tabs_->indexOf(keyframes_) < 0) tabs_->addTab(keyframes_, tr("Keyframes"));
+  tabs_->setTabToolTip(tabs_->indexOf(keyframes_), keyframes_->toolTip());
+  tabs_->setCurrentWidget(keyframes_);
+}
 
 void RobotPanel::refillLater() {
   // Not from inside the table's or tree's own itemChanged: rebuild once control returns.

@@ -12,6 +12,7 @@
 #include <memory>
 #include <vector>
 
+#include "sim/keyframe_controller.h"
 #include "sim/robot_model.h"
 
 class QLabel;
@@ -24,6 +25,7 @@ class QTabWidget;
 namespace gapsim::gui {
 
 class ServoTable;
+class KeyframeTable;
 
 class RobotPanel : public QWidget {
   Q_OBJECT
@@ -45,6 +47,10 @@ class RobotPanel : public QWidget {
   ServoTable* servoTable() const { return servos_; }
   bool servoTabShown() const;
   QTabWidget* parameterTabs() const { return tabs_; }
+  /// Shows a keyframe controller's keyframes in the Keyframes tab (until the next robot).
+  void setController(const KeyframeController& c);
+  KeyframeTable* keyframeTable() const { return keyframes_; }
+  bool keyframeTabShown() const;
 
  signals:
   /// "Apply (reset)": restart with this model.
@@ -71,6 +77,7 @@ class RobotPanel : public QWidget {
   QTreeWidget* params_;
   QTabWidget* tabs_;
   ServoTable* servos_;
+  KeyframeTable* keyframes_;
   QPushButton* apply_;
   bool dirty_ = false, filling_ = false;
 };

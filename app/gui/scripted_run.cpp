@@ -51,9 +51,10 @@ std::optional<Options> parseOptions(const QStringList& args, int& exit_code) {
   const QCommandLineOption compare("compare", "with --calibration: before/after comparison of this scenario (0-based).", "k");
   const QCommandLineOption apply_best("apply-best", "with --calibration: apply its best parameters to the robot.");
   const QCommandLineOption dock("dock", "raise this dock (Robot, Signals, Overlays, Plots, Calibrate).", "title");
+  const QCommandLineOption controller("controller", "BIOLOID keyframe controller to show in the Robot dock's Keyframes tab.", "file");
   const QCommandLineOption dock_shot("dock-screenshot", "save the --dock dock (default Calibrate with --calibration) as PNG when done.", "file");
   p.addOptions({robot, motion, period, overlay, speed, play_for, play, quit_after, shot, plot_shot, window_shot, csv, quit, align, align_on, plot_gl,
-                stats, com, contacts, axes, follow, hide, size, calibration, compare, apply_best, dock, dock_shot});
+                stats, com, contacts, axes, follow, hide, size, calibration, compare, apply_best, dock, dock_shot, controller});
   auto fail = [&](const QString& m) {
     std::cerr << "gapsim: " << m.toStdString() << "\n";
     exit_code = 2;
@@ -114,6 +115,7 @@ std::optional<Options> parseOptions(const QStringList& args, int& exit_code) {
   o.apply_best = p.isSet(apply_best);
   o.dock = p.value(dock);
   o.dock_screenshot = p.value(dock_shot);
+  o.controller = p.value(controller);
   if (!o.dock_screenshot.isEmpty() && o.dock.isEmpty() && p.value(calibration).isEmpty())
     return fail("--dock-screenshot needs --dock TITLE (or --calibration)");
   if (p.isSet(compare)) {
@@ -142,6 +144,7 @@ bool ScriptedRun::start() {
   if (!o_.motion.isEmpty() && !w_->openMotion(o_.motion, o_.frame_period_s)) return false;
   for (const QString& path : o_.overlays)
     if (!w_->openOverlay(path)) return false;
+  if (!o_.controller.isEmpty() && !w_->openController(o_.controller)) return false;
   if (!o_.calibration.isEmpty()) {
     CalibratePanel* c = w_->calibratePanel();
     if (!c->openResults(o_.calibration)) {

@@ -20,6 +20,7 @@
 #include "app/gui/plot_widget.h"
 #include "app/gui/main_window.h"
 #include "app/gui/robot_panel.h"
+#include "app/gui/keyframe_table.h"
 #include "app/gui/servo_table.h"
 #include "app/gui/signal_mime.h"
 #include "app/gui/signal_store.h"
@@ -271,6 +272,28 @@ class GuiWidgetsTest : public QObject {
     QTRY_COMPARE(t->item(row, kp)->text().toDouble(), 2.5);
     t->item(row, kp)->setText("abc");
     QCOMPARE(errors.count(), 2);
+  }
+
+  void bioloidControllerKeyframesAreShown() {
+    MainWindow w(false);
+    QVERIFY(w.openRobot("bioloid"));
+    const QString file = GAPSIM_SOURCE_DIR "/robots/bioloid/controllers/lean.csv";
+    const KeyframeController c = KeyframeController::read(file.toStdString());
+    QVERIFY(w.openAny(file));  // recognised by its header
+    RobotPanel* panel = w.robotPanel();
+    QVERIFY(panel->keyframeTabShown());
+    KeyframeTable* t = panel->keyframeTable();
+    QCOMPARE(t->rowCount(), static_cast<int>(c.keyframes().size()));
+    QCOMPARE(t->columnCount(), 2 + static_cast<int>(c.stems().size()));
+    // t of the last row is the controller's T; angles in degrees.
+    QVERIFY(std::abs(t->item(t->rowCount() - 1, 1)->text().toDouble() - c.duration_s()) < 1e-3);
+    const int thigh = 2 + static_cast<int>(std::find(c.stems().begin(), c.stems().end(), "thigh") - c.stems().begin());
+    QVERIFY(std::abs(t->item(0, thigh)->text().toDouble() - c.keyframes()[0].q_rad[static_cast<std::size_t>(thigh - 2)] * 180 / M_PI) < 0.06);
+    // The Nao has no BIOLOID legs: refused with the reason, and a new robot drops the tab.
+    QVERIFY(w.openRobot("nao"));
+    QVERIFY(!panel->keyframeTabShown());
+    QVERIFY(!w.openController(file));
+    QVERIFY(!w.lastError().isEmpty());
   }
 
   void bioloidRecordingOverlaysTheSimulatedTilt() {
