@@ -51,10 +51,11 @@ std::optional<Options> parseOptions(const QStringList& args, int& exit_code) {
   const QCommandLineOption compare("compare", "with --calibration: before/after comparison of this scenario (0-based).", "k");
   const QCommandLineOption apply_best("apply-best", "with --calibration: apply its best parameters to the robot.");
   const QCommandLineOption dock("dock", "raise this dock (Robot, Signals, Overlays, Plots, Calibrate).", "title");
+  const QCommandLineOption start_cal("start-calibration", "start the Calibrate dock's job (the shipped example by default) writing into this directory (--force).", "dir");
   const QCommandLineOption controller("controller", "BIOLOID keyframe controller to show in the Robot dock's Keyframes tab.", "file");
   const QCommandLineOption dock_shot("dock-screenshot", "save the --dock dock (default Calibrate with --calibration) as PNG when done.", "file");
   p.addOptions({robot, motion, period, overlay, speed, play_for, play, quit_after, shot, plot_shot, window_shot, csv, quit, align, align_on, plot_gl,
-                stats, com, contacts, axes, follow, hide, size, calibration, compare, apply_best, dock, dock_shot, controller});
+                stats, com, contacts, axes, follow, hide, size, calibration, compare, apply_best, dock, dock_shot, controller, start_cal});
   auto fail = [&](const QString& m) {
     std::cerr << "gapsim: " << m.toStdString() << "\n";
     exit_code = 2;
@@ -116,7 +117,8 @@ std::optional<Options> parseOptions(const QStringList& args, int& exit_code) {
   o.dock = p.value(dock);
   o.dock_screenshot = p.value(dock_shot);
   o.controller = p.value(controller);
-  if (!o.dock_screenshot.isEmpty() && o.dock.isEmpty() && p.value(calibration).isEmpty())
+  o.start_calibration = p.value(start_cal);
+  if (!o.dock_screenshot.isEmpty() && o.dock.isEmpty() && p.value(calibration).isEmpty() && p.value(start_cal).isEmpty())
     return fail("--dock-screenshot needs --dock TITLE (or --calibration)");
   if (p.isSet(compare)) {
     bool ok = false;
@@ -163,6 +165,15 @@ bool ScriptedRun::start() {
       }
       c->compareBeforeAfter(o_.compare);
     }
+  }
+  if (!o_.start_calibration.isEmpty()) {
+    CalibratePanel* c = w_->calibratePanel();
+    CalibJobSettings s = c->settings();
+    s.out = o_.start_calibration;
+    s.force = true;
+    c->setSettings(s);
+    if (!c->startJob()) return false;
+    if (o_.dock.isEmpty()) o_.dock = "Calibrate";
   }
   if (!o_.dock.isEmpty()) {
     bool found = false;

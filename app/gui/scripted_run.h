@@ -37,6 +37,7 @@ struct Options {
   bool stats = false;
   bool plot_opengl = false;
   QString calibration;                ///< results directory to show in the Calibrate dock
+  QString start_calibration;          ///< start the Calibrate form's job (as filled in) into this directory
   int compare = -1;                   ///< scenario of the before/after comparison (with calibration)
   bool apply_best = false;            ///< apply the calibration's best.params
   QString dock;                       ///< dock to raise (its title, e.g. Calibrate)
