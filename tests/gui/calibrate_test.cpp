@@ -259,6 +259,18 @@ class CalibrateTest : public QObject {
     QCOMPARE(panel->comparisonPlot()->seriesCount(), 3);
     QVERIFY(panel->comparisonPlot()->pointsDrawn() > 100);
     QVERIFY(!comparableColumns(*panel->comparison()).empty());
+    // The same simulations as the CLI's own summary of the run (summary.csv, %.6g).
+    QFile summary(out + "/summary.csv");
+    QVERIFY(summary.open(QIODevice::ReadOnly));
+    bool found = false;
+    for (const QString& line : QString::fromUtf8(summary.readAll()).split('\n'))
+      if (line.startsWith("squat_slow,")) {
+        const QStringList c = line.split(',');
+        QVERIFY(std::abs(c[2].toDouble() / panel->comparison()->before_score.F - 1) < 1e-5);
+        QVERIFY(std::abs(c[3].toDouble() / panel->comparison()->after_score.F - 1) < 1e-5);
+        found = true;
+      }
+    QVERIFY(found);
     // Recomputing replaces the three overlays rather than adding three more.
     panel->compareBeforeAfter(1);
     QVERIFY(ready.wait(60000));
