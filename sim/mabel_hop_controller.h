@@ -19,15 +19,16 @@
 ///   Torso update (51), at every I -> II: h_Tor = h_Tor0 + K_Tor (dphi_h[k] - dphi_h_d), dphi_h[k]
 ///   the boom's horizontal angle travelled since the previous touchdown.
 ///
-/// Conventions (CHOICE, docs/mabel.md; Fig. 2 is not in the text): with mirror (default) the
-/// paper's q_LA = pi - hip - knee/2 grows when the leg swings forward relative to the torso and
-/// q_Tor = -(torso pitch, nose down positive); without, q_LA = pi + hip + knee/2 and q_Tor = pitch.
-/// Either way q_LA + q_Tor - pi is the leg's absolute angle, as eq. (44) requires (legs at
-/// +-d_LA/2 about the vertical when q_Tor = h_Tor). mirror puts the right leg in front in flight,
-/// leans the torso 8 deg back and pushes harder with the front leg; it hops 2-4 times in our
-/// model where the other reading falls at the first landing. mirror amounts to the robot facing
-/// -x, so phi_h = +boom_yaw (without: -boom_yaw), and the paper's d phi_h_d = -6.9 deg per hop is
-/// forward travel either way; phi_v = boom_pitch (+ = hip down).
+/// Conventions (CHOICE, docs/mabel.md; Fig. 2 is not in the text): the paper's q_LA = pi + hip +
+/// knee/2 grows when the leg swings backward relative to the torso and q_Tor = torso pitch (nose
+/// down positive), so that q_LA + q_Tor - pi is the leg's absolute angle (backward positive) as
+/// eq. (44) requires (legs at +-d_LA/2 about the vertical when q_Tor = h_Tor): set (53) then puts
+/// the left leg in front (as the shipped standing pose), leans the torso 8 deg forward and pushes
+/// harder with the rear (right) leg. phi_h = -boom_yaw, so the paper's d phi_h_d = -6.9 deg per
+/// hop is forward travel; phi_v = boom_pitch (+ = hip down). mirror = 1 reads Fig. 2 the other
+/// way (q_LA = pi - hip - knee/2, q_Tor = -pitch, phi_h = +boom_yaw).
+/// Gains, K_Tor, limits, filter and drop height: a random search (900 runs of the CLI) for the
+/// longest hopping with set (53) fixed; the defaults hop 60 s without a fall (docs/mabel.md).
 /// S_II->III also fires when phi_v' has already turned upward, after at least min_touchdown_s.
 /// The LA channel's PD is a torque on q_LA, sent to the leg-angle motor as u = K_T tau / gamma.
 /// Gains, limits and encoder resolutions are not in the paper: CHOICES, see Params.
@@ -50,20 +51,20 @@ class MabelHopController {
     double h_Tor0_rad = 8.0 * M_PI / 180;
     double dphi_h_d_rad = -6.9 * M_PI / 180;
     bool torso_update = true;       ///< eq. (51); false = the nominal controller
-    bool mirror = true;             ///< CHOICE: q_LA grows forward, q_Tor = -pitch (false: the reading below)
-    double K_Tor = 0.5;             ///< CHOICE (the paper gives no value)
+    bool mirror = false;            ///< the other reading of Fig. 2 (see below)
+    double K_Tor = -2.0;            ///< CHOICE (the paper gives no value; found by search, see docs/mabel.md)
     // PD gains (CHOICE): leg angle as a torque on q_LA, leg shape on the motor angle.
-    double Kp_LA_Nm_rad = 600, Kd_LA_Nms_rad = 30;
-    double Kp_mLS_Nm_rad = 6, Kd_mLS_Nms_rad = 0.15;
-    double u_max_mLA_Nm = 10, u_max_mLS_Nm = 25;  ///< amplifier command limits (CHOICE)
+    double Kp_LA_Nm_rad = 800, Kd_LA_Nms_rad = 300;
+    double Kp_mLS_Nm_rad = 20, Kd_mLS_Nms_rad = 0.3;
+    double u_max_mLA_Nm = 20, u_max_mLS_Nm = 40;  ///< amplifier command limits (CHOICE)
     double T_s = 1e-3;                            ///< controller period
     double encoder_rad = 2 * M_PI / 16384;        ///< joint, torso and motor encoders (CHOICE)
     double boom_encoder_rad = 2 * M_PI / 131072;  ///< boom encoders (CHOICE)
-    double velocity_filter_s = 0.002;             ///< first-order filter on the differences (CHOICE)
+    double velocity_filter_s = 0.005;             ///< first-order filter on the differences (CHOICE)
     double dphi_v_threshold_rad_s = 0.01;         ///< S_II->III
     double retract_s = 0.05;                      ///< phase V duration
     double min_touchdown_s = 0.01;                ///< shortest phase II (CHOICE)
-    double drop_m = 0.1;  ///< run setup, not the controller: start with the hip this much higher (boom tilted up)
+    double drop_m = 0.15;  ///< run setup, not the controller: start with the hip this much higher (boom tilted up)
   };
 
   enum class Phase { I = 1, II = 2, III = 3, IVa = 4, IVb = 5, V = 6 };
