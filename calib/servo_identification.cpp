@@ -92,6 +92,7 @@ ServoIdResult identifyServo(const ServoStepLog& log, const ServoIdOptions& optio
   }
 
   double smooth_ss = 0.0;
+  std::vector<int> piece_of;  // per sample: index of its polynomial piece (the clusters)
   for (const auto& [b, e] : pieces) {
     if (static_cast<int>(e - b) < options.min_samples) continue;
     const std::span<const double> t(log.time_s.data() + b, e - b);
@@ -114,6 +115,7 @@ ServoIdResult identifyServo(const ServoStepLog& log, const ServoIdOptions& optio
       s.tau_measured_Nm = options.inertia_kgm2 * s.qdd_rad_s2;
       smooth_ss += (s.q_rad - s.q_smooth_rad) * (s.q_rad - s.q_smooth_rad);
       r.samples.push_back(s);
+      piece_of.push_back(r.pieces - 1);
     }
   }
   const Eigen::Index n = static_cast<Eigen::Index>(r.samples.size());
@@ -142,8 +144,27 @@ ServoIdResult identifyServo(const ServoStepLog& log, const ServoIdOptions& optio
   const Eigen::Matrix3d R = qr.matrixR().topLeftCorner(3, 3).triangularView<Eigen::Upper>();
   const Eigen::Matrix3d Rinv = R.inverse();
   const Eigen::Matrix3d P = qr.colsPermutation();
-  const Eigen::Matrix3d cov = sigma2 * (P * Rinv * Rinv.transpose() * P.transpose());
-  r.t_quantile = studentTQuantile(0.5 + 0.5 * options.confidence, r.dof);
+  const Eigen::Matrix3d AtA_inv = P * Rinv * Rinv.transpose() * P.transpose();
+  Eigen::Matrix3d cov = sigma2 * AtA_inv;
+  int quantile_dof = r.dof;
+  if (options.intervals == ServoIdOptions::Intervals::PieceClustered && r.pieces >= 4) {
+    // Cluster-robust (sandwich) covariance with one cluster per polynomial piece: the residuals
+    // of a piece share its 5 coefficients and are strongly correlated, those of different pieces
+    // are not. Cov = c (A^T A)^-1 [sum_g (A_g^T r_g)(A_g^T r_g)^T] (A^T A)^-1 with the usual
+    // small-sample factor c = G/(G-1) (n-1)/(n-3), and the t quantile with G - 1 dof.
+    std::vector<Eigen::Vector3d> score(static_cast<std::size_t>(r.pieces), Eigen::Vector3d::Zero());
+    for (Eigen::Index i = 0; i < n; ++i)
+      score[static_cast<std::size_t>(piece_of[static_cast<std::size_t>(i)])] += A.row(i).transpose() * res(i);
+    Eigen::Matrix3d meat = Eigen::Matrix3d::Zero();
+    for (const auto& sc : score) meat += sc * sc.transpose();
+    const double G = r.pieces;
+    const double c = G / (G - 1) * (static_cast<double>(n) - 1) / (static_cast<double>(n) - 3);
+    cov = c * AtA_inv * meat * AtA_inv;
+    quantile_dof = r.pieces - 1;
+    r.clustered = true;
+  }
+  r.interval_dof = std::max(quantile_dof, 3);
+  r.t_quantile = studentTQuantile(0.5 + 0.5 * options.confidence, std::max(quantile_dof, 3));
   GainEstimate* g[3] = {&r.kp_Nm_rad, &r.kd_Nm_s_rad, &r.kc_Nm};
   for (int j = 0; j < 3; ++j) {
     g[j]->value = theta(j);

@@ -115,9 +115,16 @@ int runServo(const ServoArgs& a) {
   std::cout << "  kp = " << interval(r.kp_Nm_rad) << " N m/rad\n"
             << "  kd = " << interval(r.kd_Nm_s_rad) << " N m s/rad\n"
             << "  kc = " << interval(r.kc_Nm) << " N m\n";
-  std::cout << "  [..] = 95% confidence interval: Student-t quantile t(0.975, dof " << r.dof << ") = " << fmt(r.t_quantile, 5)
-            << " times sqrt of diag(sigma^2 (A^T A)^-1), sigma^2 = RSS/dof; it assumes independent residuals, which\n"
-               "        residuals of smoothed data are not, so it understates the uncertainty\n";
+  if (r.clustered)
+    std::cout << "  [..] = 95% confidence interval: Student-t quantile t(0.975, dof " << r.interval_dof << ") = "
+              << fmt(r.t_quantile, 5)
+              << " times the standard error of the cluster-robust covariance, one cluster per polynomial piece\n"
+                 "        (the residuals of a piece are correlated); it still ignores the model error of the fit\n";
+  else
+    std::cout << "  [..] = 95% confidence interval: Student-t quantile t(0.975, dof " << r.interval_dof << ") = "
+              << fmt(r.t_quantile, 5)
+              << " times sqrt of diag(sigma^2 (A^T A)^-1), sigma^2 = RSS/dof; it assumes independent residuals, which\n"
+                 "        residuals of smoothed data are not, so it understates the uncertainty\n";
   std::cout << "  residual rms = " << fmt(r.residual_rms_Nm) << " N m (rms of I qdd " << fmt(r.measured_rms_Nm)
             << " N m, R^2 = " << fmt(r.r_squared, 3) << ")\n";
   std::cout << "  rms of the identified terms: kp (q - qbar) " << fmt(r.term_rms_Nm[0]) << ", kd qd " << fmt(r.term_rms_Nm[1])

@@ -180,3 +180,63 @@ TEST(ServoId, BadInput) {
   o.inertia_kgm2 = -1;
   EXPECT_THROW(identifyServo(flat, o), std::invalid_argument);
 }
+
+TEST(ServoId, NoiseFreeWithinTwoPercentOnTheOneJointRigSimulation) {
+  // Issue 7 acceptance: synthetic data from a SIMULATED single joint with known gains. The rig
+  // (robots/bioloid/identification/ankle_r_foot.urdf, the model's foot on the r_foot axis) is run
+  // by replayServoExperiment with the paper's gains scaled to the rig's inertia (kp/I, kd/I, kc/I
+  // as in the RK4 truth), its q(t) is identified, and kp, kd must come back within 2 %.
+  RobotModel rig = loadRobotFile(std::string(GAPSIM_ROBOTS_DIR) + "/bioloid/identification/ankle_r_foot.urdf");
+  // An exact encoder: the 0.0051 rad quantisation inside the servo law is not part of (1).
+  for (Joint& j : rig.joints) j.encoder_resolution_rad = 0.0;
+  const double I = inertiaBeyondJoint_kgm2(rig, "r_foot");
+  const Truth tr;
+  const double s = I / tr.I;  // same dynamics (kp/I, kd/I, kc/I) as the RK4 truth
+  const ServoStepLog drive = synthetic(tr, 0.33, 6, 0.001);
+  const ServoReplay rep = replayServoExperiment(drive, rig, "r_foot", I, I, tr.kp * s, tr.kd * s, tr.kc * s);
+  ASSERT_GT(rep.q_sim_rad.size(), 100u);
+  ServoStepLog sim;
+  sim.source = "simulated rig";
+  const std::size_t i0 = switchingInstants(drive.q_target_rad).front();  // the replay starts there
+  for (std::size_t k = 0; k < rep.q_sim_rad.size(); ++k) {
+    sim.time_s.push_back(rep.time_s[k]);
+    sim.q_target_rad.push_back(drive.q_target_rad[i0 + k]);
+    sim.q_rad.push_back(rep.q_sim_rad[k]);
+  }
+  ServoIdOptions o;
+  o.inertia_kgm2 = I;
+  o.piece_s = 0.02;
+  const ServoIdResult r = identifyServo(sim, o);
+  EXPECT_NEAR(r.kp_Nm_rad.value, tr.kp * s, 0.02 * tr.kp * s);
+  EXPECT_NEAR(r.kd_Nm_s_rad.value, tr.kd * s, 0.02 * tr.kd * s);
+  // kc: 7 % low (measured 0.931 of the truth). Not the identification: the simulated joint's
+  // Coulomb term is ODE's joint-motor friction (FMax = kc, target speed 0), which also holds the
+  // joint at rest (static friction) and acts implicitly at the end of the step, whereas (1) has
+  // sgn(0) = 0. The kc term is 0.3 % of the kp term here, so that difference shows in kc only.
+  // Tolerance 10 %; kc within 2 % is met by the RK4 truth (RecoversKnownGainsWithinOnePercent).
+  EXPECT_NEAR(r.kc_Nm.value, tr.kc * s, 0.10 * tr.kc * s);
+}
+
+TEST(ServoId, NinetyFivePercentIntervalsCoverTheTruthInNinetyOfHundredNoisySeeds) {
+  // Issue 7 acceptance: 100 noisy synthetic step tests (the RK4 joint with the paper's gains,
+  // Gaussian noise 0.002 rad on q, 1 kHz, quartic pieces of 20 ms); the 95 % interval of each
+  // gain must contain the true value in at least 90 of them. Binomial(100, 0.95) puts >= 90
+  // at 98.9 %, so a correct interval passes; the piece-clustered intervals account for the
+  // residuals of one piece being correlated (they share one polynomial).
+  const Truth tr;
+  int cover[3] = {0, 0, 0};
+  for (unsigned seed = 1; seed <= 100; ++seed) {
+    const ServoStepLog log = synthetic(tr, 0.33, 4, 0.001, 0.002, seed);
+    ServoIdOptions o;
+    o.inertia_kgm2 = tr.I;
+    o.piece_s = 0.02;
+    const ServoIdResult r = identifyServo(log, o);
+    const GainEstimate* g[3] = {&r.kp_Nm_rad, &r.kd_Nm_s_rad, &r.kc_Nm};
+    const double truth[3] = {tr.kp, tr.kd, tr.kc};
+    for (int j = 0; j < 3; ++j) cover[j] += std::abs(g[j]->value - truth[j]) <= g[j]->half_width;
+  }
+  EXPECT_GE(cover[0], 90) << "kp";
+  EXPECT_GE(cover[1], 90) << "kd";
+  EXPECT_GE(cover[2], 90) << "kc";
+  std::printf("coverage of the 95 %% intervals in 100 seeds: kp %d, kd %d, kc %d\n", cover[0], cover[1], cover[2]);
+}
