@@ -70,7 +70,14 @@ Action addReplay(CLI::App& app) {
     ra->quiet = true;
     opt->wall = !*no_wall;
     opt->hold_commands = !*continuous;
-    const auto model = loadConfiguredModel(*ra);
+    // The wall first, so parameter files may move it (scene/wall/x, as calibrate-replay writes).
+    RunArgs bare = *ra;
+    bare.params_file.clear();
+    bare.sets.clear();
+    const auto model = loadConfiguredModel(bare);
+    if (opt->wall) model->scene_boxes.push_back(calib::authorsWall(opt->wall_face_x_m));
+    if (!ra->params_file.empty()) loadParameterFile(*model, ra->params_file);
+    for (const auto& a : ra->sets) setParameterAssignment(*model, a);
     std::shared_ptr<RobotModel> other;
     if (!compare->empty()) {
       other = std::make_shared<RobotModel>(*model);
