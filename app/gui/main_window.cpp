@@ -22,6 +22,7 @@
 
 #include "app/gui/calibrate_panel.h"
 #include "app/gui/gl_view.h"
+#include "app/gui/mabel_panel.h"
 #include "app/gui/model_params.h"
 #include "app/gui/overlay_mapping.h"
 #include "app/gui/overlay_panel.h"
@@ -111,6 +112,7 @@ MainWindow::MainWindow(bool interactive, QWidget* parent)
     if (PlotWidget* p = plots_->currentPlot()) p->addSignal(r);
   });
   connect(robot_panel_, &RobotPanel::errorOccurred, this, &MainWindow::reportError);
+  connect(robot_panel_, &RobotPanel::hopControllerToggled, this, [this](bool on) { setHopController(on); });
   connect(robot_panel_, &RobotPanel::applyRequested, this,
           [this](std::shared_ptr<const RobotModel> m) { loadModel(std::move(m), session_->motion()); });
   connect(overlay_panel_, &OverlayPanel::removeRequested, store_, &SignalStore::removeOverlay);
@@ -241,6 +243,23 @@ bool MainWindow::loadModel(std::shared_ptr<const RobotModel> model, std::shared_
     reportError(tr("Cannot start the simulation"), QString::fromStdString(e.what()));
     return false;
   }
+}
+
+bool MainWindow::setHopController(bool on) {
+  try {
+    session_->setHopController(on);
+  } catch (const std::exception& e) {
+    reportError(tr("Cannot run the hopping controller"), QString::fromStdString(e.what()));
+    robot_panel_->mabelPanel()->setHopChecked(session_->hopControllerOn());
+    return false;
+  }
+  // The controller's phase next to the torso angles, once, so that switching it on shows it at work.
+  if (session_->hopControllerOn() && plots_->plots().size() > 1) {
+    PlotWidget* p = plots_->plots()[1];
+    const SignalRef phase{SignalStore::kSimulation, "hop/phase"};
+    p->addSignal(phase);  // false (nothing) if already shown
+  }
+  return true;
 }
 
 bool MainWindow::openRobot(const QString& name_or_path) {

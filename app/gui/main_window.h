@@ -48,6 +48,9 @@ class MainWindow : public QMainWindow {
   /// A BIOLOID keyframe controller file (sim/keyframe_controller.h): shown in the Robot dock's
   /// Keyframes tab (checked against the robot's legs; not played).
   bool openController(const QString& path);
+  /// MABEL's hopping controller on or off (sim_session.h): restarts at t = 0 from the drop start
+  /// and plots hop/phase; false (reported) for a robot it cannot drive.
+  bool setHopController(bool on);
   /// A dropped or opened file of any kind: robot (.urdf/.xml), overlay (CSV with '/' columns, i.e.
   /// a log) or motion (other CSV, .motion, joint tables).
   bool openAny(const QString& path);

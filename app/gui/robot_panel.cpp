@@ -17,6 +17,7 @@
 #include <map>
 
 #include "app/gui/keyframe_table.h"
+#include "app/gui/mabel_panel.h"
 #include "app/gui/model_params.h"
 #include "app/gui/servo_table.h"
 #include "sim/input_error.h"
@@ -65,6 +66,8 @@ RobotPanel::RobotPanel(QWidget* parent) : QWidget(parent) {
   servos_->hide();
   keyframes_ = new KeyframeTable(this);  // a tab once a controller is opened (setController)
   keyframes_->hide();
+  mabel_ = new MabelPanel(this);  // a tab only for MABEL (setRobot)
+  mabel_->hide();
   pl->addWidget(tabs_);
   auto* buttons = new QHBoxLayout;
   apply_ = new QPushButton(tr("Apply (reset)"));
@@ -86,6 +89,15 @@ RobotPanel::RobotPanel(QWidget* parent) : QWidget(parent) {
     emit errorOccurred(tr("Bad parameter value"), QString::fromStdString(name) + tr(": not a number: '%1'").arg(text));
     refillLater();
   });
+  connect(mabel_, &MabelPanel::parameterEdited, this, [this](const std::string& name, double v) {
+    applyEdit(name, v);
+    refillLater();
+  });
+  connect(mabel_, &MabelPanel::invalidText, this, [this](const std::string& name, const QString& text) {
+    emit errorOccurred(tr("Bad parameter value"), QString::fromStdString(name) + tr(": not a number: '%1'").arg(text));
+    refillLater();
+  });
+  connect(mabel_, &MabelPanel::hopToggled, this, &RobotPanel::hopControllerToggled);
   connect(apply_, &QPushButton::clicked, this, [this] {
     if (!edited_) return;
     dirty_ = false;
@@ -131,7 +143,20 @@ void RobotPanel::setRobot(std::shared_ptr<const RobotModel> model, const std::ve
   } else if (at >= 0) {
     tabs_->removeTab(at);
   }
+  // MABEL's transmission, ground and hopping controller: their own tab, raised on load.
+  const int mat = tabs_->indexOf(mabel_);
+  if (mabel_->fill(*edited_)) {
+    if (mat < 0) tabs_->addTab(mabel_, tr("MABEL"));
+    tabs_->setTabToolTip(tabs_->indexOf(mabel_), mabel_->legTable()->toolTip());
+    mabel_->setColumns(columns);
+    mabel_->setHopChecked(std::find(columns.begin(), columns.end(), "hop/phase") != columns.end());
+    tabs_->setCurrentWidget(mabel_);
+  } else if (mat >= 0) {
+    tabs_->removeTab(mat);
+  }
 }
+
+bool RobotPanel::mabelTabShown() const { return tabs_->indexOf(mabel_) >= 0; }
 
 bool RobotPanel::servoTabShown() const { return tabs_->indexOf(servos_) >= 0; }
 
@@ -150,6 +175,7 @@ void RobotPanel::refillLater() {
     if (!edited_) return;
     fillParameters();
     servos_->fill(*edited_);
+    if (mabelTabShown()) mabel_->fill(*edited_);
   });
 }
 
@@ -177,6 +203,7 @@ void RobotPanel::showRow(const std::vector<double>& row) {
     joints_->item(r, 2)->setText(cell(joint_cols_[r].measured, kDeg, 1));
     joints_->item(r, 3)->setText(cell(joint_cols_[r].torque, 1.0, 3));
   }
+  if (mabelTabShown()) mabel_->showRow(row);
 }
 
 void RobotPanel::fillParameters() {
@@ -261,6 +288,7 @@ void RobotPanel::loadFile() {
     apply_->setEnabled(true);
     fillParameters();
     servos_->fill(*edited_);
+    if (mabelTabShown()) mabel_->fill(*edited_);
   } catch (const InputError& e) {
     emit errorOccurred(tr("Bad parameter file"), QString::fromStdString(e.what()));
   }

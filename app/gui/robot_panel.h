@@ -6,7 +6,8 @@
 /// a copy of the model and apply with "Apply (reset)", which restarts the simulation with it;
 /// "Save..." and "Load..." write and read parameter files. A robot with Dynamixel servos (the
 /// BIOLOID GP) also gets the Servos tab (servo_table.h): its gains kp, kd, kc and torque clamp
-/// per servo group and joint, edited through the same parameter names.
+/// per servo group and joint, edited through the same parameter names. MABEL gets the MABEL tab
+/// (mabel_panel.h): transmission, spring and ground parameters and the hopping controller.
 
 #include <QWidget>
 #include <memory>
@@ -26,6 +27,7 @@ namespace gapsim::gui {
 
 class ServoTable;
 class KeyframeTable;
+class MabelPanel;
 
 class RobotPanel : public QWidget {
   Q_OBJECT
@@ -51,11 +53,16 @@ class RobotPanel : public QWidget {
   void setController(const KeyframeController& c);
   KeyframeTable* keyframeTable() const { return keyframes_; }
   bool keyframeTabShown() const;
+  /// The MABEL tab; shown only for robots with MABEL legs.
+  MabelPanel* mabelPanel() const { return mabel_; }
+  bool mabelTabShown() const;
 
  signals:
   /// "Apply (reset)": restart with this model.
   void applyRequested(std::shared_ptr<const RobotModel> model);
   void errorOccurred(const QString& title, const QString& message);
+  /// The MABEL tab's hopping-controller switch.
+  void hopControllerToggled(bool on);
 
  private:
   void fillParameters();
@@ -78,6 +85,7 @@ class RobotPanel : public QWidget {
   QTabWidget* tabs_;
   ServoTable* servos_;
   KeyframeTable* keyframes_;
+  MabelPanel* mabel_;
   QPushButton* apply_;
   bool dirty_ = false, filling_ = false;
 };

@@ -13,6 +13,7 @@
 #include "app/gui/main_window.h"
 #include "app/gui/overlay_panel.h"
 #include "app/gui/plot_panel.h"
+#include "app/gui/plot_widget.h"
 #include "app/gui/sim_session.h"
 
 namespace gapsim::gui {
@@ -28,6 +29,8 @@ std::optional<Options> parseOptions(const QStringList& args, int& exit_code) {
   const QCommandLineOption motion("motion", "motion to play (CSV keyframes, joint table, Webots .motion, gapsim log).", "file");
   const QCommandLineOption period("frame-period", "frame period of a joint table without time column.", "s");
   const QCommandLineOption overlay("overlay", "recorded CSV log to overlay (repeatable).", "file");
+  const QCommandLineOption plot("plot", "simulation columns, comma-separated, to show in the n-th plot for the n-th --plot "
+                                        "(replacing its defaults; repeatable), e.g. hop/phase,mabel/left/q_Bsp_rad.", "columns");
   const QCommandLineOption speed("speed", "playback speed, simulated s per wall s (0.1 to 10).", "x", "1");
   const QCommandLineOption play_for("play-for", "play this much simulated time, then stop.", "s");
   const QCommandLineOption play("play", "start playing.");
@@ -52,8 +55,10 @@ std::optional<Options> parseOptions(const QStringList& args, int& exit_code) {
   const QCommandLineOption apply_best("apply-best", "with --calibration: apply its best parameters to the robot.");
   const QCommandLineOption dock("dock", "raise this dock (Robot, Signals, Overlays, Plots, Calibrate).", "title");
   const QCommandLineOption start_cal("start-calibration", "start the Calibrate dock's job (the shipped example by default) writing into this directory (--force).", "dir");
-  const QCommandLineOption controller("controller", "BIOLOID keyframe controller to show in the Robot dock's Keyframes tab.", "file");
+  const QCommandLineOption controller("controller", "BIOLOID keyframe controller to show in the Robot dock's Keyframes tab, "
+                                          "or hop: run MABEL's hopping controller (as gapsim-cli run --controller hop).", "file");
   const QCommandLineOption dock_shot("dock-screenshot", "save the --dock dock (default Calibrate with --calibration) as PNG when done.", "file");
+  p.addOptions({plot});
   p.addOptions({robot, motion, period, overlay, speed, play_for, play, quit_after, shot, plot_shot, window_shot, csv, quit, align, align_on, plot_gl,
                 stats, com, contacts, axes, follow, hide, size, calibration, compare, apply_best, dock, dock_shot, controller, start_cal});
   auto fail = [&](const QString& m) {
@@ -78,6 +83,7 @@ std::optional<Options> parseOptions(const QStringList& args, int& exit_code) {
   o.robot = p.value(robot);
   o.motion = p.value(motion);
   o.overlays = p.values(overlay);
+  o.plots = p.values(plot);
   if (p.isSet(period)) {
     o.frame_period_s = number(period, 1e-6, 1e3);
     if (!o.frame_period_s) return fail("--frame-period: must be a number > 0, got '" + p.value(period) + "'");
@@ -146,7 +152,22 @@ bool ScriptedRun::start() {
   if (!o_.motion.isEmpty() && !w_->openMotion(o_.motion, o_.frame_period_s)) return false;
   for (const QString& path : o_.overlays)
     if (!w_->openOverlay(path)) return false;
-  if (!o_.controller.isEmpty() && !w_->openController(o_.controller)) return false;
+  if (o_.controller == "hop") {
+    if (!w_->setHopController(true)) return false;
+  } else if (!o_.controller.isEmpty() && !w_->openController(o_.controller)) {
+    return false;
+  }
+  for (int k = 0; k < o_.plots.size(); ++k) {
+    PlotPanel* panel = w_->plots();
+    while (static_cast<int>(panel->plots().size()) <= k) panel->addPlot();
+    PlotWidget* pw = panel->plots()[static_cast<std::size_t>(k)];
+    for (const SignalRef& r : pw->signalRefs()) pw->removeSignal(r);
+    for (const QString& c : o_.plots[k].split(',', Qt::SkipEmptyParts))
+      if (!pw->addSignal({SignalStore::kSimulation, c.trimmed().toStdString()})) {
+        std::cerr << "gapsim: --plot: no simulation column '" << c.trimmed().toStdString() << "'\n";
+        return false;
+      }
+  }
   if (!o_.calibration.isEmpty()) {
     CalibratePanel* c = w_->calibratePanel();
     if (!c->openResults(o_.calibration)) {

@@ -25,7 +25,8 @@ struct Options {
   QString motion;
   std::optional<double> frame_period_s;
   QStringList overlays;
-  QString controller;                 ///< keyframe controller to show in the Robot dock
+  QStringList plots;                ///< --plot: columns of the n-th plot
+  QString controller;                 ///< keyframe controller to show in the Robot dock; "hop": MABEL's hopping controller
   double speed = 1.0;
   std::optional<double> play_for_s;   ///< simulated seconds to play, then stop
   bool play = false;                  ///< start playing (interactive)

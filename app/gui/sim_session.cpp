@@ -15,7 +15,9 @@ SimSession::SimSession(SignalStore* store, QObject* parent) : QObject(parent), s
 SimSession::~SimSession() = default;
 
 void SimSession::load(std::shared_ptr<const RobotModel> model, std::shared_ptr<const Motion> motion) {
-  auto worker = std::make_unique<SimWorker>(model, motion);  // throws before anything changes
+  const bool hop = hop_ && !model->mabel_legs.empty();
+  auto worker = hop ? std::make_unique<SimWorker>(model, nullptr, 0.01, hop_)
+                    : std::make_unique<SimWorker>(model, motion);  // throws before anything changes
   worker->setSpeed(speed_);
   pause();
   worker_ = std::move(worker);
@@ -39,7 +41,21 @@ void SimSession::reset() {
   if (model_) load(model_, motion_);
 }
 
+void SimSession::setHopController(bool on, const MabelHopController::Params& p) {
+  const auto before = hop_;
+  if (on) hop_ = p;
+  else hop_.reset();
+  if (!model_) return;
+  try {
+    load(model_, motion_);
+  } catch (...) {
+    hop_ = before;
+    throw;
+  }
+}
+
 double SimSession::endTime_s() const {
+  if (hopControllerOn()) return std::numeric_limits<double>::infinity();
   return motion_ ? motion_->endTime_s() + 1.0 : std::numeric_limits<double>::infinity();
 }
 

@@ -15,6 +15,7 @@
 #include <QTimer>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "app/gui/frame.h"
@@ -34,6 +35,12 @@ class SimSession : public QObject {
   void load(std::shared_ptr<const RobotModel> model, std::shared_ptr<const Motion> motion);
   /// Same robot and motion from t = 0.
   void reset();
+  /// MABEL's hopping controller (sim_worker.h) on or off for this and later loads of a robot that
+  /// has it; restarts the session at t = 0. While on, a loaded motion is kept but not played.
+  /// Throws (std::invalid_argument) for a robot the controller cannot drive, leaving it off.
+  void setHopController(bool on, const MabelHopController::Params& p = {});
+  /// True while the running simulation is driven by the hopping controller.
+  bool hopControllerOn() const { return worker_ && worker_->hopControllerOn(); }
   std::shared_ptr<const RobotModel> model() const { return model_; }
   std::shared_ptr<const Motion> motion() const { return motion_; }
 
@@ -79,6 +86,7 @@ class SimSession : public QObject {
   SignalStore* store_;
   std::shared_ptr<const RobotModel> model_;
   std::shared_ptr<const Motion> motion_;
+  std::optional<MabelHopController::Params> hop_;  // requested; applies to robots with MABEL legs
   std::unique_ptr<SimWorker> worker_;
   std::vector<std::string> columns_;
   std::vector<Frame> history_;

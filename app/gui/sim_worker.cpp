@@ -4,6 +4,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <stdexcept>
+
+#include "sim/mabel_hop_run.h"
 
 namespace gapsim::gui {
 
@@ -12,15 +15,38 @@ using Clock = std::chrono::steady_clock;
 double seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
 constexpr double kMaxLag_s = 0.2;            // sim time behind schedule before giving up catching up
 constexpr auto kChunk = std::chrono::milliseconds(8);  // longest run between flag checks
+
+std::shared_ptr<const RobotModel> startModel(std::shared_ptr<const RobotModel> model,
+                                             const std::optional<MabelHopController::Params>& hop) {
+  if (!hop || hop->drop_m <= 0) return model;
+  return hopStartModel(*model, hop->drop_m);  // std::invalid_argument without a boom
+}
+
+/// MABEL's probes (cable stretch, spring deflection, toe forces) are always recorded: they are what
+/// the MABEL tab is about, and cheap next to the physics.
+std::vector<std::string> probePatterns(const RobotModel& m) {
+  if (m.mabel_legs.empty() && m.compliant_grounds.empty()) return {};
+  std::vector<std::string> out;
+  for (const MabelLegSpec& l : m.mabel_legs) out.push_back(l.name + "/*");
+  for (const CompliantGroundSpec& g : m.compliant_grounds)
+    for (const ToePoint& t : g.toes) out.push_back(t.name + "/*");
+  return out;
+}
 }  // namespace
 
 SimWorker::SimWorker(std::shared_ptr<const RobotModel> model, std::shared_ptr<const Motion> motion,
-                     double log_period_s)
-    : model_(std::move(model)),
+                     double log_period_s, const std::optional<MabelHopController::Params>& hop)
+    : model_(startModel(std::move(model), hop)),
       motion_(std::move(motion)),
       sim_(model_),
-      recorder_(*model_),
+      recorder_(*model_, probePatterns(*model_)),
       log_period_s_(log_period_s) {
+  columns_ = recorder_.columns();
+  if (hop) {
+    if (motion_) throw std::invalid_argument("the hopping controller replaces the motion: give one, not both");
+    ctl_ = std::make_unique<MabelHopController>(sim_, *hop);  // throws for a robot that is not MABEL
+    columns_ = hopLogColumns(*model_, probePatterns(*model_));
+  }
   steps_per_sample_ = std::max(1L, std::lround(log_period_s_ / sim_.dt_s()));
   log_period_s_ = static_cast<double>(steps_per_sample_) * sim_.dt_s();
   target_ = model_->initial_q;
@@ -100,6 +126,11 @@ Frame SimWorker::snapshot() {
     f.feet.push_back({r.contact, float(r.force_N)});
   }
   recorder_.sample(sim_, f.row);
+  if (ctl_) {  // the columns of hopLogColumns, in its order
+    f.row.push_back(static_cast<double>(ctl_->phase()));
+    f.row.push_back(ctl_->touchdowns());
+    f.row.push_back(ctl_->hTor_rad());
+  }
   return f;
 }
 
@@ -110,6 +141,7 @@ void SimWorker::advanceOneSample() {
       for (std::size_t c = 0; c < motion_map_.size(); ++c) target_[motion_map_[c]] = motion_values_[c];
       sim_.setTargets(target_);
     }
+    if (ctl_) ctl_->update(sim_);
     sim_.step();
   }
   Frame f = snapshot();

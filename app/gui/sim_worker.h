@@ -11,16 +11,24 @@
 /// and sleeps otherwise. If it falls more than 0.2 s of sim time behind (the machine is too slow
 /// for that speed) the anchor is moved up, so it runs flat out without trying to catch up later;
 /// realTimeFactor() then shows what it achieves.
+///
+/// With hop parameters (MABEL only) the worker runs MABEL's hopping controller instead of a motion,
+/// as `gapsim-cli run --controller hop` does: the model starts from the drop of hopStartModel, the
+/// controller writes the motor commands before every step, and the log gains the columns of
+/// hopLogColumns (hop/phase, hop/touchdowns, hop/h_Tor_rad). MABEL's probes (transmission, toes)
+/// are always logged so that cable stretch and spring deflection plot like any signal.
 
 #include <atomic>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "app/gui/frame.h"
+#include "sim/mabel_hop_controller.h"
 #include "sim/motion.h"
 #include "sim/recorder.h"
 #include "sim/simulation.h"
@@ -30,14 +38,19 @@ namespace gapsim::gui {
 class SimWorker {
  public:
   /// Builds the simulation (may throw InputError / std::exception from the core) and publishes the
-  /// frame at t = 0. motion may be null (hold the initial pose). Starts paused.
+  /// frame at t = 0. motion may be null (hold the initial pose). Starts paused. With `hop` the
+  /// motion must be null; std::invalid_argument for a robot the hopping controller cannot drive.
   SimWorker(std::shared_ptr<const RobotModel> model, std::shared_ptr<const Motion> motion,
-            double log_period_s = 0.01);
+            double log_period_s = 0.01,
+            const std::optional<MabelHopController::Params>& hop = std::nullopt);
   ~SimWorker();  ///< stops and joins the thread (within one chunk of steps, a few ms)
   SimWorker(const SimWorker&) = delete;
   SimWorker& operator=(const SimWorker&) = delete;
 
-  const std::vector<std::string>& columns() const { return recorder_.columns(); }
+  const std::vector<std::string>& columns() const { return columns_; }
+  /// The model simulated (with the hop controller: the drop start's copy).
+  const std::shared_ptr<const RobotModel>& model() const { return model_; }
+  bool hopControllerOn() const { return ctl_ != nullptr; }
   double logPeriod_s() const { return log_period_s_; }
 
   void setRunning(bool running);
@@ -61,6 +74,8 @@ class SimWorker {
   std::shared_ptr<const Motion> motion_;
   Simulation sim_;
   Recorder recorder_;
+  std::vector<std::string> columns_;
+  std::unique_ptr<MabelHopController> ctl_;
   std::vector<int> motion_map_;
   std::vector<double> target_, motion_values_;
   MotionCursor cursor_;
