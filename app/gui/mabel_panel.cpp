@@ -2,11 +2,12 @@
 #include "app/gui/mabel_panel.h"
 
 #include <QCheckBox>
-#include <QFormLayout>
+#include <QGridLayout>
 #include <QGroupBox>
 #include <QHeaderView>
 #include <QLabel>
 #include <QSignalBlocker>
+#include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -23,9 +24,10 @@ namespace {
 QTableWidget* makeTable(QWidget* parent) {
   auto* t = new QTableWidget(parent);
   t->verticalHeader()->setDefaultSectionSize(18);
-  t->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-  t->horizontalHeader()->setStretchLastSection(true);
+  // Value columns share the width (a narrow dock must show both legs without scrolling).
+  t->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
   t->horizontalHeader()->setMinimumSectionSize(50);
+  t->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
   t->setTextElideMode(Qt::ElideNone);
   return t;
 }
@@ -53,7 +55,7 @@ void fillTable(QTableWidget* t, const std::vector<ModelParameter>& all, const st
   t->clear();
   t->setRowCount(static_cast<int>(leaves.size()));
   t->setColumnCount(static_cast<int>(owners.size()));
-  QStringList headers, rows;
+  QStringList headers;
   for (const std::string& o : owners) headers << QString::fromStdString(o.substr(o.rfind('/') + 1));  // "mabel/left" -> left
   t->setHorizontalHeaderLabels(headers);
   for (int r = 0; r < static_cast<int>(leaves.size()); ++r) {
@@ -71,9 +73,11 @@ void fillTable(QTableWidget* t, const std::vector<ModelParameter>& all, const st
       }
       t->setItem(r, static_cast<int>(c), item);
     }
-    rows << QString::fromStdString(leaf) + (unit.isEmpty() || unit == "1" || unit == "-" ? QString() : " [" + unit + "]");
+    // The leaf alone as the row label (units in the tooltip: the dock is narrow).
+    auto* h = new QTableWidgetItem(QString::fromStdString(leaf));
+    h->setToolTip(QString::fromStdString(leaf) + (unit.isEmpty() ? QString() : " [" + unit + "]"));
+    t->setVerticalHeaderItem(r, h);
   }
-  t->setVerticalHeaderLabels(rows);
 }
 
 const char* kPhaseNames[] = {"?", "I flight", "II touchdown", "III kickoff", "IVa left off", "IVb right off", "V retract"};
@@ -85,7 +89,9 @@ MabelPanel::MabelPanel(QWidget* parent) : QWidget(parent) {
   l->setContentsMargins(2, 2, 2, 2);
 
   auto* box = new QGroupBox(tr("Hopping controller (Appendix D, set 53)"));
-  auto* form = new QFormLayout(box);
+  auto* form = new QGridLayout(box);
+  form->setContentsMargins(6, 2, 6, 2);
+  form->setVerticalSpacing(2);
   hop_ = new QCheckBox(tr("Run it (drop start, as --controller hop)"));
   hop_->setToolTip(tr("Replaces the motion by MABEL's hopping controller and restarts at t = 0 from a %1 m drop,\n"
                       "as gapsim-cli run --robot mabel --controller hop. Its phase is logged as hop/phase.")
@@ -96,21 +102,40 @@ MabelPanel::MabelPanel(QWidget* parent) : QWidget(parent) {
   QFont bold = phase_->font();
   bold.setBold(true);
   phase_->setFont(bold);
-  form->addRow(hop_);
-  form->addRow(tr("Phase:"), phase_);
-  form->addRow(tr("Hops:"), hops_);
-  form->addRow(tr("h_Tor:"), htor_);
+  // Compact: the dock shares its height with the joint table and the parameter tables.
+  form->addWidget(hop_, 0, 0, 1, 4);
+  form->addWidget(new QLabel(tr("Phase:")), 1, 0);
+  form->addWidget(phase_, 1, 1);
+  form->addWidget(new QLabel(tr("h_Tor:")), 1, 2);
+  form->addWidget(htor_, 1, 3);
+  form->addWidget(new QLabel(tr("Hops:")), 2, 0);
+  form->addWidget(hops_, 2, 1, 1, 3);
+  form->setColumnStretch(1, 1);
   l->addWidget(box);
 
-  l->addWidget(new QLabel(tr("Transmission and spring (per leg)")));
+  auto* split = new QSplitter(Qt::Vertical);
+  auto* legs_box = new QWidget;
+  auto* ll = new QVBoxLayout(legs_box);
+  ll->setContentsMargins(0, 0, 0, 0);
+  ll->setSpacing(1);
+  ll->addWidget(new QLabel(tr("Transmission and spring (per leg)")));
   legs_ = makeTable(this);
   legs_->setToolTip(tr("Cable-differential transmission and unilateral spring (docs/mabel.md): gear ratios, K_T, mu,\n"
                        "inertias, cable K_C/Kd_C, spring K_B/Kd_B and hard stop. Double-click to edit; Apply (reset)."));
-  l->addWidget(legs_, 3);
-  l->addWidget(new QLabel(tr("Compliant ground")));
+  ll->addWidget(legs_);
+  auto* ground_box = new QWidget;
+  auto* gl = new QVBoxLayout(ground_box);
+  gl->setContentsMargins(0, 0, 0, 0);
+  gl->setSpacing(1);
+  gl->addWidget(new QLabel(tr("Compliant ground")));
   ground_ = makeTable(this);
   ground_->setToolTip(tr("Marhefka-Orin normal force and the tangential model of Table VII. Double-click to edit."));
-  l->addWidget(ground_, 1);
+  gl->addWidget(ground_);
+  split->addWidget(legs_box);
+  split->addWidget(ground_box);
+  split->setStretchFactor(0, 3);
+  split->setStretchFactor(1, 1);
+  l->addWidget(split, 1);
 
   connect(legs_, &QTableWidget::itemChanged, this, &MabelPanel::onChanged);
   connect(ground_, &QTableWidget::itemChanged, this, &MabelPanel::onChanged);
