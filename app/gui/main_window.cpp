@@ -245,9 +245,15 @@ bool MainWindow::loadModel(std::shared_ptr<const RobotModel> model, std::shared_
   }
 }
 
-bool MainWindow::setHopController(bool on) {
+bool MainWindow::setHopController(bool on, const MabelHopController::Params& params) {
+  if (on && (!session_->model() || session_->model()->mabel_legs.empty())) {
+    reportError(tr("Cannot run the hopping controller"),
+                tr("the hopping controller drives MABEL only (robot '%1' has no <mabel_leg>)")
+                    .arg(session_->model() ? QString::fromStdString(session_->model()->name) : QString()));
+    return false;
+  }
   try {
-    session_->setHopController(on);
+    session_->setHopController(on, params);
   } catch (const std::exception& e) {
     reportError(tr("Cannot run the hopping controller"), QString::fromStdString(e.what()));
     robot_panel_->mabelPanel()->setHopChecked(session_->hopControllerOn());

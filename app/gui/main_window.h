@@ -13,6 +13,7 @@
 #include <optional>
 
 #include "app/gui/signal_store.h"
+#include "sim/mabel_hop_controller.h"
 
 class QLabel;
 class QMenu;
@@ -49,8 +50,8 @@ class MainWindow : public QMainWindow {
   /// Keyframes tab (checked against the robot's legs; not played).
   bool openController(const QString& path);
   /// MABEL's hopping controller on or off (sim_session.h): restarts at t = 0 from the drop start
-  /// and plots hop/phase; false (reported) for a robot it cannot drive.
-  bool setHopController(bool on);
+  /// and plots hop/phase; false (reported) for a robot it cannot drive (not MABEL).
+  bool setHopController(bool on, const MabelHopController::Params& params = {});
   /// A dropped or opened file of any kind: robot (.urdf/.xml), overlay (CSV with '/' columns, i.e.
   /// a log) or motion (other CSV, .motion, joint tables).
   bool openAny(const QString& path);

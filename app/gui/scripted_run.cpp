@@ -15,6 +15,7 @@
 #include "app/gui/plot_panel.h"
 #include "app/gui/plot_widget.h"
 #include "app/gui/sim_session.h"
+#include "sim/mabel_hop_controller.h"
 
 namespace gapsim::gui {
 
@@ -58,7 +59,9 @@ std::optional<Options> parseOptions(const QStringList& args, int& exit_code) {
   const QCommandLineOption controller("controller", "BIOLOID keyframe controller to show in the Robot dock's Keyframes tab, "
                                           "or hop: run MABEL's hopping controller (as gapsim-cli run --controller hop).", "file");
   const QCommandLineOption dock_shot("dock-screenshot", "save the --dock dock (default Calibrate with --calibration) as PNG when done.", "file");
-  p.addOptions({plot});
+  const QCommandLineOption hop("hop", "with --controller hop: its parameters as gapsim-cli run --hop takes them, "
+                                      "e.g. torso_update=0,drop_m=0.1 (docs/mabel.md).", "key=value,...");
+  p.addOptions({plot, hop});
   p.addOptions({robot, motion, period, overlay, speed, play_for, play, quit_after, shot, plot_shot, window_shot, csv, quit, align, align_on, plot_gl,
                 stats, com, contacts, axes, follow, hide, size, calibration, compare, apply_best, dock, dock_shot, controller, start_cal});
   auto fail = [&](const QString& m) {
@@ -84,6 +87,7 @@ std::optional<Options> parseOptions(const QStringList& args, int& exit_code) {
   o.motion = p.value(motion);
   o.overlays = p.values(overlay);
   o.plots = p.values(plot);
+  o.hop = p.value(hop);
   if (p.isSet(period)) {
     o.frame_period_s = number(period, 1e-6, 1e3);
     if (!o.frame_period_s) return fail("--frame-period: must be a number > 0, got '" + p.value(period) + "'");
@@ -152,8 +156,19 @@ bool ScriptedRun::start() {
   if (!o_.motion.isEmpty() && !w_->openMotion(o_.motion, o_.frame_period_s)) return false;
   for (const QString& path : o_.overlays)
     if (!w_->openOverlay(path)) return false;
+  if (!o_.hop.isEmpty() && o_.controller != "hop") {
+    std::cerr << "gapsim: --hop needs --controller hop\n";
+    return false;
+  }
   if (o_.controller == "hop") {
-    if (!w_->setHopController(true)) return false;
+    MabelHopController::Params hp;
+    try {
+      hp = parseHopParams(o_.hop.toStdString());
+    } catch (const std::invalid_argument& e) {
+      std::cerr << "gapsim: --hop: " << e.what() << "\n";
+      return false;
+    }
+    if (!w_->setHopController(true, hp)) return false;
   } else if (!o_.controller.isEmpty() && !w_->openController(o_.controller)) {
     return false;
   }

@@ -17,6 +17,7 @@
 #include "app/gui/plot_panel.h"
 #include "app/gui/plot_widget.h"
 #include "app/gui/robot_panel.h"
+#include "app/gui/scripted_run.h"
 #include "app/gui/signal_store.h"
 #include "app/gui/signal_tree.h"
 #include "app/gui/sim_session.h"
@@ -204,6 +205,35 @@ class GuiMabelTest : public QObject {
     p->hopCheck()->setChecked(false);
     QVERIFY(!w.session()->hopControllerOn());
     QCOMPARE(p->phaseText(), QString("off"));
+    // Another robot: refused with the reason, nothing changes.
+    QVERIFY(w.openRobot("nao"));
+    QVERIFY(!panel->mabelTabShown());
+    QVERIFY(!w.setHopController(true));
+    QVERIFY(w.lastError().contains("MABEL"));
+    QVERIFY(!w.session()->hopControllerOn());
+  }
+
+  void scriptedOptions() {
+    int code = -1;
+    const auto o = parseOptions({"gapsim", "--robot", "mabel", "--controller", "hop", "--hop", "torso_update=0",
+                                 "--plot", "hop/phase,mabel/left/q_Bsp_rad", "--plot", "LToe/normal_N", "--quit"},
+                                code);
+    QVERIFY(o);
+    QCOMPARE(o->controller, QString("hop"));
+    QCOMPARE(o->hop, QString("torso_update=0"));
+    QCOMPARE(o->plots, QStringList({"hop/phase,mabel/left/q_Bsp_rad", "LToe/normal_N"}));
+    // The GUI applies --hop as the CLI does: parameters reach the session's controller.
+    MainWindow w(false);
+    QVERIFY(w.openRobot("mabel"));
+    MabelHopController::Params hp = parseHopParams(o->hop.toStdString());
+    QVERIFY(!hp.torso_update);
+    QVERIFY(w.setHopController(true, hp));
+    QVERIFY(w.session()->hopControllerOn());
+    // Without eq. (51) h_Tor stays h_Tor0 (8 deg) through the touchdowns (with it, it moves).
+    QVERIFY(runUntil(*w.session(), 1.0, 60000));
+    const SignalSource* sim = w.store()->source(SignalStore::kSimulation);
+    QVERIFY(sim->values[static_cast<std::size_t>(sim->columnIndex("hop/touchdowns"))].back() >= 1);
+    QCOMPARE(sim->values[static_cast<std::size_t>(sim->columnIndex("hop/h_Tor_rad"))].back(), 8.0 * M_PI / 180);
   }
 };
 
