@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "app/cli/calibration_job.h"
 #include "app/cli/commands.h"
 #include "app/cli/run_setup.h"
 #include "calib/calibration.h"
@@ -210,30 +211,17 @@ Action addCalibrateReplay(CLI::App& app) {
     auto problem = std::make_shared<const calib::ReplayProblem>(model, space, set, motorMapFor(*model), opt);
     calib::EvalFunction fn = [problem](const Eigen::VectorXd& v) { return problem->evaluate(v); };
 
-    std::unique_ptr<calib::BatchEvaluator> ev;
-    if (a->backend == "mpi") {
-      auto mpi = std::make_unique<calib::MpiEvaluator>(fn);
-      if (!mpi->isMaster()) {
-        mpi->serve();
-        return kExitOk;
-      }
-      ev = std::move(mpi);
-    }
+    bool served = false;
+    std::unique_ptr<calib::BatchEvaluator> ev = startMpiBackend(a->backend, fn, &served);
+    if (served) return kExitOk;
     const std::string dir = a->resume.empty() ? a->out : a->resume;
-    if (a->resume.empty() && fs::exists(dir) && !fs::is_empty(dir) && !a->force)
-      throw InputError(dir, 0, "--out", "the results directory is not empty (use --force, or --resume it)");
-    std::unique_ptr<calib::Calibration> cal;
-    if (a->resume.empty()) cal = std::make_unique<calib::Calibration>(space, settings, dir, inputs);
-    else cal = std::make_unique<calib::Calibration>(calib::Calibration::fromCheckpoint(space, dir, settings.generations));
-    if (!ev) {
-      if (a->backend == "serial") ev = std::make_unique<calib::SerialEvaluator>(fn);
-      else ev = std::make_unique<calib::ProcessPoolEvaluator>(fn, a->jobs);
-    }
+    std::unique_ptr<calib::Calibration> cal = openCalibration(space, settings, a->out, a->resume, a->force, inputs);
+    if (!ev) ev = localBackend(a->backend, a->jobs, fn);
     std::printf("calibrate-replay: cmaes, %d free dimensions, %d training + %d held-out trials, objective E_cali "
                 "(torso tilt), %s, seed %llu, %s%s\n",
                 space.dimension(), set.count(false), set.count(true), ev->describe().c_str(),
                 static_cast<unsigned long long>(settings.seed), dir.c_str(),
-                a->resume.empty() ? "" : (" (resumed at generation " + std::to_string(cal->optimizer().generation()) + ")").c_str());
+                resumedNote(a->resume, *cal).c_str());
     std::fflush(stdout);
     cal->run(*ev, &std::cout);
     ev.reset();

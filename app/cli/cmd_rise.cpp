@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "app/cli/calibration_job.h"
 #include "app/cli/commands.h"
 #include "app/cli/run_setup.h"
 #include "calib/calibration.h"
@@ -111,19 +112,13 @@ Action addOptimizeController(CLI::App& app) {
       return calib::evaluateControllerValues(*task, space, v, sim_seed);
     };
 
-    if (a->resume.empty() && fs::exists(dir) && !fs::is_empty(dir) && !a->force)
-      throw InputError(dir, 0, "--dir", "the results directory is not empty (use --force, or --resume it)");
-    std::unique_ptr<calib::Calibration> cal;
-    if (a->resume.empty()) cal = std::make_unique<calib::Calibration>(space, settings, dir, inputs);
-    else cal = std::make_unique<calib::Calibration>(calib::Calibration::fromCheckpoint(space, dir, settings.generations));
-    std::unique_ptr<calib::BatchEvaluator> ev;
-    if (a->workers == 1) ev = std::make_unique<calib::SerialEvaluator>(fn);
-    else ev = std::make_unique<calib::ProcessPoolEvaluator>(fn, a->workers);
+    std::unique_ptr<calib::Calibration> cal =
+        openCalibration(space, settings, dir, a->resume, a->force, inputs, "--dir");
+    std::unique_ptr<calib::BatchEvaluator> ev = localBackend(a->workers == 1 ? "serial" : "local", a->workers, fn);
     std::printf("optimize-controller: task %s (%s), %d keyframes, %d free dimensions, CMA-ES seed %llu, %s, %s%s\n",
                 task->name.c_str(), task->description.c_str(), cs.keyframes, space.dimension(),
                 static_cast<unsigned long long>(settings.seed), ev->describe().c_str(), dir.c_str(),
-                a->resume.empty() ? ""
-                                  : (" (resumed at generation " + std::to_string(cal->optimizer().generation()) + ")").c_str());
+                resumedNote(a->resume, *cal).c_str());
     std::printf("fitness = -V_ctrl (V_ctrl = integral over [0, T+1] of 1/(tilt + 0.1) dt; larger V is better)\n");
     std::fflush(stdout);
     const auto t0 = std::chrono::steady_clock::now();

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#pragma once
+/// \file
+/// What every optimisation command (calibrate, calibrate-replay, optimize-controller) does the
+/// same way around calib::Calibration: choose the evaluation backend and open the results
+/// directory, fresh or resumed. In one place so that the backends and the "nothing is lost"
+/// rules (refuse a non-empty directory, resume from its checkpoint) cannot drift apart.
+
+#include <memory>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "calib/calibration.h"
+#include "calib/evaluator.h"
+
+namespace gapsim::cli {
+
+/// MPI first: on an MPI run every rank but the master serves evaluations inside this call and
+/// returns null with `*served` = true (the command then just exits 0). Otherwise returns null
+/// (no MPI asked) or the master's evaluator. Call it before anything that writes files.
+std::unique_ptr<calib::BatchEvaluator> startMpiBackend(const std::string& backend, const calib::EvalFunction& fn,
+                                                       bool* served);
+
+/// The local evaluator: "serial" runs in this process, anything else a pool of `jobs` worker
+/// processes. Both give results bit-identical to each other and to MPI.
+std::unique_ptr<calib::BatchEvaluator> localBackend(const std::string& backend, int jobs, const calib::EvalFunction& fn);
+
+/// A fresh calibration in `out` (InputError naming `out_option` if it exists and is not empty,
+/// unless `force`), or the one in `resume` continued from its checkpoint when `resume` is set.
+std::unique_ptr<calib::Calibration> openCalibration(const calib::ParameterSpace& space,
+                                                    const calib::CalibrationSettings& settings, const std::string& out,
+                                                    const std::string& resume, bool force, const nlohmann::json& inputs,
+                                                    const std::string& out_option = "--out");
+
+/// " (resumed at generation G)" for a resumed calibration, "" for a fresh one.
+std::string resumedNote(const std::string& resume, const calib::Calibration& cal);
+
+}  // namespace gapsim::cli
