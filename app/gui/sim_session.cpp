@@ -15,12 +15,15 @@ SimSession::SimSession(SignalStore* store, QObject* parent) : QObject(parent), s
 SimSession::~SimSession() = default;
 
 void SimSession::load(std::shared_ptr<const RobotModel> model, std::shared_ptr<const Motion> motion) {
-  const bool hop = hop_ && !model->mabel_legs.empty();
+  // A new motion replaces the hopping controller (the same motion on a reset or apply does not).
+  const bool new_motion = motion && motion != motion_;
+  const bool hop = hop_ && !new_motion && !model->mabel_legs.empty();
   auto worker = hop ? std::make_unique<SimWorker>(model, nullptr, 0.01, hop_)
                     : std::make_unique<SimWorker>(model, motion);  // throws before anything changes
   worker->setSpeed(speed_);
   pause();
   worker_ = std::move(worker);
+  if (new_motion) hop_.reset();
   model_ = std::move(model);
   motion_ = std::move(motion);
   columns_ = worker_->columns();

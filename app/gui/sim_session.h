@@ -36,7 +36,8 @@ class SimSession : public QObject {
   /// Same robot and motion from t = 0.
   void reset();
   /// MABEL's hopping controller (sim_worker.h) on or off for this and later loads of a robot that
-  /// has it; restarts the session at t = 0. While on, a loaded motion is kept but not played.
+  /// has it; restarts the session at t = 0. While on, the motion is kept but not played; loading a
+  /// new motion switches the controller off.
   /// Throws (std::invalid_argument) for a robot the controller cannot drive, leaving it off.
   void setHopController(bool on, const MabelHopController::Params& p = {});
   /// True while the running simulation is driven by the hopping controller.

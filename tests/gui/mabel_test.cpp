@@ -22,6 +22,7 @@
 #include "app/gui/signal_tree.h"
 #include "app/gui/sim_session.h"
 #include "sim/mabel_hop_run.h"
+#include "sim/motion.h"
 #include "sim/parameters.h"
 #include "sim/robot_library.h"
 #include "sim/urdf_parser.h"
@@ -166,6 +167,17 @@ class GuiMabelTest : public QObject {
       for (std::size_t i = 0; i < got.size(); ++i)
         if (got[i] != want[i]) QFAIL(qPrintable(QString("%1 row %2: %3 != %4").arg(c).arg(i).arg(got[i]).arg(want[i])));
     }
+    // Reset and apply keep it; a new motion replaces it.
+    session.reset();
+    QVERIFY(session.hopControllerOn());
+    auto motion = std::make_shared<const Motion>(std::vector<std::string>{"knee_L"}, std::vector<double>{0.0, 1.0},
+                                                 std::vector<std::vector<double>>{{0.3}, {0.4}});
+    session.load(mabel, motion);
+    QVERIFY(!session.hopControllerOn());
+    QVERIFY(store.source(SignalStore::kSimulation)->columnIndex("hop/phase") < 0);
+    session.setHopController(true);  // the motion stays loaded, not played
+    QVERIFY(session.hopControllerOn());
+    QCOMPARE(session.motion(), motion);
     // Off again: the plain standing simulation, without the controller's columns.
     session.setHopController(false);
     QVERIFY(!session.hopControllerOn());
