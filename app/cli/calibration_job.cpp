@@ -39,6 +39,14 @@ std::unique_ptr<calib::Calibration> openCalibration(const calib::ParameterSpace&
   return std::make_unique<calib::Calibration>(space, settings, out, inputs);
 }
 
+calib::CalibrationSettings resumeCheckpoint(const std::string& resume, int generations, nlohmann::json* inputs) {
+  const nlohmann::json cp = calib::Calibration::readCheckpoint(resume);
+  *inputs = cp.at("inputs");
+  calib::CalibrationSettings settings = calib::CalibrationSettings::fromJson(cp.at("settings"));
+  if (generations > 0) settings.generations = generations;
+  return settings;
+}
+
 std::string resumedNote(const std::string& resume, const calib::Calibration& cal) {
   return resume.empty() ? "" : " (resumed at generation " + std::to_string(cal.optimizer().generation()) + ")";
 }

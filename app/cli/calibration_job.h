@@ -33,6 +33,10 @@ std::unique_ptr<calib::Calibration> openCalibration(const calib::ParameterSpace&
                                                     const std::string& resume, bool force, const nlohmann::json& inputs,
                                                     const std::string& out_option = "--out");
 
+/// Resuming: the inputs and settings stored in `resume`/checkpoint.json; `generations` > 0 (given
+/// on the command line) replaces the stored total. InputError if the checkpoint is missing.
+calib::CalibrationSettings resumeCheckpoint(const std::string& resume, int generations, nlohmann::json* inputs);
+
 /// " (resumed at generation G)" for a resumed calibration, "" for a fresh one.
 std::string resumedNote(const std::string& resume, const calib::Calibration& cal);
 

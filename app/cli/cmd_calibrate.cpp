@@ -116,10 +116,7 @@ Action addCalibrate(CLI::App& app) {
     nlohmann::json inputs;
     calib::CalibrationSettings settings = a->settings;
     if (!a->resume.empty()) {
-      const nlohmann::json cp = calib::Calibration::readCheckpoint(a->resume);
-      inputs = cp.at("inputs");
-      settings = calib::CalibrationSettings::fromJson(cp.at("settings"));
-      if (generations_opt->count() > 0) settings.generations = a->settings.generations;
+      settings = resumeCheckpoint(a->resume, generations_opt->count() > 0 ? a->settings.generations : 0, &inputs);
     } else {
       if (a->space.empty() || a->scenarios.empty())
         throw InputError("", 0, "--space/--scenarios", "both are required (or --resume DIR)");

@@ -174,12 +174,9 @@ Action addCalibrateReplay(CLI::App& app) {
     calib::CalibrationSettings settings = a->settings;
     settings.optimizer = "cmaes";
     if (!a->resume.empty()) {
-      const nlohmann::json cp = calib::Calibration::readCheckpoint(a->resume);
-      inputs = cp.at("inputs");
+      settings = resumeCheckpoint(a->resume, generations_opt->count() > 0 ? a->settings.generations : 0, &inputs);
       if (inputs.value("kind", "") != "replay")
         throw InputError(a->resume + "/checkpoint.json", 0, "inputs", "not a calibrate-replay checkpoint");
-      settings = calib::CalibrationSettings::fromJson(cp.at("settings"));
-      if (generations_opt->count() > 0) settings.generations = a->settings.generations;
     } else {
       if (a->dir.empty() || a->space.empty())
         throw InputError("", 0, "--recordings/--space", "both are required (or --resume DIR)");

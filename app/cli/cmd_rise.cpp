@@ -76,12 +76,9 @@ Action addOptimizeController(CLI::App& app) {
     calib::CalibrationSettings settings = a->settings;
     std::string dir = a->dir;
     if (!a->resume.empty()) {
-      const nlohmann::json cp = calib::Calibration::readCheckpoint(a->resume);
-      inputs = cp.at("inputs");
+      settings = resumeCheckpoint(a->resume, gen_opt->count() > 0 ? a->settings.generations : 0, &inputs);
       if (inputs.value("kind", "") != "optimize-controller")
         throw InputError(a->resume + "/checkpoint.json", 0, "inputs", "not an optimize-controller run");
-      settings = calib::CalibrationSettings::fromJson(cp.at("settings"));
-      if (gen_opt->count() > 0) settings.generations = a->settings.generations;
       dir = a->resume;
       if (!a->out.empty()) inputs["out"] = absolute(a->out);
     } else {
