@@ -136,7 +136,9 @@ TEST(MabelTransmission, HardStopStaysStableAtOneMillisecond) {
     t.step(1e-3, 0.0, 8.0, link);
     const double q = t.state().q_Bsp_rad;
     ASSERT_TRUE(std::isfinite(q));
-    if (k > 100) EXPECT_LE(q, last + 1e-12) << "step " << k;  // monotonic creep, no ringing
+    if (k > 100) {
+      EXPECT_LE(q, last + 1e-12) << "step " << k;  // monotonic creep, no ringing
+    }
     last = q;
   }
   EXPECT_LT(last, 0.0);

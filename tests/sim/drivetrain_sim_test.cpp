@@ -163,7 +163,9 @@ TEST(DrivetrainSim, ParametersByNameReachEveryJointOfTheGroup) {
   EXPECT_NE(m->joints[m->jointIndex("RKneePitch")].drive.motoflex.motor.B_v_Nm_s_rad, 0.01);
   setParameter(*m, "*/enable/gear", 0);
   for (const Joint& j : m->joints)
-    if (j.drive.kind == DriveKind::MoToFlex) EXPECT_FALSE(j.drive.motoflex.enable_gear) << j.name;
+    if (j.drive.kind == DriveKind::MoToFlex) {
+      EXPECT_FALSE(j.drive.motoflex.enable_gear) << j.name;
+    }
   setParameter(*m, "legs/soft/D_B", 3000);
   for (const SoftLink& s : m->soft_links) EXPECT_EQ(s.D_B_Nm_rad, 3000);
   // Unknown names and invalid values are bad input naming the parameter.

@@ -72,8 +72,9 @@ TEST(KeyframeController, InterpolatesLinearlyMirrorsAndHoldsTheFinalPose) {
     c.targets(legs, start, t, q);
     for (std::size_t j = 0; j < q.size(); ++j)
       if (static_cast<int>(j) != rt && static_cast<int>(j) != lt && static_cast<int>(j) != rh &&
-          static_cast<int>(j) != lh)
+          static_cast<int>(j) != lh) {
         EXPECT_EQ(q[j], start[j]) << m.joints[j].name << " at t = " << t;
+      }
   }
 }
 

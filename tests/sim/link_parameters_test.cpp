@@ -29,7 +29,9 @@ TEST(LinkParameters, MassChangesTheTotalExactlyAndScalesTheInertia) {
   EXPECT_TRUE(m.links[torso].inertial.inertia_kgm2.isApprox(I0 * ((m0 + extra) / m0), 1e-14));
   // The listed value is the one set.
   for (const auto& e : listParameters(m))
-    if (e.name == "link/torso/mass") EXPECT_DOUBLE_EQ(e.value, m0 + extra);
+    if (e.name == "link/torso/mass") {
+      EXPECT_DOUBLE_EQ(e.value, m0 + extra);
+    }
 }
 
 TEST(LinkParameters, ComMovesTheWholeBodyComInTheSimulation) {
