@@ -10,6 +10,16 @@ namespace gapsim::cli {
 
 namespace fs = std::filesystem;
 
+void addJobOptions(CLI::App& app, std::string& backend, int& jobs, std::string& out, std::string& resume, bool& force) {
+  app.add_option("--backend", backend, "serial, processes (fork, this machine) or mpi (run under mpirun)")
+      ->check(CLI::IsMember({"serial", "processes", "mpi"}))
+      ->capture_default_str();
+  app.add_option("--jobs", jobs, "worker processes of the processes backend (default: all cores)");
+  app.add_option("--out", out, "results directory (refused if not empty, unless --force)");
+  app.add_option("--resume", resume, "continue the run whose checkpoint is in this directory");
+  app.add_flag("--force", force, "write into a non-empty --out directory");
+}
+
 std::unique_ptr<calib::BatchEvaluator> startMpiBackend(const std::string& backend, const calib::EvalFunction& fn,
                                                        bool* served) {
   *served = false;

@@ -9,12 +9,17 @@
 #include <memory>
 #include <string>
 
+#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include "calib/calibration.h"
 #include "calib/evaluator.h"
 
 namespace gapsim::cli {
+
+/// The options every optimisation command shares: --backend serial|processes|mpi, --jobs,
+/// --out, --resume, --force.
+void addJobOptions(CLI::App& app, std::string& backend, int& jobs, std::string& out, std::string& resume, bool& force);
 
 /// MPI first: on an MPI run every rank but the master serves evaluations inside this call and
 /// returns null with `*served` = true (the command then just exits 0). Otherwise returns null

@@ -104,13 +104,7 @@ Action addCalibrate(CLI::App& app) {
   app.add_option("--stepper", a->stepper, "quick or big (dWorldStep: walks with ideal servos need it); default the "
                                           "robot file's")
       ->check(CLI::IsMember({"quick", "big"}));
-  app.add_option("--backend", a->backend, "serial, processes (fork, this machine) or mpi (run under mpirun)")
-      ->check(CLI::IsMember({"serial", "processes", "mpi"}))
-      ->capture_default_str();
-  app.add_option("--jobs", a->jobs, "worker processes of the processes backend (default: all cores)");
-  app.add_option("--out", a->out, "results directory (refused if not empty, unless --force)");
-  app.add_option("--resume", a->resume, "continue the run whose checkpoint is in this directory");
-  app.add_flag("--force", a->force, "write into a non-empty --out directory");
+  addJobOptions(app, a->backend, a->jobs, a->out, a->resume, a->force);
   return [a, generations_opt] {
     // --- inputs: from the command line, or from the checkpoint when resuming ---
     nlohmann::json inputs;

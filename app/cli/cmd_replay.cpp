@@ -162,13 +162,7 @@ Action addCalibrateReplay(CLI::App& app) {
   app.add_option("--seed", s.seed, "seed of the optimizer's random numbers")->capture_default_str();
   app.add_option("--sim-seed", a->opt.sim_seed, "SimOptions::seed of every replay")->capture_default_str();
   app.add_flag("--no-wall", a->no_wall, "without the authors' wall");
-  app.add_option("--backend", a->backend, "serial, processes (fork) or mpi (run under mpirun)")
-      ->check(CLI::IsMember({"serial", "processes", "mpi"}))
-      ->capture_default_str();
-  app.add_option("--jobs", a->jobs, "worker processes of the processes backend (default: all cores)");
-  app.add_option("--out", a->out, "results directory (refused if not empty, unless --force)");
-  app.add_option("--resume", a->resume, "continue the run whose checkpoint is in this directory");
-  app.add_flag("--force", a->force, "write into a non-empty --out directory");
+  addJobOptions(app, a->backend, a->jobs, a->out, a->resume, a->force);
   return [a, generations_opt] {
     nlohmann::json inputs;
     calib::CalibrationSettings settings = a->settings;
