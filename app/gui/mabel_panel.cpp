@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/gui/mabel_panel.h"
 
+#include "app/gui/index_of.h"
+
 #include <QCheckBox>
 #include <QGridLayout>
 #include <QGroupBox>
@@ -156,10 +158,7 @@ bool MabelPanel::fill(const RobotModel& model) {
 }
 
 void MabelPanel::setColumns(const std::vector<std::string>& columns) {
-  auto find = [&](const char* name) {
-    const auto it = std::find(columns.begin(), columns.end(), name);
-    return it == columns.end() ? -1 : static_cast<int>(it - columns.begin());
-  };
+  auto find = [&](const char* name) { return indexOf(columns, name); };
   col_phase_ = find("hop/phase");
   col_touchdowns_ = find("hop/touchdowns");
   col_htor_ = find("hop/h_Tor_rad");
@@ -202,13 +201,11 @@ std::string MabelPanel::parameterName(const QTableWidget* table, int row, int co
 }
 
 int MabelPanel::legRowOf(const std::string& leaf) const {
-  const auto it = std::find(leg_leaves_.begin(), leg_leaves_.end(), leaf);
-  return it == leg_leaves_.end() ? -1 : static_cast<int>(it - leg_leaves_.begin());
+  return indexOf(leg_leaves_, leaf);
 }
 
 int MabelPanel::legColumnOf(const std::string& leg) const {
-  const auto it = std::find(leg_names_.begin(), leg_names_.end(), leg);
-  return it == leg_names_.end() ? -1 : static_cast<int>(it - leg_names_.begin());
+  return indexOf(leg_names_, leg);
 }
 
 void MabelPanel::onChanged(QTableWidgetItem* item) {

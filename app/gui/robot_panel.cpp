@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/gui/robot_panel.h"
 
+#include "app/gui/index_of.h"
+
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -26,10 +28,6 @@ namespace gapsim::gui {
 
 namespace {
 constexpr int kNameRole = Qt::UserRole + 1;
-int indexOf(const std::vector<std::string>& cols, const std::string& name) {
-  auto it = std::find(cols.begin(), cols.end(), name);
-  return it == cols.end() ? -1 : static_cast<int>(it - cols.begin());
-}
 }  // namespace
 
 RobotPanel::RobotPanel(QWidget* parent) : QWidget(parent) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 
+#include "app/gui/index_of.h"
 #include "app/gui/model_params.h"
 
 namespace gapsim::gui {
@@ -86,13 +87,11 @@ std::string ServoTable::parameterName(int row, int column) const {
 }
 
 int ServoTable::rowOf(const std::string& name) const {
-  const auto it = std::find(rows_.begin(), rows_.end(), name);
-  return it == rows_.end() ? -1 : static_cast<int>(it - rows_.begin());
+  return indexOf(rows_, name);
 }
 
 int ServoTable::columnOf(const std::string& gain) const {
-  const auto it = std::find(gains_.begin(), gains_.end(), gain);
-  return it == gains_.end() ? -1 : static_cast<int>(it - gains_.begin());
+  return indexOf(gains_, gain);
 }
 
 void ServoTable::onChanged(QTableWidgetItem* item) {
