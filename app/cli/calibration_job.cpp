@@ -57,6 +57,18 @@ calib::CalibrationSettings resumeCheckpoint(const std::string& resume, int gener
   return settings;
 }
 
+CalibrationJob startCalibrationJob(const std::string& backend, int jobs, const calib::EvalFunction& fn,
+                                   const calib::ParameterSpace& space, const calib::CalibrationSettings& settings,
+                                   const std::string& out, const std::string& resume, bool force,
+                                   const nlohmann::json& inputs) {
+  CalibrationJob job;
+  job.ev = startMpiBackend(backend, fn, &job.served);
+  if (job.served) return job;
+  job.cal = openCalibration(space, settings, out, resume, force, inputs);
+  if (!job.ev) job.ev = localBackend(backend, jobs, fn);
+  return job;
+}
+
 std::string resumedNote(const std::string& resume, const calib::Calibration& cal) {
   return resume.empty() ? "" : " (resumed at generation " + std::to_string(cal.optimizer().generation()) + ")";
 }

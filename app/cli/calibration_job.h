@@ -42,6 +42,19 @@ std::unique_ptr<calib::Calibration> openCalibration(const calib::ParameterSpace&
 /// on the command line) replaces the stored total. InputError if the checkpoint is missing.
 calib::CalibrationSettings resumeCheckpoint(const std::string& resume, int generations, nlohmann::json* inputs);
 
+/// The three calls above in their required order (MPI ranks first, then the results directory,
+/// then the local pool): `served` is true on an MPI worker rank, which has done its work and
+/// must just exit 0; otherwise `ev` and `cal` are ready to run.
+struct CalibrationJob {
+  std::unique_ptr<calib::BatchEvaluator> ev;
+  std::unique_ptr<calib::Calibration> cal;
+  bool served = false;
+};
+CalibrationJob startCalibrationJob(const std::string& backend, int jobs, const calib::EvalFunction& fn,
+                                   const calib::ParameterSpace& space, const calib::CalibrationSettings& settings,
+                                   const std::string& out, const std::string& resume, bool force,
+                                   const nlohmann::json& inputs);
+
 /// " (resumed at generation G)" for a resumed calibration, "" for a fresh one.
 std::string resumedNote(const std::string& resume, const calib::Calibration& cal);
 

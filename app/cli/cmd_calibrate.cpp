@@ -139,13 +139,13 @@ Action addCalibrate(CLI::App& app) {
     auto problem = std::make_shared<const calib::CalibrationProblem>(model, space, set, os);
     calib::EvalFunction fn = [problem](const Eigen::VectorXd& v) { return problem->evaluate(v); };
 
-    // --- backend (MPI worker ranks serve and return here) ---
-    bool served = false;
-    std::unique_ptr<calib::BatchEvaluator> ev = startMpiBackend(a->backend, fn, &served);
-    if (served) return kExitOk;
+    // --- backend (MPI worker ranks serve and return here) and results directory ---
+    CalibrationJob job =
+        startCalibrationJob(a->backend, a->jobs, fn, space, settings, a->out, a->resume, a->force, inputs);
+    if (job.served) return kExitOk;
+    std::unique_ptr<calib::BatchEvaluator>& ev = job.ev;
+    std::unique_ptr<calib::Calibration>& cal = job.cal;
     const std::string dir = a->resume.empty() ? a->out : a->resume;
-    std::unique_ptr<calib::Calibration> cal = openCalibration(space, settings, a->out, a->resume, a->force, inputs);
-    if (!ev) ev = localBackend(a->backend, a->jobs, fn);
     int train = 0;
     for (const auto& sc : set.scenarios) train += !sc.holdout;
     std::printf("calibrate: %s, %d free dimensions (%zu parameters), %d training + %zu held-out scenarios, "

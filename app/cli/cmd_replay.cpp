@@ -202,12 +202,13 @@ Action addCalibrateReplay(CLI::App& app) {
     auto problem = std::make_shared<const calib::ReplayProblem>(model, space, set, motorMapFor(*model), opt);
     calib::EvalFunction fn = [problem](const Eigen::VectorXd& v) { return problem->evaluate(v); };
 
-    bool served = false;
-    std::unique_ptr<calib::BatchEvaluator> ev = startMpiBackend(a->backend, fn, &served);
-    if (served) return kExitOk;
+    // --- backend (MPI worker ranks serve and return here) and results directory ---
+    CalibrationJob job =
+        startCalibrationJob(a->backend, a->jobs, fn, space, settings, a->out, a->resume, a->force, inputs);
+    if (job.served) return kExitOk;
+    std::unique_ptr<calib::BatchEvaluator>& ev = job.ev;
+    std::unique_ptr<calib::Calibration>& cal = job.cal;
     const std::string dir = a->resume.empty() ? a->out : a->resume;
-    std::unique_ptr<calib::Calibration> cal = openCalibration(space, settings, a->out, a->resume, a->force, inputs);
-    if (!ev) ev = localBackend(a->backend, a->jobs, fn);
     std::printf("calibrate-replay: cmaes, %d free dimensions, %d training + %d held-out trials, objective E_cali "
                 "(torso tilt), %s, seed %llu, %s%s\n",
                 space.dimension(), set.count(false), set.count(true), ev->describe().c_str(),
