@@ -169,6 +169,10 @@ std::shared_ptr<RobotModel> replayModel(const RobotModel& base, const ReplayTria
   pose.translation() = Eigen::Vector3d(col("torso/x_m"), col("torso/y_m"), col("torso/z_m"));
   m->initial_root_pose = pose;
   m->has_ground_clearance = true;  // z from the collision boxes (file comment)
+  if (trial.has_scene) {
+    m->scene_boxes = trial.scene;
+    return m;
+  }
   bool has_wall = false;
   for (const SceneBox& b : m->scene_boxes) has_wall |= b.name == "wall";
   if (o.wall && !has_wall) m->scene_boxes.push_back(authorsWall(o.wall_face_x_m));

@@ -51,6 +51,11 @@ struct ReplayTrial {
   bool holdout = false;
   std::shared_ptr<const Log> recording;
   std::shared_ptr<const Motion> motion;
+  /// A pair from a rising task (calib/rising_pair.h: the wall, the seat or nothing): when set,
+  /// these boxes replace the model's scene and no authors' wall is added. The real lean-to-stand
+  /// trials leave it unset.
+  bool has_scene = false;
+  std::vector<SceneBox> scene;
 };
 
 struct ReplaySet {
