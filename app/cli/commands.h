@@ -2,7 +2,7 @@
 #pragma once
 /// \file
 /// The subcommands of gapsim-cli. Each registers its options on a CLI11 app and returns the
-/// function that runs it. Exit codes: 0 success, 2 bad input, 3 divergence.
+/// function that runs it. Exit codes: 0 success, 2 bad input, 3 divergence, 4 loop waiting for a recording.
 
 #include <CLI/CLI.hpp>
 #include <functional>
@@ -13,6 +13,7 @@ constexpr int kExitOk = 0;
 constexpr int kExitFailure = 1;  // the job ran but did not reach its goal (no convergence, a fall)
 constexpr int kExitBadInput = 2;
 constexpr int kExitDivergence = 3;
+constexpr int kExitAwaitingRecording = 4;  // loop: the real robot's recording is not there yet (--resume later)
 
 using Action = std::function<int()>;
 
@@ -32,5 +33,6 @@ Action addOptimizeController(CLI::App& app);
 Action addRise(CLI::App& app);
 Action addReplay(CLI::App& app);
 Action addCalibrateReplay(CLI::App& app);
+Action addLoop(CLI::App& app);
 
 }  // namespace gapsim::cli

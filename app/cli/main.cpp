@@ -40,6 +40,8 @@ int main(int argc, char** argv) {
       addReplay);
   reg("calibrate-replay", "Calibrate the BIOLOID against its real lean-to-stand recordings (paper 002, E_cali, CMA-ES)",
       addCalibrateReplay);
+  reg("loop", "The BIOLOID sim-to-reality loop: optimise, run on reality (twin or robot), calibrate, repeat (papers 001, 002)",
+      addLoop);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
