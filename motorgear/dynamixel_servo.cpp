@@ -11,7 +11,7 @@ namespace {
 using P = DynamixelServo::Params;
 using detail::Field;
 
-const std::array<Field<P>, 5> kFields{{
+const std::array<Field<P>, 7> kFields{{
     {"kp", "N*m/rad", "position gain", [](const P& p) { return p.kp_Nm_rad; },
      [](P& p, double v) { p.kp_Nm_rad = v; }},
     {"kd", "N*m*s/rad", "velocity gain", [](const P& p) { return p.kd_Nm_s_rad; },
@@ -22,7 +22,19 @@ const std::array<Field<P>, 5> kFields{{
      [](P& p, double v) { p.tau_min_Nm = v; }},
     {"tau_max", "N*m", "upper torque clamp", [](const P& p) { return p.tau_max_Nm; },
      [](P& p, double v) { p.tau_max_Nm = v; }},
+    {"speed_max", "rad/s", "no-load speed: |kp e| limited to kd * speed_max (0 = no limit)",
+     [](const P& p) { return p.speed_max_rad_s; }, [](P& p, double v) { p.speed_max_rad_s = v; }},
+    {"delay_s", "s", "dead time of the goal position (simulation delay line, whole steps)",
+     [](const P& p) { return p.delay_s; }, [](P& p, double v) { p.delay_s = v; }},
 }};
+
+/// The drive term -kp e, limited to +-kd speed_max when a no-load speed is set.
+double drive_Nm(const P& p, double q_bar_rad, double q_rad) {
+  const double d = -p.kp_Nm_rad * (q_rad - q_bar_rad);
+  if (p.speed_max_rad_s <= 0) return d;
+  const double lim = p.kd_Nm_s_rad * p.speed_max_rad_s;
+  return d < -lim ? -lim : (d > lim ? lim : d);
+}
 
 }  // namespace
 
@@ -37,6 +49,14 @@ void DynamixelServo::Params::validate() const {
       !std::isfinite(tau_max_Nm))
     throw std::invalid_argument("DynamixelServo: need tau_min <= 0 <= tau_max, got tau_min = " +
                                 num(tau_min_Nm) + " N*m, tau_max = " + num(tau_max_Nm) + " N*m");
+  if (!(speed_max_rad_s >= 0) || !std::isfinite(speed_max_rad_s))
+    throw std::invalid_argument("DynamixelServo: speed_max must be finite and >= 0 (0 = no limit), got " +
+                                num(speed_max_rad_s) + " rad/s");
+  if (speed_max_rad_s > 0 && !(kd_Nm_s_rad > 0))
+    throw std::invalid_argument("DynamixelServo: speed_max needs kd > 0 (the torque-speed line's slope), got kd = " +
+                                num(kd_Nm_s_rad) + " N*m*s/rad");
+  if (!(delay_s >= 0 && delay_s <= 1))
+    throw std::invalid_argument("DynamixelServo: delay_s must be in [0, 1] s, got " + num(delay_s) + " s");
 }
 
 std::vector<std::string> DynamixelServo::Params::paramNames() {
@@ -55,7 +75,7 @@ DynamixelServo::DynamixelServo(const Params& params) : params_(params) { params_
 double DynamixelServo::torque_Nm(const Params& p, double q_bar_rad, double q_rad,
                                  double qd_rad_s) {
   const double sgn = qd_rad_s > 0 ? 1.0 : (qd_rad_s < 0 ? -1.0 : 0.0);
-  const double tau = -p.kp_Nm_rad * (q_rad - q_bar_rad) - p.kd_Nm_s_rad * qd_rad_s - p.kc_Nm * sgn;
+  const double tau = drive_Nm(p, q_bar_rad, q_rad) - p.kd_Nm_s_rad * qd_rad_s - p.kc_Nm * sgn;
   if (std::isnan(tau)) return tau;
   return tau < p.tau_min_Nm ? p.tau_min_Nm : (tau > p.tau_max_Nm ? p.tau_max_Nm : tau);
 }
@@ -63,8 +83,7 @@ double DynamixelServo::torque_Nm(const Params& p, double q_bar_rad, double q_rad
 double DynamixelServo::step(double, double q_bar_rad, double q_rad, double qd_rad_s) {
   const Params& p = params_;
   const double sgn = qd_rad_s > 0 ? 1.0 : (qd_rad_s < 0 ? -1.0 : 0.0);
-  state_.torque_unclamped_Nm =
-      -p.kp_Nm_rad * (q_rad - q_bar_rad) - p.kd_Nm_s_rad * qd_rad_s - p.kc_Nm * sgn;
+  state_.torque_unclamped_Nm = drive_Nm(p, q_bar_rad, q_rad) - p.kd_Nm_s_rad * qd_rad_s - p.kc_Nm * sgn;
   state_.torque_Nm = torque_Nm(p, q_bar_rad, q_rad, qd_rad_s);
   return state_.torque_Nm;
 }

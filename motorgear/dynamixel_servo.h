@@ -8,6 +8,15 @@
 // +-0.75 N m ("25 % of stall", robot-data/ax18a_specs.csv, stall 1.8 N m at 12 V).
 // kp, kd, kc are not PID gains (the AX series has none); they lump the servo's internal
 // compliance-slope controller, motor and gear. Stateless; step() never throws.
+// Two optional limits of the real servo (both off by default, so the paper's law is unchanged):
+//  - speed_max (rad/s): the drive term -kp (q - q_bar) is limited to +-kd speed_max, so the torque
+//    in the direction of motion falls to zero at qdot = speed_max: the motor's torque-speed line
+//    (back-EMF) with slope kd through the no-load speed. The real BIOLOID's hips extend at about
+//    8 rad/s under load whatever the ramp they are given (real-data/bioloid lean-to-stand trials;
+//    AX-18A no-load speed 97 rpm = 10.16 rad/s at 12 V), while the plain law reaches 13+ rad/s.
+//  - delay_s (s): dead time between a goal position and the servo acting on it (command bus and
+//    firmware latency; the real trials move about 50 ms after the first new command). Applied by
+//    the Simulation to the goal (a delay line of whole steps); the static law here has no time.
 
 #include <string>
 #include <string_view>
@@ -25,9 +34,11 @@ class DynamixelServo {
     double kc_Nm = 0.03;          ///< Coulomb friction "kc"
     double tau_min_Nm = -0.75;    ///< "tau_min"
     double tau_max_Nm = 0.75;     ///< "tau_max"
+    double speed_max_rad_s = 0.0; ///< "speed_max": no-load speed of the drive term (0: no limit)
+    double delay_s = 0.0;         ///< "delay_s": goal-position dead time (Simulation only)
 
     void validate() const;
-    /// Names: kp, kd, kc, tau_min, tau_max.
+    /// Names: kp, kd, kc, tau_min, tau_max, speed_max, delay_s.
     static std::vector<std::string> paramNames();
     static std::vector<ParamInfo> paramInfo();
     double get(std::string_view name) const;

@@ -178,6 +178,18 @@ bool setSceneParameter(RobotModel& m, const std::string& name, double value, con
                    "unknown parameter for robot '" + m.name + "': scene parameters are scene/<box>/{x,y,z}");
 }
 
+/// contact/mu: the Coulomb friction coefficient of every contact (robot with ground and scene
+/// boxes: feet on the floor, back on a wall). True and applied, false if `name` is not contact/...
+bool setContactParameter(RobotModel& m, const std::string& name, double value, const std::string& file, int line) {
+  if (name.rfind("contact/", 0) != 0) return false;
+  if (name != "contact/mu")
+    throw InputError(file, line, name, "unknown parameter for robot '" + m.name + "': contact parameters are contact/mu");
+  if (!(value >= 0) || !std::isfinite(value))
+    throw InputError(file, line, name, "invalid value " + std::to_string(value) + ": mu must be finite and >= 0");
+  m.contact.mu = value;
+  return true;
+}
+
 /// <mabel_leg name>/<MabelTransmission leaf> (e.g. mabel/left/spring/K_B) and <compliant_ground
 /// name>/<CompliantGround leaf> (e.g. mabel/ground/k). True and applied, false if `name` names
 /// no MABEL leg or ground; InputError for an unknown leaf or an invalid value (model unchanged).
@@ -237,6 +249,7 @@ std::vector<ParameterEntry> listParameters(const RobotModel& m) {
   for (const CompliantGroundSpec& g : m.compliant_grounds)
     for (const auto& leaf : motorgear::CompliantGround::Params::paramInfo())
       out.push_back({g.name + "/" + leaf.name, g.params.get(leaf.name), leaf.unit, leaf.description});
+  out.push_back({"contact/mu", m.contact.mu, "-", "Coulomb friction coefficient of every contact (ground, scene boxes)"});
   for (const SceneBox& b : m.scene_boxes)
     for (int a = 0; a < 3; ++a)
       out.push_back({"scene/" + b.name + "/" + "xyz"[a], b.pose.translation()[a], "m",
@@ -246,7 +259,7 @@ std::vector<ParameterEntry> listParameters(const RobotModel& m) {
 
 void setParameter(RobotModel& m, const std::string& name, double value, const std::string& file, int line) {
   if (setLinkParameter(m, name, value, file, line) || setSceneParameter(m, name, value, file, line) ||
-      setMabelParameter(m, name, value, file, line))
+      setContactParameter(m, name, value, file, line) || setMabelParameter(m, name, value, file, line))
     return;
   int hits = 0;
   // All or nothing: a value that fails validation on any joint leaves the model unchanged.

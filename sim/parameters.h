@@ -8,6 +8,7 @@
 ///                                            the link frame); a new mass scales the inertia tensor
 ///                                            by new/old (same radius of gyration)
 ///   scene/<box>/{x,y,z}                      centre of a static scene box (a wall) in the world
+///   contact/mu                               Coulomb friction of every contact (floor, scene boxes)
 /// `*` as prefix addresses every joint that has the parameter (`*/enable/gear=0`). The same names
 /// serve `--set`, parameter files, the GUI panels and calibration.
 ///

@@ -3,8 +3,10 @@
 
 #include "sim/simulation_impl.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <utility>
 
 #include "sim/kinematics.h"
 #include "sim/ode_init.h"
@@ -240,12 +242,28 @@ void Simulation::actuate() {
       // tau = clamp(-kp (q - qbar) - kd qd, tau_max): a motor row with target speed
       // -kp (q - qbar) / kd, CFM = 1/kd and FMax = tau_max gives exactly this law with qd taken
       // implicitly (end of step). kc sgn(qd) is the dry friction of the joint motor.
+      // speed_max clamps that target speed (the drive term to +-kd speed_max): the torque-speed
+      // line through the no-load speed. delay_s: the goal of n steps ago (delay line).
       const motorgear::DynamixelServo::Params& p = j.drive.dynamixel;
-      const double e = jointEncoder_rad(jj) - target_[ji];
-      const double tmax = std::max(std::abs(p.tau_min_Nm), std::abs(p.tau_max_Nm));
+      double goal = target_[ji];
+      const auto n_delay = static_cast<std::size_t>(std::lround(p.delay_s / dt_s_));
+      if (n_delay > 0) {
+        if (A.delay_line.size() != n_delay) {
+          A.delay_line.assign(n_delay, m.initial_q[ji]);
+          A.delay_next = 0;
+        }
+        std::swap(goal, A.delay_line[A.delay_next]);
+        A.delay_next = (A.delay_next + 1) % n_delay;
+      }
+      const double e = jointEncoder_rad(jj) - goal;
       if (A.damper) {
-        dJointSetAMotorParam(A.damper, dParamVel, -p.kp_Nm_rad * e / p.kd_Nm_s_rad);
-        dJointSetAMotorParam(A.damper, dParamFMax, tmax);
+        double v = -p.kp_Nm_rad * e / p.kd_Nm_s_rad;
+        if (p.speed_max_rad_s > 0) v = std::clamp(v, -p.speed_max_rad_s, p.speed_max_rad_s);
+        // The row's force bound is symmetric: take the clamp on the side the law pushes to
+        // (tau_min and tau_max may differ).
+        const double push = p.kd_Nm_s_rad * (v - jointRate_rad_s(jj));
+        dJointSetAMotorParam(A.damper, dParamVel, v);
+        dJointSetAMotorParam(A.damper, dParamFMax, push >= 0 ? p.tau_max_Nm : -p.tau_min_Nm);
       } else {
         A.applied_torque_Nm = std::clamp(-p.kp_Nm_rad * e, p.tau_min_Nm, p.tau_max_Nm);
         dJointAddHingeTorque(A.id, A.applied_torque_Nm);

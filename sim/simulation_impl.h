@@ -32,6 +32,10 @@ struct JointActuator {
   std::unique_ptr<motorgear::JointDrivetrain> chain;  ///< MoToFlex joints
   double applied_torque_Nm = 0.0;                      ///< explicit torque added this step
   double external_torque_Nm = 0.0;                     ///< queued by addJointTorque_Nm for the next step
+  /// Dynamixel goal dead time (DynamixelServo::Params::delay_s): the targets of the last n steps,
+  /// oldest at delay_next; filled with the initial target on the first step.
+  std::vector<double> delay_line;
+  std::size_t delay_next = 0;
 };
 
 /// A force queued by addLinkForce_N for the next step.

@@ -67,7 +67,7 @@ TEST(DynamixelServo, ValidateRejectsWithNumbers) {
 TEST(DynamixelServo, ParamsByNameRoundTrip) {
   DynamixelServo::Params p;
   const auto names = DynamixelServo::Params::paramNames();
-  ASSERT_EQ(names.size(), 5u);
+  ASSERT_EQ(names.size(), 7u);
   EXPECT_EQ(p.get("kp"), 9.272);
   EXPECT_EQ(p.get("kd"), 0.3069);
   EXPECT_EQ(p.get("kc"), 0.03);
@@ -78,6 +78,37 @@ TEST(DynamixelServo, ParamsByNameRoundTrip) {
     v += 0.5;
   }
   EXPECT_THROW(p.set("Kp", 1), std::invalid_argument);
+}
+
+// speed_max: the drive term -kp e is limited to kd speed_max, so with a far goal the torque is
+// kd (speed_max - qd): the torque-speed line, zero at the no-load speed, then clamped.
+TEST(DynamixelServo, NoLoadSpeedLimitsTheDriveTerm) {
+  DynamixelServo::Params p;
+  p.kc_Nm = 0.0;
+  p.speed_max_rad_s = 8.0;
+  const double kd = p.kd_Nm_s_rad;
+  EXPECT_DOUBLE_EQ(DynamixelServo::torque_Nm(p, 1.0, 0.0, 0.0), 0.75);             // clamp: kd w0 = 2.46 N m
+  EXPECT_NEAR(DynamixelServo::torque_Nm(p, 1.0, 0.0, 6.0), kd * 2.0, 1e-12);       // on the line
+  EXPECT_NEAR(DynamixelServo::torque_Nm(p, 1.0, 0.0, 8.0), 0.0, 1e-12);            // no-load speed
+  EXPECT_NEAR(DynamixelServo::torque_Nm(p, -1.0, 0.0, -7.0), -kd * 1.0, 1e-12);    // symmetric
+  // Near the goal the limit does not act: the paper's law.
+  EXPECT_NEAR(DynamixelServo::torque_Nm(p, 0.01, 0.0, 0.1), 9.272 * 0.01 - kd * 0.1, 1e-12);
+  p.speed_max_rad_s = 0.0;  // off
+  EXPECT_NEAR(DynamixelServo::torque_Nm(p, 1.0, 0.0, 8.0), 0.75, 1e-12);
+}
+
+TEST(DynamixelServo, SpeedLimitAndDelayAreValidated) {
+  DynamixelServo::Params p;
+  p.speed_max_rad_s = -1;
+  EXPECT_THROW(p.validate(), std::invalid_argument);
+  p.speed_max_rad_s = 8;
+  p.kd_Nm_s_rad = 0;  // no slope for the torque-speed line
+  EXPECT_THROW(p.validate(), std::invalid_argument);
+  DynamixelServo::Params q;
+  q.delay_s = 1.5;
+  EXPECT_THROW(q.validate(), std::invalid_argument);
+  q.delay_s = 0.05;
+  EXPECT_NO_THROW(q.validate());
 }
 
 }  // namespace

@@ -67,6 +67,36 @@ TEST(LinkParameters, SceneBoxPositionAndFiles) {
   EXPECT_DOUBLE_EQ(m.scene_boxes[0].pose.translation().x(), -0.1);
 }
 
+// contact/mu is the Coulomb coefficient: a 2 kg box on the floor pushed sideways by half its
+// weight stays put at mu = 0.8 and slides with a = (F - mu m g) / m at mu = 0.3.
+TEST(LinkParameters, ContactMuSetsTheFrictionCoefficient) {
+  auto run = [](double mu) {
+    auto m = std::make_shared<RobotModel>(loadRobotFile(std::string(GAPSIM_TEST_DATA_DIR) + "/falling_box.urdf"));
+    m->ground_plane = true;
+    m->initial_root_pose.translation().z() = 0.05;
+    setParameter(*m, "contact/mu", mu);
+    EXPECT_EQ(m->contact.mu, mu);
+    bool listed = false;
+    for (const auto& e : listParameters(*m)) listed |= e.name == "contact/mu" && e.value == mu;
+    EXPECT_TRUE(listed);
+    Simulation sim(m);
+    while (sim.time_s() < 0.2 - 1e-12) sim.step();  // settle
+    const double x0 = sim.linkPose(0).translation().x(), t0 = sim.time_s();
+    while (sim.time_s() < t0 + 0.5 - 1e-12) {
+      sim.addLinkForce_N(0, Eigen::Vector3d(0.5 * 2.0 * 9.81, 0, 0), sim.linkPose(0).translation());
+      sim.step();
+    }
+    return sim.linkPose(0).translation().x() - x0;
+  };
+  EXPECT_NEAR(run(0.8), 0.0, 1e-3);
+  const double slide = 0.5 * (0.5 - 0.3) * 9.81 * 0.5 * 0.5;  // a t^2 / 2
+  EXPECT_NEAR(run(0.3), slide, 0.05 * slide);
+  RobotModel m = loadRobotFile(resolveRobotFile("bioloid"));
+  test::expectInputError([&] { setParameter(m, "contact/mu", -0.1, "f.csv", 3); }, 3, "contact/mu", "mu must be");
+  test::expectInputError([&] { setParameter(m, "contact/bounce", 0.1, "f.csv", 4); }, 4, "contact/bounce",
+                         "unknown parameter");
+}
+
 TEST(LinkParameters, BadNamesAndValuesAreRefused) {
   RobotModel m = loadRobotFile(resolveRobotFile("bioloid"));
   const double before = m.totalMass_kg();
