@@ -74,7 +74,14 @@ using detail::Field;
       Field<P>{#M "/Kd_C", "N m s/rad", "cable stretch damping (Table VII)",                                      \
                [](const P& p) { return p.M.Kd_C_Nms_rad; }, [](P& p, double v) { p.M.Kd_C_Nms_rad = v; }}
 
-const std::array<Field<P>, 22> kFields{{
+/// 0 or 1 only: anything else is a typo, not "locked a bit".
+bool lockValue(const char* name, double v) {
+  if (v != 0.0 && v != 1.0)
+    throw std::invalid_argument(std::string("MABEL transmission: ") + name + " = " + detail::num(v) + " must be 0 or 1");
+  return v == 1.0;
+}
+
+const std::array<Field<P>, 25> kFields{{
     GAPSIM_MOTOR_FIELDS(mLA),
     GAPSIM_MOTOR_FIELDS(mLS),
     {"Bsp/gamma", "-", "gamma_LS->Bsp (eq. 6)", [](const P& p) { return p.gamma_Bsp; },
@@ -85,6 +92,12 @@ const std::array<Field<P>, 22> kFields{{
      [](P& p, double v) { p.max_step_s = v; }},
     {"numerics/J_link_min", "kg m^2", "smallest link-side inertia for the stability bound",
      [](const P& p) { return p.J_link_min_kgm2; }, [](P& p, double v) { p.J_link_min_kgm2 = v; }},
+    {"lock/mLA", "-", "1: the leg-angle motor is mechanically locked (test stand, Sec. V)",
+     [](const P& p) { return p.lock_mLA ? 1.0 : 0.0; }, [](P& p, double v) { p.lock_mLA = lockValue("lock/mLA", v); }},
+    {"lock/mLS", "-", "1: the leg-shape motor is mechanically locked (test stand, Sec. V)",
+     [](const P& p) { return p.lock_mLS ? 1.0 : 0.0; }, [](P& p, double v) { p.lock_mLS = lockValue("lock/mLS", v); }},
+    {"lock/Bsp", "-", "1: the B_Spring pulley is fixed (no spring compliance, Sec. V)",
+     [](const P& p) { return p.lock_Bsp ? 1.0 : 0.0; }, [](P& p, double v) { p.lock_Bsp = lockValue("lock/Bsp", v); }},
 }};
 #undef GAPSIM_MOTOR_FIELDS
 
@@ -223,6 +236,8 @@ void MabelTransmission::reset(const LinkState& l) {
   s_.qd_mLA_rad_s = p_.mLA.gamma * qd_LA;
   s_.q_mLS_rad = p_.mLS.gamma * q_LS;
   s_.qd_mLS_rad_s = p_.mLS.gamma * qd_LS;
+  if (p_.lock_mLA) s_.qd_mLA_rad_s = 0;
+  if (p_.lock_mLS) s_.qd_mLS_rad_s = 0;
   fillProbes(0, 0, q_LA, qd_LA, q_LS, qd_LS);
 }
 
@@ -254,6 +269,9 @@ void MabelTransmission::substep(double h, double u_A, double u_S, double q_LA, d
   const Motor& S = p_.mLS;
   const double r = S.gamma / p_.gamma_Bsp;  // d lambda_S / d q_Bsp
   Eigen::Vector3d x(s_.q_mLA_rad, s_.q_mLS_rad, s_.q_Bsp_rad), v(s_.qd_mLA_rad_s, s_.qd_mLS_rad_s, s_.qd_Bsp_rad_s);
+  const bool locked[3] = {p_.lock_mLA, p_.lock_mLS, p_.lock_Bsp};
+  for (int i = 0; i < 3; ++i)
+    if (locked[i]) v(i) = 0.0;
   const double lamA = x(0) - A.gamma * q_LA, lamAd = v(0) - A.gamma * qd_LA;
   const double lamS = x(1) - S.gamma * q_LS + r * x(2), lamSd = v(1) - S.gamma * qd_LS + r * v(2);
   const double tcA = A.K_C_Nm_rad * lamA + A.Kd_C_Nms_rad * lamAd;
@@ -274,8 +292,18 @@ void MabelTransmission::substep(double h, double u_A, double u_S, double q_LA, d
   const Eigen::Vector3d fl(A.K_C_Nm_rad * A.gamma * qd_LA, S.K_C_Nm_rad * S.gamma * qd_LS,
                            r * S.K_C_Nm_rad * S.gamma * qd_LS);
   const Eigen::Matrix3d M = Eigen::Vector3d(A.inertia_kgm2(), S.inertia_kgm2(), p_.J_Bsp_kgm2).asDiagonal();
-  const Eigen::Matrix3d Ms = M - h * D - h * h * K;
-  const Eigen::Vector3d dv = Ms.partialPivLu().solve(h * (f + h * K * v + h * fl));
+  Eigen::Matrix3d Ms = M - h * D - h * h * K;
+  Eigen::Vector3d rhs = h * (f + h * K * v + h * fl);
+  // A locked coordinate has v = 0 and keeps it: its row becomes dv_i = 0 (its column then
+  // multiplies zero and drops out of the other rows).
+  for (int i = 0; i < 3; ++i)
+    if (locked[i]) {
+      Ms.row(i).setZero();
+      Ms.col(i).setZero();
+      Ms(i, i) = 1.0;
+      rhs(i) = 0.0;
+    }
+  const Eigen::Vector3d dv = Ms.partialPivLu().solve(rhs);
   v += dv;
   x += h * v;
   s_ = {x(0), v(0), x(1), v(1), x(2), v(2)};

@@ -74,6 +74,11 @@ class MabelTransmission {
     double J_Bsp_kgm2 = 2.35e-3;      ///< B_Spring pulley (+ half-speed D_Spring idler), Table IX
     MabelSpring::Params spring{};
     double max_step_s = 1e-3;         ///< longest internal step (see the stability note above)
+    /// Mechanical locks of the test stand (paper Sec. V: the B_Spring pulley is fixed, and in a
+    /// SISO experiment the other motor coordinate is locked): a locked coordinate keeps the angle
+    /// it had at reset() and zero speed; its cable still couples it to the links. Names lock/mLA,
+    /// lock/mLS, lock/Bsp (0 or 1).
+    bool lock_mLA = false, lock_mLS = false, lock_Bsp = false;
     double J_link_min_kgm2 = 0.1;     ///< smallest link-side inertia on q_LA or q_LS it must be stable with
 
     void validate() const;  ///< throws std::invalid_argument naming the field and the numbers
@@ -83,7 +88,7 @@ class MabelTransmission {
     static Params right();
 
     /// Names relative to the leg: mLA/<field>, mLS/<field>, Bsp/gamma, Bsp/J, spring/<field>,
-    /// numerics/max_step, numerics/J_link_min.
+    /// numerics/max_step, numerics/J_link_min, lock/mLA, lock/mLS, lock/Bsp.
     static std::vector<ParamInfo> paramInfo();
     double get(std::string_view name) const;
     void set(std::string_view name, double value);

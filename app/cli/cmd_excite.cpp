@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // gapsim-cli excite: input signals for identification experiments, one sub-subcommand per signal.
-// `excite chirp`: MABEL's chirp (paper 003, Section IV-C; calib/mabel_identification.h). New
+// `excite chirp`: MABEL's chirp (paper 003, Section IV-C; calib/mabel_identification.h).
+// `excite leg`: that chirp simulated on the leg test stand (app/cli/identify_leg.cpp). New
 // signals add an entry to kSignals below.
 #include <filesystem>
 #include <fstream>
@@ -10,6 +11,7 @@
 #include <memory>
 
 #include "app/cli/commands.h"
+#include "app/cli/identify_leg.h"
 #include "calib/mabel_identification.h"
 #include "sim/input_error.h"
 
@@ -70,6 +72,8 @@ struct Signal {
 constexpr Signal kSignals[] = {
     {"chirp", "stepped-frequency chirp of MABEL paper 003 (0.5-50 Hz, 17 steps, 10 periods, growing amplitude)",
      addChirp},
+    {"leg", "a synthetic MABEL leg experiment on the test stand (chirp in, motor angles out; known mu and b)",
+     addExciteLeg},
 };
 
 }  // namespace

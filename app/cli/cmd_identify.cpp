@@ -2,7 +2,8 @@
 // gapsim-cli identify: system identification from real-robot logs, one sub-subcommand per
 // experiment. `identify servo`: the Dynamixel gains kp, kd, kc from a square-wave step test
 // (BIOLOID paper 000, calib/servo_identification.h). `identify chirp|bias|transmission|spring`:
-// MABEL's transmission (paper 003, calib/mabel_identification.h). New experiments add an entry to
+// MABEL's transmission (paper 003, calib/mabel_identification.h); `identify leg-friction|leg-bias`:
+// its legs on the stand (app/cli/identify_leg.cpp). New experiments add an entry to
 // kExperiments below.
 #include <cmath>
 #include <cstdio>
@@ -17,6 +18,7 @@
 #include <sstream>
 
 #include "app/cli/commands.h"
+#include "app/cli/identify_leg.h"
 #include "calib/mabel_identification.h"
 #include "calib/output_error_fit.h"
 #include "calib/servo_identification.h"
@@ -355,6 +357,10 @@ constexpr Experiment kExperiments[] = {
     {"transmission", "K_T and rotor-inertia factor alpha from pulley combinations (MABEL paper 003, eqs. 10-12)",
      addTransmission},
     {"spring", "spring stiffness K_B from static tests (MABEL paper 003, eqs. 21-24)", addSpring},
+    {"leg-friction", "viscous friction mu of a leg motor from a SISO stand experiment, fitted by simulation "
+                     "(MABEL paper 003, eq. 19)", addLegFriction},
+    {"leg-bias", "motor biases b of a leg from a MIMO stand experiment, fitted by simulation (MABEL paper 003, eq. 20)",
+     addLegBias},
 };
 
 }  // namespace

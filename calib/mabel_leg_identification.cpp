@@ -1,0 +1,453 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "calib/mabel_leg_identification.h"
+
+#include <ceres/ceres.h>
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <fstream>
+#include <iomanip>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+
+#include "calib/rng.h"
+#include "calib/servo_identification.h"
+#include "sim/csv_table.h"
+#include "sim/input_error.h"
+#include "sim/simulation.h"
+
+namespace gapsim::calib {
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+constexpr double kBiasScale_Nm = 0.01;  // b is optimised in units of 10 mN m (well-scaled steps)
+
+std::string num(double v) {
+  std::ostringstream s;
+  s << std::setprecision(6) << v;
+  return s.str();
+}
+
+bool isMu(LegParam p) { return p == LegParam::mu_mLA || p == LegParam::mu_mLS; }
+bool onMLA(LegParam p) { return p == LegParam::mu_mLA || p == LegParam::b_mLA; }
+
+// Optimisation variable <-> parameter.
+double toX(LegParam p, double v) { return isMu(p) ? std::log(v) : v / kBiasScale_Nm; }
+double fromX(LegParam p, double x) { return isMu(p) ? std::exp(x) : x * kBiasScale_Nm; }
+
+/// The stand model with the experiment's locks and the leg's transmission, the other leg locked,
+/// the leg's hip and knee at the pose of the motor angles (rigid cables, q_Bsp = 0).
+std::shared_ptr<const RobotModel> prepareStand(const RobotModel& stand, const LegExperiment& e,
+                                               const motorgear::MabelTransmission::Params& leg, double q0_mLA,
+                                               double q0_mLS) {
+  const int li = standLegIndex(stand, e.side);
+  auto m = std::make_shared<RobotModel>(stand);
+  for (std::size_t i = 0; i < m->mabel_legs.size(); ++i) {
+    auto& p = m->mabel_legs[i].params;
+    if (static_cast<int>(i) == li) {
+      p = leg;
+      p.lock_mLA = !e.actuated_mLA;
+      p.lock_mLS = !e.actuated_mLS;
+    } else {
+      p.lock_mLA = p.lock_mLS = true;
+    }
+    p.lock_Bsp = true;  // Sec. V: "the position of the B_Spring pulley is fixed as well"
+  }
+  const MabelLegSpec& s = m->mabel_legs[static_cast<std::size_t>(li)];
+  // Eqs. (5)-(6) with q_Bsp = 0, then q_Th = pi - hip, q_Sh = pi - hip - knee (robots/mabel/README.md).
+  const double q_LA = q0_mLA / leg.mLA.gamma, q_LS = q0_mLS / leg.mLS.gamma;
+  m->initial_q[static_cast<std::size_t>(s.knee)] = 2.0 * q_LS;
+  m->initial_q[static_cast<std::size_t>(s.hip)] = kPi - q_LA - q_LS;
+  return m;
+}
+
+/// Residuals y_exp - y_sim of the actuated motors, k = 1..n-1, from the optimisation variables.
+struct LegResiduals {
+  const RobotModel* stand;
+  LegExperiment e;
+  motorgear::MabelTransmission::Params leg;
+  const LegExperimentLog* log;
+  std::vector<LegParam> params;
+  LegPose pose;
+  std::atomic<int>* sims;
+
+  motorgear::MabelTransmission::Params at(const double* x) const {
+    motorgear::MabelTransmission::Params p = leg;
+    for (std::size_t i = 0; i < params.size(); ++i) setLegParam(p, params[i], fromX(params[i], x[i]));
+    return p;
+  }
+  LegResponse simulate(const double* x) const {
+    ++*sims;
+    return simulateLegExperiment(*stand, e, at(x), pose.q_mLA_rad, pose.q_mLS_rad, log->u_mLA_Nm, log->u_mLS_Nm,
+                                 log->sample_time_s);
+  }
+  bool operator()(double const* const* x, double* r) const {
+    LegResponse y;
+    try {
+      y = simulate(x[0]);
+    } catch (const DivergenceError&) {
+      return false;  // Ceres rejects the step
+    }
+    const std::size_t n = log->time_s.size();
+    std::size_t j = 0;
+    if (e.actuated_mLA)
+      for (std::size_t k = 1; k < n; ++k) r[j++] = log->q_mLA_rad[k] - y.q_mLA_rad[k];
+    if (e.actuated_mLS)
+      for (std::size_t k = 1; k < n; ++k) r[j++] = log->q_mLS_rad[k] - y.q_mLS_rad[k];
+    for (std::size_t i = 0; i < j; ++i)
+      if (!std::isfinite(r[i])) return false;
+    return true;
+  }
+};
+
+double quantile(double confidence, std::size_t dof) {
+  return studentTQuantile(0.5 + confidence / 2.0, static_cast<double>(std::max<std::size_t>(dof, 1)));
+}
+
+double sumSquares(const LegExperimentLog& log, const LegExperiment& e, const LegResponse& y) {
+  double s = 0;
+  for (std::size_t k = 1; k < log.time_s.size(); ++k) {
+    if (e.actuated_mLA) s += std::pow(log.q_mLA_rad[k] - y.q_mLA_rad[k], 2);
+    if (e.actuated_mLS) s += std::pow(log.q_mLS_rad[k] - y.q_mLS_rad[k], 2);
+  }
+  return s;
+}
+
+}  // namespace
+
+const char* legParamName(LegParam p) {
+  switch (p) {
+    case LegParam::mu_mLA: return "mu_mLA";
+    case LegParam::mu_mLS: return "mu_mLS";
+    case LegParam::b_mLA: return "b_mLA";
+    case LegParam::b_mLS: return "b_mLS";
+  }
+  return "?";
+}
+
+double legParamValue(const motorgear::MabelTransmission::Params& p, LegParam q) {
+  switch (q) {
+    case LegParam::mu_mLA: return p.mLA.mu_Nms_rad;
+    case LegParam::mu_mLS: return p.mLS.mu_Nms_rad;
+    case LegParam::b_mLA: return p.mLA.b_Nm;
+    case LegParam::b_mLS: return p.mLS.b_Nm;
+  }
+  return 0.0;
+}
+
+void setLegParam(motorgear::MabelTransmission::Params& p, LegParam q, double v) {
+  switch (q) {
+    case LegParam::mu_mLA: p.mLA.mu_Nms_rad = v; break;
+    case LegParam::mu_mLS: p.mLS.mu_Nms_rad = v; break;
+    case LegParam::b_mLA: p.mLA.b_Nm = v; break;
+    case LegParam::b_mLS: p.mLS.b_Nm = v; break;
+  }
+}
+
+double tableIIIFriction_Nms(LegSide side, bool mLA) {
+  // Table III, i = 3 (the whole path), divided by Table IV's K_T.
+  if (side == LegSide::Left) return mLA ? 3.858e-3 / 1.332 : 7.142e-3 / 0.995;
+  return mLA ? 4.703e-3 / 1.269 : 9.879e-3 / 1.287;
+}
+
+double tableVFriction_Nms(LegSide side, bool mLA) {
+  if (side == LegSide::Left) return mLA ? 4.316e-3 : 9.844e-3;
+  return mLA ? 4.615e-3 : 9.027e-3;
+}
+
+double tableVBias_Nm(LegSide side, bool mLA) {
+  if (side == LegSide::Left) return mLA ? 2.597e-2 : -8.417e-3;
+  return mLA ? -2.461e-3 : -1.446e-2;
+}
+
+LegExperimentLog LegExperimentLog::read(const std::string& path, const LegExperiment& e) {
+  const CsvTable t = CsvTable::read(path);
+  LegExperimentLog log;
+  log.source = path;
+  log.time_s = t.column("time_s");
+  const std::size_t n = log.time_s.size();
+  auto motor = [&](bool actuated, const char* u_name, const char* q_name, std::vector<double>& u,
+                   std::vector<double>& q) {
+    if (actuated) {
+      u = t.column(u_name);  // InputError naming the file and column if absent
+      q = t.column(q_name);
+    } else {
+      u.assign(n, 0.0);
+      if (t.has(q_name)) q = t.column(q_name);
+    }
+  };
+  motor(e.actuated_mLA, "u_mLA_Nm", "q_mLA_rad", log.u_mLA_Nm, log.q_mLA_rad);
+  motor(e.actuated_mLS, "u_mLS_Nm", "q_mLS_rad", log.u_mLS_Nm, log.q_mLS_rad);
+  if (n < 10) throw InputError(path, 0, "", "a leg experiment log needs at least 10 samples, got " + std::to_string(n));
+  std::vector<double> steps(n - 1);
+  for (std::size_t k = 1; k < n; ++k) steps[k - 1] = log.time_s[k] - log.time_s[k - 1];
+  std::nth_element(steps.begin(), steps.begin() + static_cast<std::ptrdiff_t>(steps.size() / 2), steps.end());
+  log.sample_time_s = steps[steps.size() / 2];
+  for (std::size_t k = 1; k < n; ++k) {
+    const double dt = log.time_s[k] - log.time_s[k - 1];
+    if (std::abs(dt - log.sample_time_s) > 0.01 * log.sample_time_s)
+      throw InputError(path, t.lineOfRow(k), "time_s",
+                       "not uniformly sampled: step " + num(dt) + " s, median " + num(log.sample_time_s) +
+                           " s (the input is held over one sample time)");
+  }
+  return log;
+}
+
+void LegExperimentLog::write(const std::string& path, const std::string& comment) const {
+  std::ofstream f(path);
+  if (!f) throw InputError(path, 0, "", "cannot write");
+  if (!comment.empty()) f << "# " << comment << "\n";
+  f << "time_s,u_mLA_Nm,u_mLS_Nm,q_mLA_rad,q_mLS_rad\n" << std::setprecision(12);
+  for (std::size_t k = 0; k < time_s.size(); ++k) {
+    f << time_s[k] << ',' << u_mLA_Nm[k] << ',' << u_mLS_Nm[k] << ',' << (q_mLA_rad.empty() ? 0.0 : q_mLA_rad[k])
+      << ',' << (q_mLS_rad.empty() ? 0.0 : q_mLS_rad[k]) << '\n';
+  }
+  f.close();
+  if (!f) throw InputError(path, 0, "", "write failed");
+}
+
+int standLegIndex(const RobotModel& stand, LegSide side) {
+  if (!stand.fixed_base)
+    throw std::invalid_argument("leg stand '" + stand.source_file +
+                                "': the torso must be fixed (root link 'world'), as on the paper's test stand");
+  const std::string want = side == LegSide::Left ? "mabel/left" : "mabel/right";
+  for (std::size_t i = 0; i < stand.mabel_legs.size(); ++i)
+    if (stand.mabel_legs[i].name == want) return static_cast<int>(i);
+  throw std::invalid_argument("leg stand '" + stand.source_file + "' has no <mabel_leg name=\"" + want + "\">");
+}
+
+LegPose standInitialPose(const RobotModel& stand, LegSide side) {
+  const MabelLegSpec& s = stand.mabel_legs[static_cast<std::size_t>(standLegIndex(stand, side))];
+  const double hip = stand.initial_q[static_cast<std::size_t>(s.hip)];
+  const double knee = stand.initial_q[static_cast<std::size_t>(s.knee)];
+  const double q_LA = kPi - hip - 0.5 * knee, q_LS = 0.5 * knee;
+  return {s.params.mLA.gamma * q_LA, s.params.mLS.gamma * q_LS};
+}
+
+LegPose logStartPose(const RobotModel& stand, const LegExperiment& e, const LegExperimentLog& log) {
+  LegPose pose = standInitialPose(stand, e.side);
+  // An actuated motor starts at its first sample; a locked motor stays at one angle, so the mean of
+  // its column is the best reading of it (its first sample alone carries the encoder noise, and
+  // through gravity's coupling of q_LA and q_LS that noise would offset the whole response).
+  auto start = [&](bool actuated, const std::vector<double>& q, double& out) {
+    if (q.empty()) return;
+    if (actuated) {
+      out = q[0];
+      return;
+    }
+    double s = 0;
+    for (double v : q) s += v;
+    out = s / static_cast<double>(q.size());
+  };
+  start(e.actuated_mLA, log.q_mLA_rad, pose.q_mLA_rad);
+  start(e.actuated_mLS, log.q_mLS_rad, pose.q_mLS_rad);
+  return pose;
+}
+
+LegResponse simulateLegExperiment(const RobotModel& stand, const LegExperiment& e,
+                                  const motorgear::MabelTransmission::Params& leg, double q0_mLA, double q0_mLS,
+                                  std::span<const double> u_A, std::span<const double> u_S, double Ts) {
+  if (u_A.size() != u_S.size())
+    throw std::invalid_argument("leg experiment: u_mLA and u_mLS differ in length (" + std::to_string(u_A.size()) +
+                                " vs " + std::to_string(u_S.size()) + ")");
+  if (!e.actuated_mLA && !e.actuated_mLS) throw std::invalid_argument("leg experiment: no motor is actuated");
+  const double dt = stand.solver.dt_s;
+  const double ratio = Ts / dt;
+  const long m = std::lround(ratio);
+  if (!(m >= 1) || std::abs(ratio - static_cast<double>(m)) > 1e-6 * ratio)
+    throw std::invalid_argument("leg experiment: sample time " + num(Ts) + " s is not a whole number of the stand's dt " +
+                                num(dt) + " s");
+  const int li = standLegIndex(stand, e.side);
+  Simulation sim(prepareStand(stand, e, leg, q0_mLA, q0_mLS));
+  LegResponse y;
+  const std::size_t n = u_A.size();
+  y.q_mLA_rad.resize(n);
+  y.q_mLS_rad.resize(n);
+  auto record = [&](std::size_t k) {
+    const auto& st = sim.mabelLeg(li).state();
+    y.q_mLA_rad[k] = st.q_mLA_rad;
+    y.q_mLS_rad[k] = st.q_mLS_rad;
+  };
+  if (n == 0) return y;
+  record(0);
+  for (std::size_t k = 0; k + 1 < n; ++k) {
+    for (long s = 0; s < m; ++s) {
+      sim.setMotorCommands_Nm(li, u_A[k], u_S[k]);
+      sim.step();
+    }
+    record(k + 1);
+  }
+  return y;
+}
+
+LegHold legHoldCommands(const RobotModel& stand, LegSide side, const motorgear::MabelTransmission::Params& leg,
+                        const LegPose& pose) {
+  LegExperiment locked;
+  locked.side = side;
+  // Both motors actuated as far as the stand is concerned, then locked by hand below.
+  auto p = leg;
+  p.lock_mLA = p.lock_mLS = true;
+  auto m = prepareStand(stand, locked, p, pose.q_mLA_rad, pose.q_mLS_rad);
+  auto mm = std::make_shared<RobotModel>(*m);
+  const int li = standLegIndex(stand, side);
+  mm->mabel_legs[static_cast<std::size_t>(li)].params.lock_mLA = true;
+  mm->mabel_legs[static_cast<std::size_t>(li)].params.lock_mLS = true;
+  Simulation sim(mm);
+  const int settle = static_cast<int>(std::lround(2.0 / stand.solver.dt_s));
+  for (int k = 0; k < settle; ++k) sim.step();
+  const auto& pr = sim.mabelLeg(li).probes();
+  return {leg.mLA.K_T * pr.cable_torque_mLA_Nm - leg.mLA.b_Nm, leg.mLS.K_T * pr.cable_torque_mLS_Nm - leg.mLS.b_Nm};
+}
+
+LegExperimentLog synthesizeLegExperiment(const RobotModel& stand, const LegExperiment& e,
+                                         const motorgear::MabelTransmission::Params& leg, const LegPose& start,
+                                         const LegExcitation& x) {
+  if (!(x.encoder_rad >= 0) || !std::isfinite(x.encoder_rad))
+    throw std::invalid_argument("leg excitation: encoder step " + num(x.encoder_rad) + " rad must be >= 0");
+  if (!(x.noise_rad >= 0) || !std::isfinite(x.noise_rad))
+    throw std::invalid_argument("leg excitation: noise " + num(x.noise_rad) + " rad must be >= 0");
+  if (!e.actuated_mLA && !e.actuated_mLS) throw std::invalid_argument("leg excitation: no motor is actuated");
+  ChirpSignal cA, cS;
+  double Ts = 0;
+  if (e.actuated_mLA) {
+    cA = chirpExcitation(x.mLA);
+    Ts = x.mLA.sample_time_s;
+  }
+  if (e.actuated_mLS) {
+    cS = chirpExcitation(x.mLS);
+    if (e.actuated_mLA && x.mLS.sample_time_s != Ts)
+      throw std::invalid_argument("leg excitation: both chirps need the same sample time");
+    Ts = x.mLS.sample_time_s;
+  }
+  const std::size_t n = std::max(cA.u_Nm.size(), cS.u_Nm.size());
+  LegExperimentLog log;
+  log.source = "synthetic";
+  log.sample_time_s = Ts;
+  log.time_s.resize(n);
+  for (std::size_t k = 0; k < n; ++k) log.time_s[k] = static_cast<double>(k) * Ts;
+  auto input = [&](bool on, const ChirpSignal& c, double offset) {
+    std::vector<double> u(n, on ? offset : 0.0);
+    if (on) std::copy(c.u_Nm.begin(), c.u_Nm.end(), u.begin());
+    return u;
+  };
+  log.u_mLA_Nm = input(e.actuated_mLA, cA, x.mLA.offset_Nm);
+  log.u_mLS_Nm = input(e.actuated_mLS, cS, x.mLS.offset_Nm);
+  const LegResponse y =
+      simulateLegExperiment(stand, e, leg, start.q_mLA_rad, start.q_mLS_rad, log.u_mLA_Nm, log.u_mLS_Nm, Ts);
+  Rng rng(x.seed);
+  auto measure = [&](const std::vector<double>& q) {
+    std::vector<double> m(q);
+    for (double& v : m) {
+      if (x.noise_rad > 0) v += x.noise_rad * rng.normal();
+      if (x.encoder_rad > 0) v = x.encoder_rad * std::round(v / x.encoder_rad);
+    }
+    return m;
+  };
+  log.q_mLA_rad = measure(y.q_mLA_rad);
+  log.q_mLS_rad = measure(y.q_mLS_rad);
+  return log;
+}
+
+LegFitResult fitLegParameters(const RobotModel& stand, const LegExperiment& e,
+                              const motorgear::MabelTransmission::Params& leg, const LegExperimentLog& log,
+                              std::span<const LegParam> params, std::span<const double> start,
+                              const LegFitOptions& o) {
+  if (params.empty()) throw std::invalid_argument("leg fit: nothing to fit");
+  if (params.size() != start.size()) throw std::invalid_argument("leg fit: one start value per parameter");
+  for (std::size_t i = 0; i < params.size(); ++i) {
+    const LegParam p = params[i];
+    if (onMLA(p) ? !e.actuated_mLA : !e.actuated_mLS)
+      throw std::invalid_argument(std::string("leg fit: ") + legParamName(p) + " belongs to a locked motor");
+    for (std::size_t j = 0; j < i; ++j)
+      if (params[j] == p) throw std::invalid_argument(std::string("leg fit: ") + legParamName(p) + " given twice");
+    if (isMu(p) ? !(start[i] > 0) || !std::isfinite(start[i]) : !std::isfinite(start[i]))
+      throw std::invalid_argument(std::string("leg fit: start of ") + legParamName(p) + " = " + num(start[i]) +
+                                  (isMu(p) ? " must be > 0" : " must be finite"));
+  }
+  if (!(o.confidence > 0.5 && o.confidence < 0.999))
+    throw std::invalid_argument("leg fit: confidence must lie in (0.5, 0.999)");
+  {
+    const double ratio = log.sample_time_s / stand.solver.dt_s;
+    if (std::abs(ratio - std::round(ratio)) > 1e-6 * ratio || std::round(ratio) < 1)
+      throw InputError(log.source, 0, "time_s",
+                       "sample time " + num(log.sample_time_s) + " s is not a whole number of the stand's dt " +
+                           num(stand.solver.dt_s) + " s (" + stand.source_file + ")");
+  }
+
+  const LegPose pose = logStartPose(stand, e, log);
+
+  const std::size_t n = log.time_s.size();
+  const std::size_t n_res = (n - 1) * ((e.actuated_mLA ? 1 : 0) + (e.actuated_mLS ? 1 : 0));
+  const int p = static_cast<int>(params.size());
+  std::atomic<int> sims{0};
+  std::vector<double> x(params.size());
+  for (std::size_t i = 0; i < params.size(); ++i) x[i] = toX(params[i], start[i]);
+
+  auto* functor = new LegResiduals{&stand, e, leg, &log, {params.begin(), params.end()}, pose, &sims};
+  ceres::NumericDiffOptions nd;
+  nd.relative_step_size = 1e-5;
+  auto* cost = new ceres::DynamicNumericDiffCostFunction<LegResiduals, ceres::CENTRAL>(
+      functor, ceres::TAKE_OWNERSHIP, nd);
+  cost->AddParameterBlock(p);
+  cost->SetNumResiduals(static_cast<int>(n_res));
+  ceres::Problem problem;
+  problem.AddResidualBlock(cost, nullptr, x.data());
+
+  LegFitResult f;
+  f.residuals = n_res;
+  {
+    const LegResponse y0 = functor->simulate(x.data());  // DivergenceError propagates: a bad start
+    f.initial_cost_J_rad = std::sqrt(sumSquares(log, e, y0));
+  }
+  ceres::Solver::Options so;
+  so.linear_solver_type = ceres::DENSE_QR;
+  so.max_num_iterations = o.max_iterations;
+  so.function_tolerance = 1e-10;
+  so.parameter_tolerance = 1e-9;
+  so.gradient_tolerance = 1e-14;
+  so.num_threads = 1;  // deterministic
+  so.logging_type = ceres::SILENT;
+  ceres::Solver::Summary summary;
+  ceres::Solve(so, &problem, &summary);
+  f.iterations = static_cast<int>(summary.iterations.size());
+  f.converged = summary.termination_type == ceres::CONVERGENCE;
+
+  f.simulated = functor->simulate(x.data());
+  const double ssr = sumSquares(log, e, f.simulated);
+  f.cost_J_rad = std::sqrt(ssr);
+  f.rms_rad = std::sqrt(ssr / static_cast<double>(n_res));
+
+  // Covariance s^2 (G^T G)^-1 in x, G = d r / d x at the optimum (Ceres' numeric Jacobian).
+  ceres::CRSMatrix G;
+  problem.Evaluate(ceres::Problem::EvaluateOptions(), nullptr, nullptr, nullptr, &G);
+  Eigen::MatrixXd GtG = Eigen::MatrixXd::Zero(p, p);
+  for (int r = 0; r < G.num_rows; ++r)
+    for (int a = G.rows[r]; a < G.rows[r + 1]; ++a)
+      for (int b = G.rows[r]; b < G.rows[r + 1]; ++b) GtG(G.cols[a], G.cols[b]) += G.values[a] * G.values[b];
+  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(GtG);
+  const double lmax = eig.eigenvalues().maxCoeff(), lmin = eig.eigenvalues().minCoeff();
+  const bool informative = lmax > 0 && lmin > 1e-12 * lmax;
+  const Eigen::MatrixXd C = informative ? Eigen::MatrixXd(GtG.inverse()) : Eigen::MatrixXd::Zero(p, p);
+  const std::size_t dof = n_res > params.size() ? n_res - params.size() : 1;
+  const double s2 = ssr / static_cast<double>(dof);
+  const double z = quantile(o.confidence, dof);
+  for (std::size_t i = 0; i < params.size(); ++i) {
+    LegFitEstimate est;
+    est.param = params[i];
+    est.start = start[i];
+    est.value = fromX(params[i], x[i]);
+    const double sd_x = std::sqrt(s2 * C(static_cast<int>(i), static_cast<int>(i)));
+    // ln mu: delta method, mu (1 +- z sd); b: x is b / scale.
+    est.half_width = informative ? (isMu(params[i]) ? z * est.value * sd_x : z * kBiasScale_Nm * sd_x)
+                                 : std::numeric_limits<double>::infinity();
+    f.estimates.push_back(est);
+  }
+  f.simulations = sims.load();
+  return f;
+}
+
+}  // namespace gapsim::calib
