@@ -286,19 +286,14 @@ LegResponse simulateLegExperiment(const RobotModel& stand, const LegExperiment& 
 
 LegHold legHoldCommands(const RobotModel& stand, LegSide side, const motorgear::MabelTransmission::Params& leg,
                         const LegPose& pose) {
-  LegExperiment locked;
+  LegExperiment locked;  // neither motor actuated: prepareStand locks both
   locked.side = side;
-  // Both motors actuated as far as the stand is concerned, then locked by hand below.
-  auto p = leg;
-  p.lock_mLA = p.lock_mLS = true;
-  auto m = prepareStand(stand, locked, p, pose.q_mLA_rad, pose.q_mLS_rad);
-  auto mm = std::make_shared<RobotModel>(*m);
+  locked.actuated_mLA = locked.actuated_mLS = false;
+  Simulation sim(prepareStand(stand, locked, leg, pose.q_mLA_rad, pose.q_mLS_rad));
   const int li = standLegIndex(stand, side);
-  mm->mabel_legs[static_cast<std::size_t>(li)].params.lock_mLA = true;
-  mm->mabel_legs[static_cast<std::size_t>(li)].params.lock_mLS = true;
-  Simulation sim(mm);
-  const int settle = static_cast<int>(std::lround(2.0 / stand.solver.dt_s));
-  for (int k = 0; k < settle; ++k) sim.step();
+  const long settle = std::lround(2.0 / stand.solver.dt_s);
+  for (long k = 0; k < settle; ++k) sim.step();
+  // At rest eq. (17) reads 0 = (u + b)/K_T - tau_cable.
   const auto& pr = sim.mabelLeg(li).probes();
   return {leg.mLA.K_T * pr.cable_torque_mLA_Nm - leg.mLA.b_Nm, leg.mLS.K_T * pr.cable_torque_mLS_Nm - leg.mLS.b_Nm};
 }
