@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// gapsim-cli loop (the BIOLOID sim-to-reality loop, docs/bioloid.md "The loop") on a tiny budget:
+// one iteration is deterministic (same seed -> identical files, with one or two worker
+// processes), a run with two workers killed with SIGKILL and resumed ends with the same files as
+// an uninterrupted serial one, reality = a directory without the recording exits 4 telling
+// the user what to record and how to resume (and resumes to the twin's result once the
+// recording is there), a bad twin parameter file is exit 2 naming file, line and field.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "tests/app/cli_runner.h"
+
+namespace gapsim::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string tempDir(const std::string& name) {
+  const std::string d = "/tmp/gapsim_loop_cli_" + std::to_string(getpid()) + "_" + name;
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+/// One task (lean), the direct 0.3 s move to standing as the start controller (it fails: the
+/// robot stays on the wall), CMA-ES populations of 2, one generation each.
+std::string tiny() {
+  return std::string("loop --task lean --reality twin --iterations 1 --init-dir ") + GAPSIM_TEST_DATA_DIR +
+         "/loop_init --generations 1 --population 2 --cal-generations 2 --cal-population 2 --seed 3 ";
+}
+
+/// The files that make a loop's result (the CMA-ES directories hold run-specific paths).
+const char* kResultFiles[] = {"loop.csv", "iter1/lean.csv", "iter1/lean_command.csv", "iter1/lean_recording.csv",
+                              "iter1/calibrated.params", "iter1/calibration.csv"};
+
+void expectSameResult(const std::string& a, const std::string& b) {
+  for (const char* f : kResultFiles) {
+    const std::string x = slurp(a + "/" + f);
+    EXPECT_FALSE(x.empty()) << a << "/" << f;
+    EXPECT_EQ(x, slurp(b + "/" + f)) << f;
+  }
+}
+
+TEST(LoopCli, OneIterationIsDeterministicResumesAfterAKillAndWaitsForARealRecording) {
+  const std::string d = tempDir("det");
+  const CliResult one = cli(tiny() + "--jobs 1 --out " + d + "/a");
+  // The direct move fails on the twin, so the loop ends with the task still failing: exit 1.
+  ASSERT_EQ(one.code, 1) << one.out;
+  EXPECT_TRUE(contains(one.out, "iteration 1 lean : sim V_ctrl")) << one.out;
+  EXPECT_TRUE(contains(one.out, "FAIL | E_cali")) << one.out;
+  EXPECT_TRUE(contains(one.out, "still failing on reality: lean")) << one.out;
+  // The calibration starts from the shipped model and never returns worse (E after <= before).
+  const std::string cal = slurp(d + "/a/iter1/calibration.csv");
+  double before = 0, after = 0;
+  ASSERT_EQ(std::sscanf(cal.c_str() + cal.find('\n') + 1, "%lf,%lf", &before, &after), 2) << cal;
+  EXPECT_LE(after, before);
+  EXPECT_GT(before, 0.0);
+
+  // Same seed, two worker processes, killed once the twin's recording is written (during the
+  // calibration), then resumed: the same files as the uninterrupted serial run.
+  const std::string args = std::string(GAPSIM_CLI_PATH) + " " + tiny() + "--jobs 2 --out " + d + "/k";
+  const pid_t pid = fork();
+  if (pid == 0) {
+    setpgid(0, 0);
+    execl("/bin/sh", "sh", "-c", (args + " >/dev/null 2>&1").c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  bool killed = false;
+  for (int i = 0; i < 12000 && !killed; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    if (fs::exists(d + "/k/iter1/lean_recording.csv")) {
+      kill(-pid, SIGKILL);
+      killed = true;
+    }
+  }
+  int st = 0;
+  waitpid(pid, &st, 0);
+  ASSERT_TRUE(killed);
+  ASSERT_FALSE(fs::exists(d + "/k/loop.csv")) << "the loop finished before it could be killed";
+  const CliResult resumed = cli("loop --resume " + d + "/k --jobs 2");
+  ASSERT_EQ(resumed.code, 1) << resumed.out;
+  expectSameResult(d + "/a", d + "/k");
+
+  // Reality = a directory: the loop hands over the commanded motion and waits for the recording.
+  const std::string real = d + "/robot";
+  fs::create_directories(real);
+  std::string args_dir = tiny();
+  args_dir.replace(args_dir.find("--reality twin"), 14, "--reality " + real);
+  const CliResult wait = cli(args_dir + "--jobs 1 --out " + d + "/r");
+  EXPECT_EQ(wait.code, 4) << wait.out;
+  EXPECT_TRUE(contains(wait.out, "waiting for reality")) << wait.out;
+  EXPECT_TRUE(contains(wait.out, real + "/iter1_lean_command.csv")) << wait.out;
+  EXPECT_TRUE(contains(wait.out, "record " + real + "/iter1_lean_recording.csv")) << wait.out;
+  EXPECT_TRUE(contains(wait.out, "gapsim-cli loop --resume " + d + "/r")) << wait.out;
+  // The commanded motion handed over is the one the twin loop executed.
+  EXPECT_EQ(slurp(real + "/iter1_lean_command.csv"), slurp(d + "/a/iter1/lean_command.csv"));
+  // Resumed without the recording: still waiting, nothing lost.
+  EXPECT_EQ(cli("loop --resume " + d + "/r --jobs 1").code, 4);
+  // The "robot" records what the twin recorded: the loop continues to the twin loop's result.
+  fs::copy_file(d + "/a/iter1/lean_recording.csv", real + "/iter1_lean_recording.csv");
+  const CliResult done = cli("loop --resume " + d + "/r --jobs 1");
+  EXPECT_EQ(done.code, 1) << done.out;
+  expectSameResult(d + "/a", d + "/r");
+  fs::remove_all(d);
+}
+
+TEST(LoopCli, BadTwinParameterFileIsExit2NamingFileLineAndField) {
+  const std::string d = tempDir("bad");
+  {
+    std::ofstream f(d + "/twin.params");
+    f << "name,value\nlink/torso/mass,0.6\nservos/servo/kq,5\n";
+  }
+  const CliResult r = cli(tiny() + "--twin-params " + d + "/twin.params --out " + d + "/out");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_TRUE(contains(r.out, "twin.params:3")) << r.out;
+  EXPECT_TRUE(contains(r.out, "servos/servo/kq")) << r.out;
+  EXPECT_FALSE(fs::exists(d + "/out/loop.json")) << "nothing written for bad input";
+  // A resume of a directory that is no loop is exit 2 as well.
+  EXPECT_EQ(cli("loop --resume " + d).code, 2);
+  fs::remove_all(d);
+}
+
+}  // namespace
+}  // namespace gapsim::test

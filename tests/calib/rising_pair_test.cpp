@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Rising-task (commanded motion, recording) pairs of the sim-to-reality loop and the twin that
+// records them: the commanded motion CSV is the keyframe controller exactly, the twin's recording
+// is in the real-data dialect and deterministic, its tilt is the acos of the rotation it records,
+// a replay of the pair on the twin's own parameters reproduces the recording (only sensor noise
+// and the start from the recorded pose differ) far better than the shipped model does, the
+// outcome rule, and recording errors naming file, line and column.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "calib/recording_replay.h"
+#include "calib/rising_pair.h"
+#include "calib/rising_twin.h"
+#include "sim/input_error.h"
+#include "sim/motion_readers.h"
+#include "sim/parameters.h"
+#include "sim/robot_library.h"
+#include "sim/urdf_parser.h"
+
+using namespace gapsim;
+using namespace gapsim::calib;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::shared_ptr<RobotModel> bioloid() {
+  return std::make_shared<RobotModel>(loadRobotFile(resolveRobotFile("bioloid")));
+}
+
+MotorMap motorMap() { return MotorMap::read(std::string(GAPSIM_ROBOTS_DIR) + "/bioloid/motor_map.csv"); }
+
+std::string tmp(const std::string& name) {
+  const std::string d = (fs::temp_directory_path() / ("gapsim_rising_pair_" + std::to_string(::getpid()))).string();
+  fs::create_directories(d);
+  return d + "/" + name;
+}
+
+void writeText(const std::string& path, const std::string& text) {
+  std::ofstream f(path);
+  f << text;
+}
+
+/// Two keyframes on the lean task, short.
+KeyframeController shortLean() {
+  return KeyframeController({"thigh", "shin", "heel"}, {{0.2, {-0.3, 1.2, -0.6}, 0}, {0.25, {-0.5, 1.0, -0.5}, 0}});
+}
+
+}  // namespace
+
+TEST(RisingPair, CommandedMotionIsTheControllerAtEveryTime) {
+  const auto model = bioloid();
+  const RisingTask task = makeRisingTask("lean", *model);
+  const KeyframeController ctrl = shortLean();
+  const std::string path = tmp("cmd.csv");
+  writeText(path, commandedMotionCsv(task, ctrl));
+  const Motion m = loadMotion(path);
+  ASSERT_EQ(m.joints(), realDataJoints());
+  ASSERT_EQ(m.frameCount(), 3u);  // t = 0, 0.2, 0.45
+  std::vector<double> q, v;
+  for (double t : {0.0, 0.05, 0.2, 0.31, 0.45, 0.9}) {
+    ctrl.targets(task.legs, task.start_q, t, q);
+    m.sampleAll(t, v);
+    for (std::size_t c = 0; c < v.size(); ++c)
+      EXPECT_NEAR(v[c], q[static_cast<std::size_t>(model->jointIndex(m.joints()[c]))], 1e-8) << m.joints()[c] << " t " << t;
+  }
+}
+
+TEST(RisingTwin, RecordsTheRealDialectDeterministicallyAndItsReplayMatchesTheHiddenModel) {
+  const auto model = bioloid();
+  auto hidden = std::make_shared<RobotModel>(*model);
+  loadParameterFile(*hidden, std::string(GAPSIM_ROBOTS_DIR) + "/bioloid/calibration/twin_hidden.params");
+  EXPECT_NEAR(hidden->totalMass_kg(), 1.5, 1e-3);  // the twin: 1.5 kg
+  const RisingTask task = makeRisingTask("lean", *model), hidden_task = makeRisingTask("lean", *hidden);
+  const KeyframeController ctrl = shortLean();
+  const std::string cmd = tmp("twin_cmd.csv");
+  writeText(cmd, commandedMotionCsv(task, ctrl));
+  const Motion motion = loadMotion(cmd);
+  RisingTwinSettings s;
+  const double horizon = ctrl.duration_s() + 1.0;
+  const RisingTwinRun a = runRisingTwin(hidden_task, motion, motorMap(), horizon, s);
+  const RisingTwinRun b = runRisingTwin(hidden_task, motion, motorMap(), horizon, s);
+  ASSERT_FALSE(a.diverged) << a.error;
+  EXPECT_EQ(a.recording.toCsv(), b.recording.toCsv());
+  EXPECT_EQ(a.recording.columns(), realRecordingColumns());
+  const auto t = a.recording.column("time_s");
+  EXPECT_DOUBLE_EQ(t.front(), 0.0);
+  EXPECT_NEAR(t.back(), horizon, 1e-9);
+  // Frame periods within 1/60 s +- 3 ms, +- the 1 ms step grid the frames fall on.
+  for (std::size_t k = 1; k + 1 < t.size(); ++k) {
+    EXPECT_GE(t[k] - t[k - 1], 1.0 / 60 - 0.003 - 0.001 - 1e-9);
+    EXPECT_LE(t[k] - t[k - 1], 1.0 / 60 + 0.003 + 0.001 + 1e-9);
+  }
+  // Tilt = acos(R_zz) of the recorded rotation vector (the data package's definition).
+  for (std::size_t r = 0; r < a.recording.rows(); r += 17) {
+    const Eigen::Vector3d rv(a.recording.at(r, a.recording.columnIndex("torso/rotvec_x")),
+                             a.recording.at(r, a.recording.columnIndex("torso/rotvec_y")),
+                             a.recording.at(r, a.recording.columnIndex("torso/rotvec_z")));
+    const Eigen::Matrix3d R = Eigen::AngleAxisd(rv.norm(), rv.normalized()).toRotationMatrix();
+    EXPECT_NEAR(std::acos(R(2, 2)), a.recording.at(r, a.recording.columnIndex("torso/tilt_rad")), 1e-9);
+  }
+  // A different noise seed gives a different recording.
+  RisingTwinSettings s2 = s;
+  s2.noise_seed = 2;
+  EXPECT_NE(runRisingTwin(hidden_task, motion, motorMap(), horizon, s2).recording.toCsv(), a.recording.toCsv());
+
+  // The pair replayed on the hidden parameters matches the recording far better than on the model.
+  const std::string rec = tmp("twin_rec.csv");
+  a.recording.write(rec);
+  const ReplayTrial trial = risingPairTrial("lean", task, cmd, rec);
+  ASSERT_TRUE(trial.has_scene);
+  ASSERT_EQ(trial.scene.size(), 1u);
+  EXPECT_EQ(trial.scene[0].name, "wall");
+  ReplayOptions o;
+  o.wall = false;
+  const ReplayResult on_hidden = replayTrial(*hidden, trial, motorMap(), o);
+  const ReplayResult on_model = replayTrial(*model, trial, motorMap(), o);
+  ASSERT_TRUE(on_hidden.error.empty()) << on_hidden.error;
+  ASSERT_TRUE(on_model.error.empty()) << on_model.error;
+  EXPECT_LT(on_hidden.rms_rad, 0.02);
+  EXPECT_LT(on_hidden.rms_rad, 0.5 * on_model.rms_rad);
+}
+
+TEST(RisingPair, OutcomeIsTheLastFrameAgainstTheTaskThresholds) {
+  const RisingTask task = makeRisingTask("sit", *bioloid());
+  Log rec(realRecordingColumns());
+  std::vector<double> row(rec.cols(), 0.0);
+  const int ti = rec.columnIndex("torso/tilt_rad"), zi = rec.columnIndex("torso/z_m");
+  auto add = [&](double t, double tilt, double z) {
+    row[0] = t;
+    row[static_cast<std::size_t>(ti)] = tilt;
+    row[static_cast<std::size_t>(zi)] = z;
+    rec.appendRow(row);
+  };
+  add(0.0, 0.5, 0.24);
+  add(1.0, 0.9, 0.26);
+  add(2.0, 0.19, 0.26);
+  RealityOutcome o = realityOutcome(rec, task, 1.0);
+  EXPECT_TRUE(o.upright);
+  EXPECT_TRUE(o.complete);
+  EXPECT_DOUBLE_EQ(o.max_tilt_rad, 0.9);
+  EXPECT_FALSE(realityOutcome(rec, task, 1.5).complete);  // ends before T + 1
+  add(3.0, 0.19, 0.24);                                     // upright but still seated
+  EXPECT_FALSE(realityOutcome(rec, task, 1.0).upright);
+  add(4.0, 0.21, 0.30);                                     // high but tilted
+  EXPECT_FALSE(realityOutcome(rec, task, 1.0).upright);
+}
+
+TEST(RisingPair, BadRecordingsNameFileLineAndColumn) {
+  const std::string no_col = tmp("no_col.csv");
+  writeText(no_col, "time_s,torso/tilt_rad\n0,0.1\n0.1,0.1\n");
+  try {
+    readRisingRecording(no_col);
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("no_col.csv"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("torso/pitch_signed_rad"), std::string::npos) << e.what();
+  }
+  Log rec(realRecordingColumns());
+  std::vector<double> row(rec.cols(), 0.0);
+  rec.appendRow(row);
+  row[0] = 0.1;
+  rec.appendRow(row);
+  rec.appendRow(row);  // time repeats on data line 3 = file line 4
+  const std::string rep = tmp("repeat.csv");
+  rec.write(rep);
+  try {
+    readRisingRecording(rep);
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("repeat.csv:4: time_s"), std::string::npos) << e.what();
+  }
+}
