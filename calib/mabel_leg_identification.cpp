@@ -25,6 +25,7 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 constexpr double kBiasScale_Nm = 0.01;  // b is optimised in units of 10 mN m (well-scaled steps)
+constexpr double kStartScale_rad = 1e-3;  // start offsets in mrad
 
 std::string num(double v) {
   std::ostringstream s;
@@ -73,6 +74,7 @@ struct LegResiduals {
   const LegExperimentLog* log;
   std::vector<LegParam> params;
   LegPose pose;
+  bool fit_start;  // x continues with the start offsets of the actuated motors (mLA first), in mrad
   std::atomic<int>* sims;
 
   motorgear::MabelTransmission::Params at(const double* x) const {
@@ -80,9 +82,18 @@ struct LegResiduals {
     for (std::size_t i = 0; i < params.size(); ++i) setLegParam(p, params[i], fromX(params[i], x[i]));
     return p;
   }
+  LegPose startAt(const double* x) const {
+    LegPose q = pose;
+    if (!fit_start) return q;
+    std::size_t i = params.size();
+    if (e.actuated_mLA) q.q_mLA_rad += kStartScale_rad * x[i++];
+    if (e.actuated_mLS) q.q_mLS_rad += kStartScale_rad * x[i++];
+    return q;
+  }
   LegResponse simulate(const double* x) const {
     ++*sims;
-    return simulateLegExperiment(*stand, e, at(x), pose.q_mLA_rad, pose.q_mLS_rad, log->u_mLA_Nm, log->u_mLS_Nm,
+    const LegPose q = startAt(x);
+    return simulateLegExperiment(*stand, e, at(x), q.q_mLA_rad, q.q_mLS_rad, log->u_mLA_Nm, log->u_mLS_Nm,
                                  log->sample_time_s);
   }
   bool operator()(double const* const* x, double* r) const {
@@ -377,12 +388,14 @@ LegFitResult fitLegParameters(const RobotModel& stand, const LegExperiment& e,
 
   const std::size_t n = log.time_s.size();
   const std::size_t n_res = (n - 1) * ((e.actuated_mLA ? 1 : 0) + (e.actuated_mLS ? 1 : 0));
-  const int p = static_cast<int>(params.size());
+  const int n_start = o.fit_start ? (e.actuated_mLA ? 1 : 0) + (e.actuated_mLS ? 1 : 0) : 0;
+  const int p = static_cast<int>(params.size()) + n_start;
   std::atomic<int> sims{0};
-  std::vector<double> x(params.size());
+  std::vector<double> x(static_cast<std::size_t>(p), 0.0);  // start offsets begin at 0
   for (std::size_t i = 0; i < params.size(); ++i) x[i] = toX(params[i], start[i]);
 
-  auto* functor = new LegResiduals{&stand, e, leg, &log, {params.begin(), params.end()}, pose, &sims};
+  auto* functor =
+      new LegResiduals{&stand, e, leg, &log, {params.begin(), params.end()}, pose, o.fit_start, &sims};
   ceres::NumericDiffOptions nd;
   nd.relative_step_size = 1e-5;
   auto* cost = new ceres::DynamicNumericDiffCostFunction<LegResiduals, ceres::CENTRAL>(
@@ -427,7 +440,7 @@ LegFitResult fitLegParameters(const RobotModel& stand, const LegExperiment& e,
   const double lmax = eig.eigenvalues().maxCoeff(), lmin = eig.eigenvalues().minCoeff();
   const bool informative = lmax > 0 && lmin > 1e-12 * lmax;
   const Eigen::MatrixXd C = informative ? Eigen::MatrixXd(GtG.inverse()) : Eigen::MatrixXd::Zero(p, p);
-  const std::size_t dof = n_res > params.size() ? n_res - params.size() : 1;
+  const std::size_t dof = n_res > static_cast<std::size_t>(p) ? n_res - static_cast<std::size_t>(p) : 1;
   const double s2 = ssr / static_cast<double>(dof);
   const double z = quantile(o.confidence, dof);
   for (std::size_t i = 0; i < params.size(); ++i) {
@@ -441,6 +454,9 @@ LegFitResult fitLegParameters(const RobotModel& stand, const LegExperiment& e,
                                  : std::numeric_limits<double>::infinity();
     f.estimates.push_back(est);
   }
+  const LegPose q0 = functor->startAt(x.data());
+  f.start_offset_mLA_rad = q0.q_mLA_rad - pose.q_mLA_rad;
+  f.start_offset_mLS_rad = q0.q_mLS_rad - pose.q_mLS_rad;
   f.simulations = sims.load();
   return f;
 }

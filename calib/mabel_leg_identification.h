@@ -90,6 +90,10 @@ LegResponse simulateLegExperiment(const RobotModel& stand, const LegExperiment& 
 struct LegFitOptions {
   double confidence = 0.95;  ///< two-sided level of the intervals (0.5 .. 0.999)
   int max_iterations = 30;
+  /// Also fit the start angle of each actuated motor (a nuisance parameter of the output-error
+  /// fit): the first logged sample carries the encoder's noise, and a wrong start rings through
+  /// the lightly damped leg for seconds, a correlated error the white-noise intervals ignore.
+  bool fit_start = true;
 };
 
 struct LegFitEstimate {
@@ -106,12 +110,14 @@ struct LegFitResult {
   int iterations = 0;
   int simulations = 0;  ///< experiment simulations the fit ran (incl. numeric derivatives)
   bool converged = false;
+  double start_offset_mLA_rad = 0.0, start_offset_mLS_rad = 0.0;  ///< fitted start minus logStartPose
   LegResponse simulated;  ///< at the estimate
 };
 
 /// Fits `params` (each must belong to an actuated motor; no duplicates) by minimising J of eqs.
 /// (19)-(20) over the log, every other parameter from `leg`. `start` gives the starting values in
-/// the order of `params` (mu > 0). The start pose is logStartPose. Throws
+/// the order of `params` (mu > 0). The start pose is logStartPose (plus the fitted offsets when
+/// options.fit_start). Throws
 /// std::invalid_argument on a bad request, InputError (log's time_s) for a sample time that is
 /// not a whole number of the stand's dt, DivergenceError if the physics blows up at the start.
 LegFitResult fitLegParameters(const RobotModel& stand, const LegExperiment& e,

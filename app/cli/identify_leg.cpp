@@ -133,6 +133,10 @@ void report(const std::string& what, const calib::LegExperimentLog& log, const c
               << (mu ? " N m s/rad" : " N m") << " (" << fmt(100 * confidence, 3) << "% interval; start "
               << fmt(est.start, 4) << "; Table V " << fmt(tab, 4) << ")\n";
   }
+  if (e.actuated_mLA || e.actuated_mLS)
+    std::cout << "  start angle fitted as well (nuisance): " << (e.actuated_mLA ? "mLA " + fmt(1e3 * r.start_offset_mLA_rad, 3) + " mrad " : "")
+              << (e.actuated_mLS ? "mLS " + fmt(1e3 * r.start_offset_mLS_rad, 3) + " mrad " : "")
+              << "from the first sample (0 with --fixed-start)\n";
   std::cout << "  J = sqrt(sum (q_exp - q_sim)^2) = " << fmt(r.cost_J_rad, 6) << " rad (start " << fmt(r.initial_cost_J_rad, 6)
             << " rad), rms " << fmt(r.rms_rad, 4) << " rad per sample (motor angle)\n";
 
@@ -171,6 +175,7 @@ struct FitArgs {
   double b_start_mLA = 0.0, b_start_mLS = 0.0;  // leg-bias: start
   std::string out = ".";
   double confidence = 0.95;
+  bool fixed_start = false;
 };
 
 int runLegFriction(const FitArgs& a) {
@@ -193,6 +198,7 @@ int runLegFriction(const FitArgs& a) {
             << fmt(mLA ? leg.mLA.inertia_kgm2() : leg.mLS.inertia_kgm2(), 4) << " kg m^2 (--set to change)\n";
   calib::LegFitOptions o;
   o.confidence = a.confidence;
+  o.fit_start = !a.fixed_start;
   const std::vector<LegParam> ps{p};
   const std::vector<double> st{start};
   const calib::LegFitResult r = calib::fitLegParameters(stand, e, leg, log, ps, st, o);
@@ -224,6 +230,7 @@ int runLegBias(const FitArgs& a) {
             << " N m s/rad (" << (a.mu_mLA || a.mu_mLS ? "--mu-mLA/--mu-mLS" : "the stand's: Table V") << ")\n";
   calib::LegFitOptions o;
   o.confidence = a.confidence;
+  o.fit_start = !a.fixed_start;
   const std::vector<LegParam> ps{LegParam::b_mLA, LegParam::b_mLS};
   const std::vector<double> st{a.b_start_mLA, a.b_start_mLS};
   const calib::LegFitResult r = calib::fitLegParameters(stand, e, leg, log, ps, st, o);
@@ -247,6 +254,8 @@ void addFitCommon(CLI::App& app, FitArgs& a) {
   addCommon(app, a.common);
   app.add_option("--out", a.out, "directory for <log>_leg_*.csv and .png")->capture_default_str();
   app.add_option("--confidence", a.confidence, "level of the intervals")->capture_default_str();
+  app.add_flag("--fixed-start", a.fixed_start, "start the simulation exactly at the first logged sample instead of "
+                                               "fitting the start angle too");
 }
 
 struct ExciteArgs {

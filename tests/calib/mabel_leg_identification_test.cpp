@@ -132,6 +132,8 @@ TEST(MabelLegFriction, SisoRecoversTableVFrictionNoiseFree) {
     EXPECT_TRUE(r.converged);
     EXPECT_NEAR(r.estimates[0].value, truth, 0.01 * truth);
     EXPECT_LT(r.cost_J_rad, 1e-3 * r.initial_cost_J_rad);
+    // Exact data start exactly at the first sample: the fitted start offset is nil.
+    EXPECT_NEAR(mLA ? r.start_offset_mLA_rad : r.start_offset_mLS_rad, 0.0, 1e-6);
     EXPECT_LE(r.simulations, 80);
   }
 }
