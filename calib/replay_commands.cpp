@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "sim/input_error.h"
+#include "sim/robot_library.h"
 
 namespace gapsim::calib {
 
@@ -32,6 +33,12 @@ ReplayTrial loadReplayTrial(const std::string& recording_path) {
   for (ReplayTrial& t : set.trials)
     if (fs::equivalent(t.recording_path, rec, ec)) return std::move(t);
   throw InputError(recording_path, 0, "", "not a trial of " + root.string() + " (expected rising/lean-to-stand/<dur>-<n>.csv)");
+}
+
+MotorMap motorMapFor(const RobotModel& model) {
+  std::string map_file = (fs::path(model.source_file).parent_path() / "motor_map.csv").string();
+  if (!fs::exists(map_file)) map_file = robotsDirectory() + "/bioloid/motor_map.csv";
+  return MotorMap::read(map_file);
 }
 
 std::shared_ptr<const Motion> replayCommands(const ReplayTrial& trial, const MotorMap& map, const ReplayOptions& o) {

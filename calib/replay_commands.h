@@ -20,6 +20,10 @@ namespace gapsim::calib {
 /// file when it is not inside such a package or the package cannot be read.
 ReplayTrial loadReplayTrial(const std::string& recording_path);
 
+/// The motor map of a BIOLOID model: motor_map.csv next to its robot file, else the shipped
+/// robots/bioloid/motor_map.csv (InputError from MotorMap::read for a bad file).
+MotorMap motorMapFor(const RobotModel& model);
+
 /// The commands of replayTrial() as a Motion whose time 0 is the recording's first frame:
 ///  - hold_commands: frame k's command (the motion at time_s[k], truncated to whole ticks of `map`)
 ///    from time_s[k] - time_s[0] until the next frame (a zero-order hold: equal-time frame pairs);

@@ -38,7 +38,8 @@ QVector4D linkColor(const RobotModel& m, int link) {
 }
 
 constexpr QVector4D kComColor(0.85f, 0.10f, 0.10f, 1), kContactColor(0.10f, 0.65f, 0.20f, 1),
-    kForceColor(0.15f, 0.35f, 0.90f, 1), kAxisColor(0.95f, 0.80f, 0.10f, 1), kShadowColor(0.05f, 0.05f, 0.08f, 0.45f);
+    kForceColor(0.15f, 0.35f, 0.90f, 1), kAxisColor(0.95f, 0.80f, 0.10f, 1), kShadowColor(0.05f, 0.05f, 0.08f, 0.45f),
+    kSceneColor(0.62f, 0.52f, 0.40f, 0.4f);  // static boxes (walls, seats): wood, translucent so the robot shows through
 }  // namespace
 
 bool GlView::platformSupportsOpenGL() {
@@ -251,6 +252,15 @@ void GlView::drawRobot(bool shadow) {
     drawMesh(it.mesh, linkMatrix(it.link) * it.local, shadow ? kShadowColor : it.color, shadow);
 }
 
+void GlView::drawScene() {
+  if (!model_) return;
+  for (const SceneBox& b : model_->scene_boxes) {
+    QMatrix4x4 m = toQt(b.pose);
+    m.scale(float(b.size_m.x()), float(b.size_m.y()), float(b.size_m.z()));
+    drawMesh(kBox, m, kSceneColor);
+  }
+}
+
 void GlView::drawMarkers() {
   const float s = robot_height_m_;
   glDisable(GL_DEPTH_TEST);  // markers sit inside the bodies: always on top
@@ -357,6 +367,7 @@ void GlView::paintGL() {
     drawRobot(false);
   }
   mesh_prog_->setUniformValue("u_flatten", QMatrix4x4());
+  drawScene();  // after the robot: translucent, it must not hide what stands behind it
   drawMarkers();
   mesh_prog_->release();
   if (qEnvironmentVariableIsSet("GAPSIM_GL_DEBUG"))

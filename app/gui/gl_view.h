@@ -88,6 +88,7 @@ class GlView : public QOpenGLWidget, protected QOpenGLExtraFunctions {
   void drawMesh(int mesh, const QMatrix4x4& model, const QVector4D& color, bool unlit = false);
   void drawArrow(const QVector3D& from, const QVector3D& to, float radius, const QVector4D& color);
   void drawRobot(bool shadow);
+  void drawScene();  ///< the model's static scene boxes (RobotModel::scene_boxes: walls, seats)
   void drawMarkers();
   void drawGrid(const QMatrix4x4& view_proj);
   QMatrix4x4 linkMatrix(int link) const;

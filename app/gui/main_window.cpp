@@ -31,6 +31,7 @@
 #include "app/gui/robot_panel.h"
 #include "app/gui/signal_tree.h"
 #include "app/gui/sim_session.h"
+#include "calib/replay_commands.h"
 #include "sim/input_error.h"
 #include "sim/keyframe_controller.h"
 #include "sim/log_writer.h"
@@ -162,6 +163,11 @@ void MainWindow::buildMenus() {
   file->addAction(tr("Open &Log Overlay..."), this, [this] {
     const QString p = QFileDialog::getOpenFileName(this, tr("Open a recorded log"), QString(), tr("CSV logs (*.csv);;All files (*)"));
     if (!p.isEmpty()) openOverlay(p);
+  });
+  file->addAction(tr("Replay Real Recordin&g..."), this, [this] {
+    const QString p = QFileDialog::getOpenFileName(this, tr("Replay a real BIOLOID lean-to-stand recording"), QString(),
+                                                   tr("Recordings (*.csv);;All files (*)"));
+    if (!p.isEmpty()) openRecordingReplay(p);
   });
   file->addAction(tr("Open &Keyframe Controller..."), this, [this] {
     const QString dir = QString::fromStdString(robotsDirectory()) + "/bioloid/controllers";
@@ -332,6 +338,44 @@ bool MainWindow::openOverlay(const QString& path) {
     p->addSignal({id, tilt});
   }
   plots_->redrawNow();
+  return true;
+}
+
+bool MainWindow::openRecordingReplay(const QString& path) {
+  calib::ReplayTrial trial;
+  try {
+    trial = calib::loadReplayTrial(path.toStdString());
+  } catch (const std::exception& e) {
+    reportError(tr("Cannot replay the recording"), QString::fromStdString(e.what()));
+    return false;
+  }
+  // The loaded robot if it has the recording's joints (applied parameters stay), else the BIOLOID.
+  auto fits = [&](const std::shared_ptr<const RobotModel>& m) {
+    if (!m) return false;
+    for (const std::string& j : trial.motion->joints())
+      if (m->jointIndex(j) < 0) return false;
+    return true;
+  };
+  if (!fits(session_->model()) && (!openRobot("bioloid") || !fits(session_->model()))) return false;
+  const RobotModel& base = *session_->model();
+  calib::ReplayOptions options;  // the CLI's defaults: the authors' wall, commands held in whole ticks
+  std::shared_ptr<const RobotModel> model;
+  std::shared_ptr<const Motion> commands;
+  try {
+    model = calib::replayModel(base, trial, options);
+    commands = calib::replayCommands(trial, calib::motorMapFor(base), options);
+  } catch (const std::exception& e) {
+    reportError(tr("Cannot replay the recording"), QString::fromStdString(e.what()));
+    return false;
+  }
+  if (!loadModel(model, commands)) return false;
+  if (!openOverlay(path)) return false;
+  // Simulated t = 0 is the recording's first frame.
+  const double t0 = trial.recording->column("time_s").front();
+  if (t0 != 0.0) store_->setOffset(overlay_panel_->currentOverlay(), -t0);
+  statusBar()->showMessage(tr("replaying %1 from its first frame (recorded pose, wall, commands held at the recorded frames)")
+                               .arg(QString::fromStdString(trial.name)),
+                           8000);
   return true;
 }
 

@@ -46,6 +46,11 @@ class MainWindow : public QMainWindow {
   bool openRobot(const QString& name_or_path);
   bool openMotion(const QString& path, std::optional<double> frame_period_s = std::nullopt);
   bool openOverlay(const QString& path);
+  /// A real BIOLOID lean-to-stand recording (real-data/bioloid/rising/lean-to-stand/*.csv) replayed
+  /// as `gapsim-cli replay` does: the BIOLOID (the loaded one, parameters included, or the shipped
+  /// one) from the recording's first frame, the authors' wall unless the robot has a wall, the
+  /// commands held at the recorded frames in whole ticks; the recording as an overlay on the tilt.
+  bool openRecordingReplay(const QString& path);
   /// A BIOLOID keyframe controller file (sim/keyframe_controller.h): shown in the Robot dock's
   /// Keyframes tab (checked against the robot's legs; not played).
   bool openController(const QString& path);

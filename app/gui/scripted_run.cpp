@@ -61,7 +61,10 @@ std::optional<Options> parseOptions(const QStringList& args, int& exit_code) {
   const QCommandLineOption dock_shot("dock-screenshot", "save the --dock dock (default Calibrate with --calibration) as PNG when done.", "file");
   const QCommandLineOption hop("hop", "with --controller hop: its parameters as gapsim-cli run --hop takes them, "
                                       "e.g. torso_update=0,drop_m=0.1 (docs/mabel.md).", "key=value,...");
-  p.addOptions({plot, hop});
+  const QCommandLineOption replay("replay-recording", "replay a real BIOLOID lean-to-stand recording as gapsim-cli replay does "
+                                                     "(from its first frame, with the wall) and overlay it, e.g. "
+                                                     "../shared/real-data/bioloid/rising/lean-to-stand/0.05-01.csv.", "file");
+  p.addOptions({plot, hop, replay});
   p.addOptions({robot, motion, period, overlay, speed, play_for, play, quit_after, shot, plot_shot, window_shot, csv, quit, align, align_on, plot_gl,
                 stats, com, contacts, axes, follow, hide, size, calibration, compare, apply_best, dock, dock_shot, controller, start_cal});
   auto fail = [&](const QString& m) {
@@ -127,6 +130,7 @@ std::optional<Options> parseOptions(const QStringList& args, int& exit_code) {
   o.dock = p.value(dock);
   o.dock_screenshot = p.value(dock_shot);
   o.controller = p.value(controller);
+  o.replay_recording = p.value(replay);
   o.start_calibration = p.value(start_cal);
   if (!o.dock_screenshot.isEmpty() && o.dock.isEmpty() && p.value(calibration).isEmpty() && p.value(start_cal).isEmpty())
     return fail("--dock-screenshot needs --dock TITLE (or --calibration)");
@@ -154,6 +158,7 @@ bool ScriptedRun::start() {
   v->setShowRobot(!o_.hide_robot);
   if (!w_->openRobot(o_.robot)) return false;
   if (!o_.motion.isEmpty() && !w_->openMotion(o_.motion, o_.frame_period_s)) return false;
+  if (!o_.replay_recording.isEmpty() && !w_->openRecordingReplay(o_.replay_recording)) return false;
   for (const QString& path : o_.overlays)
     if (!w_->openOverlay(path)) return false;
   if (!o_.hop.isEmpty() && o_.controller != "hop") {

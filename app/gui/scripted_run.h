@@ -27,6 +27,7 @@ struct Options {
   QStringList overlays;
   QStringList plots;                ///< --plot: columns of the n-th plot
   QString hop;                      ///< --hop: hopping-controller parameters (parseHopParams)
+  QString replay_recording;            ///< real BIOLOID recording to replay (MainWindow::openRecordingReplay)
   QString controller;                 ///< keyframe controller to show in the Robot dock; "hop": MABEL's hopping controller
   double speed = 1.0;
   std::optional<double> play_for_s;   ///< simulated seconds to play, then stop

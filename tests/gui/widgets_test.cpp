@@ -14,6 +14,7 @@
 #include <fstream>
 
 #include "app/gui/decimate.h"
+#include "calib/replay_commands.h"
 #include "app/gui/model_params.h"
 #include "app/gui/overlay_panel.h"
 #include "app/gui/plot_panel.h"
@@ -312,6 +313,48 @@ class GuiWidgetsTest : public QObject {
     QVERIFY(std::find(shown.begin(), shown.end(), SignalRef{id, tilt}) != shown.end());
     const auto shared = sharedColumns(*w.store(), id);  // so the Overlays dock shows its RMS
     QVERIFY(std::find(shared.begin(), shared.end(), tilt) != shared.end());
+  }
+
+  void realRecordingReplaysAsTheCliScoresIt() {
+    // File > Replay Real Recording: the BIOLOID (loaded for it) starts from the recording's first
+    // frame in front of the wall, plays the held commands, and the overlay's tilt RMS is the one
+    // `gapsim-cli replay` reports for the trial (calib::replayTrial).
+    MainWindow w(false);
+    QVERIFY(w.openRobot("nao"));
+    const QString rec = GAPSIM_SOURCE_DIR "/tests/calib/data/bioloid_lean/rising/lean-to-stand/0.05-01.csv";
+    QVERIFY2(w.openRecordingReplay(rec), qPrintable(w.lastError()));
+    const auto model = w.session()->model();
+    QCOMPARE(QString::fromStdString(model->name), QStringLiteral("bioloid_gp"));
+    bool wall = false;
+    for (const SceneBox& b : model->scene_boxes) wall |= b.name == "wall";
+    QVERIFY(wall);
+    const std::string tilt = "torso/tilt_rad";
+    QVERIFY(!w.store()->overlayIds().empty());
+    const int id = w.store()->overlayIds().back();
+    const SignalSource* sim = w.store()->source(SignalStore::kSimulation);
+    QVERIFY(sim);
+    const int tilt_col = sim->columnIndex(tilt);
+    QVERIFY(tilt_col >= 0);
+    const calib::ReplayTrial trial = calib::loadReplayTrial(rec.toStdString());
+    const Log& recording = *trial.recording;
+    const std::vector<double> row0 = w.session()->row(0);  // time first, then the columns
+    QVERIFY(static_cast<std::size_t>(tilt_col) + 1 < row0.size());
+    QVERIFY(std::abs(row0[static_cast<std::size_t>(tilt_col) + 1] - recording.column(tilt).front()) < 1e-5);
+    w.session()->setSpeed(10.0);
+    w.session()->play();
+    QTRY_VERIFY_WITH_TIMEOUT(w.session()->currentTime_s() >= recording.column("time_s").back(), 60000);
+    w.session()->pause();
+    const RobotModel base = loadRobotFile(resolveRobotFile("bioloid"));
+    const calib::ReplayResult cli = calib::replayTrial(base, trial, calib::motorMapFor(base), calib::ReplayOptions{});
+    const RmsDifference gui = overlayRms(*w.store(), id, tilt);
+    QVERIFY(gui.samples > 50);
+    // Same trajectory; the GUI compares 10 ms log samples at the recorded frames, the CLI the
+    // steps: a few per cent at most.
+    QVERIFY2(std::abs(gui.rms - cli.rms_rad) < 0.05 * cli.rms_rad,
+             qPrintable(QStringLiteral("GUI RMS %1 rad, CLI %2 rad").arg(gui.rms).arg(cli.rms_rad)));
+    // Not a recording of the data package: refused, naming the file.
+    QVERIFY(!w.openRecordingReplay(GAPSIM_TEST_DATA_DIR "/bioloid_lean_to_stand_0.05-01.csv"));
+    QVERIFY(w.lastError().contains("bioloid_lean_to_stand_0.05-01.csv"));
   }
 
   void playbackSeeksWithinTheHistory() {
