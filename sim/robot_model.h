@@ -141,6 +141,9 @@ struct ContactSettings {
 struct ImuSpec {
   std::string name;
   int link = -1;
+  /// The sensor frame in the link frame (x forward, y left, z up), from `<imu rpy="...">`; identity
+  /// when the link frame already is one (the Nao). The BIOLOID's torso link has x left, -y forward.
+  Eigen::Matrix3d R_link_sensor = Eigen::Matrix3d::Identity();
 };
 
 struct FootContactSpec {

@@ -174,10 +174,10 @@ Eigen::Isometry3d Simulation::linkPose(int link) const {
 
 ImuReading Simulation::imu(int index) const {
   const int link = model_->imus.empty() ? model_->root_link : model_->imus.at(index).link;
-  const Eigen::Isometry3d T = linkPose(link);
-  const Eigen::Matrix3d& R = T.linear();
+  const Eigen::Matrix3d R =
+      model_->imus.empty() ? linkPose(link).linear() : Eigen::Matrix3d(linkPose(link).linear() * model_->imus.at(index).R_link_sensor);
   ImuReading r;
-  // ZYX (yaw-pitch-roll) Euler angles of the link frame in the world.
+  // ZYX (yaw-pitch-roll) Euler angles of the sensor frame in the world.
   r.pitch_rad = std::asin(std::clamp(-R(2, 0), -1.0, 1.0));
   r.roll_rad = std::atan2(R(2, 1), R(2, 2));
   r.tilt_rad = std::acos(std::clamp(R(2, 2), -1.0, 1.0));

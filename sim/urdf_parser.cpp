@@ -624,7 +624,9 @@ void parseGapsim(Ctx& c, const XMLElement* g, RobotModel& m) {
         std::string sn = s->Name();
         std::string fs = f + "/" + sn;
         if (sn == "imu") {
-          m.imus.push_back({attrString(c, s, "name", fs), requireLink(c, s, m, fs)});
+          ImuSpec imu{attrString(c, s, "name", fs), requireLink(c, s, m, fs)};
+          imu.R_link_sensor = rotationFromRpy(attrVec3(c, s, "rpy", fs, Eigen::Vector3d::Zero()));
+          m.imus.push_back(std::move(imu));
         } else if (sn == "foot_contact") {
           m.foot_contacts.push_back({attrString(c, s, "name", fs), requireLink(c, s, m, fs)});
         } else if (sn == "encoder") {
