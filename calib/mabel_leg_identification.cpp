@@ -102,6 +102,8 @@ struct LegResiduals {
       y = simulate(x[0]);
     } catch (const DivergenceError&) {
       return false;  // Ceres rejects the step
+    } catch (const std::invalid_argument&) {
+      return false;  // a trial value the transmission refuses
     }
     const std::size_t n = log->time_s.size();
     std::size_t j = 0;
@@ -309,6 +311,25 @@ LegHold legHoldCommands(const RobotModel& stand, LegSide side, const motorgear::
   return {leg.mLA.K_T * pr.cable_torque_mLA_Nm - leg.mLA.b_Nm, leg.mLS.K_T * pr.cable_torque_mLS_Nm - leg.mLS.b_Nm};
 }
 
+LegHold staticBiasEstimate(const RobotModel& stand, const LegExperiment& e,
+                            const motorgear::MabelTransmission::Params& leg, const LegExperimentLog& log) {
+  // The leg's mean pose answers the mean input about as a static leg would (the chirp averages
+  // out): b ~ u_hold(mean pose, b = 0) - mean(u).
+  LegPose mean = logStartPose(stand, e, log);
+  auto avg = [](const std::vector<double>& v) {
+    double s = 0;
+    for (double x : v) s += x;
+    return v.empty() ? 0.0 : s / static_cast<double>(v.size());
+  };
+  if (e.actuated_mLA) mean.q_mLA_rad = avg(log.q_mLA_rad);
+  if (e.actuated_mLS) mean.q_mLS_rad = avg(log.q_mLS_rad);
+  auto p = leg;
+  p.mLA.b_Nm = p.mLS.b_Nm = 0.0;
+  const LegHold h = legHoldCommands(stand, e.side, p, mean);
+  return {e.actuated_mLA ? h.u_mLA_Nm - avg(log.u_mLA_Nm) : leg.mLA.b_Nm,
+          e.actuated_mLS ? h.u_mLS_Nm - avg(log.u_mLS_Nm) : leg.mLS.b_Nm};
+}
+
 LegExperimentLog synthesizeLegExperiment(const RobotModel& stand, const LegExperiment& e,
                                          const motorgear::MabelTransmission::Params& leg, const LegPose& start,
                                          const LegExcitation& x) {
@@ -404,6 +425,15 @@ LegFitResult fitLegParameters(const RobotModel& stand, const LegExperiment& e,
   cost->SetNumResiduals(static_cast<int>(n_res));
   ceres::Problem problem;
   problem.AddResidualBlock(cost, nullptr, x.data());
+  // Keep trial steps physical: mu in [1e-7, 10] N m s/rad, |b| <= 10 N m, the start within 50 mrad of
+  // the first sample (an encoder's noise, not a different experiment).
+  for (std::size_t i = 0; i < static_cast<std::size_t>(p); ++i) {
+    const bool param = i < params.size();
+    const double lo = param ? (isMu(params[i]) ? std::log(1e-7) : -10.0 / kBiasScale_Nm) : -50.0;
+    const double hi = param ? (isMu(params[i]) ? std::log(10.0) : 10.0 / kBiasScale_Nm) : 50.0;
+    problem.SetParameterLowerBound(x.data(), static_cast<int>(i), lo);
+    problem.SetParameterUpperBound(x.data(), static_cast<int>(i), hi);
+  }
 
   LegFitResult f;
   f.residuals = n_res;

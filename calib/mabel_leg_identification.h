@@ -147,6 +147,12 @@ struct LegHold {
 LegHold legHoldCommands(const RobotModel& stand, LegSide side, const motorgear::MabelTransmission::Params& leg,
                         const LegPose& pose);
 
+/// A starting value for the biases of the actuated motors (u_mLA_Nm, u_mLS_Nm hold b here): the
+/// hold command of the log's mean pose with b = 0, minus the mean command (the chirp averages out,
+/// so the mean pose is about the static answer to the mean input). A locked motor keeps leg's b.
+LegHold staticBiasEstimate(const RobotModel& stand, const LegExperiment& e,
+                           const motorgear::MabelTransmission::Params& leg, const LegExperimentLog& log);
+
 /// A synthetic experiment (`gapsim-cli excite leg`): the paper's chirp plus offset on each
 /// actuated motor (chirpExcitation; for MIMO both chirps run at once, the shorter one continued
 /// at its offset), simulated with `leg`, and the motor angles measured by an encoder.

@@ -172,10 +172,11 @@ struct FitArgs {
   std::string dof = "mLS";
   std::optional<double> mu_start;
   std::optional<double> mu_mLA, mu_mLS;          // leg-bias: fixed friction
-  double b_start_mLA = 0.0, b_start_mLS = 0.0;  // leg-bias: start
+  std::optional<double> b_start_mLA, b_start_mLS;  // leg-bias: start (default: staticBiasEstimate)
   std::string out = ".";
   double confidence = 0.95;
   bool fixed_start = false;
+  bool fit_bias = false;  // leg-friction: fit b of the motor as well
 };
 
 int runLegFriction(const FitArgs& a) {
@@ -193,24 +194,34 @@ int runLegFriction(const FitArgs& a) {
             << ": " << a.log << "\n"
             << "  " << log.time_s.size() << " samples, T_s = " << fmt(log.sample_time_s, 6) << " s; stand "
             << stand.source_file << "; " << (mLA ? "mLS" : "mLA") << " and B_Spring locked\n"
-            << "  fixed: b = " << fmt(calib::legParamValue(leg, mLA ? LegParam::b_mLA : LegParam::b_mLS), 4)
+            << (a.fit_bias ? "  b (Table IV, fitted as well: --fit-bias) = " : "  fixed: b = ") << fmt(calib::legParamValue(leg, mLA ? LegParam::b_mLA : LegParam::b_mLS), 4)
             << " N m, K_T = " << fmt(mLA ? leg.mLA.K_T : leg.mLS.K_T, 4) << ", J = "
             << fmt(mLA ? leg.mLA.inertia_kgm2() : leg.mLS.inertia_kgm2(), 4) << " kg m^2 (--set to change)\n";
   calib::LegFitOptions o;
   o.confidence = a.confidence;
   o.fit_start = !a.fixed_start;
-  const std::vector<LegParam> ps{p};
-  const std::vector<double> st{start};
+  const LegParam pb = mLA ? LegParam::b_mLA : LegParam::b_mLS;
+  std::vector<LegParam> ps{p};
+  std::vector<double> st{start};
+  if (a.fit_bias) {
+    ps.push_back(pb);
+    const calib::LegHold b0 = calib::staticBiasEstimate(stand, e, leg, log);
+    st.push_back(mLA ? b0.u_mLA_Nm : b0.u_mLS_Nm);
+  }
   const calib::LegFitResult r = calib::fitLegParameters(stand, e, leg, log, ps, st, o);
   Params at_start = leg;
   calib::setLegParam(at_start, p, start);
+  if (a.fit_bias) calib::setLegParam(at_start, pb, st[1]);
   const calib::LegPose pose = calib::logStartPose(stand, e, log);
   const calib::LegResponse y0 = calib::simulateLegExperiment(stand, e, at_start, pose.q_mLA_rad, pose.q_mLS_rad,
                                                              log.u_mLA_Nm, log.u_mLS_Nm, log.sample_time_s);
   report("leg_friction", log, e, r, y0, a.out, a.confidence);
   const auto& est = r.estimates[0];
-  std::cout << legParamName(p) << "=" << fmt(est.value, 6) << " half_width=" << fmt(est.half_width, 4)
-            << " J_rad=" << fmt(r.cost_J_rad, 6) << " rms_rad=" << fmt(r.rms_rad, 6) << std::endl;
+  std::cout << legParamName(p) << "=" << fmt(est.value, 6) << " half_width=" << fmt(est.half_width, 4);
+  if (a.fit_bias)
+    std::cout << " " << legParamName(pb) << "=" << fmt(r.estimates[1].value, 6)
+              << " half_width_b=" << fmt(r.estimates[1].half_width, 4);
+  std::cout << " J_rad=" << fmt(r.cost_J_rad, 6) << " rms_rad=" << fmt(r.rms_rad, 6) << std::endl;
   return r.converged ? kExitOk : kExitFailure;
 }
 
@@ -232,11 +243,12 @@ int runLegBias(const FitArgs& a) {
   o.confidence = a.confidence;
   o.fit_start = !a.fixed_start;
   const std::vector<LegParam> ps{LegParam::b_mLA, LegParam::b_mLS};
-  const std::vector<double> st{a.b_start_mLA, a.b_start_mLS};
+  const calib::LegHold b0 = calib::staticBiasEstimate(stand, e, leg, log);
+  const std::vector<double> st{a.b_start_mLA.value_or(b0.u_mLA_Nm), a.b_start_mLS.value_or(b0.u_mLS_Nm)};
   const calib::LegFitResult r = calib::fitLegParameters(stand, e, leg, log, ps, st, o);
   Params at_start = leg;
-  at_start.mLA.b_Nm = a.b_start_mLA;
-  at_start.mLS.b_Nm = a.b_start_mLS;
+  at_start.mLA.b_Nm = st[0];
+  at_start.mLS.b_Nm = st[1];
   const calib::LegResponse y0 = calib::simulateLegExperiment(stand, e, at_start, log.q_mLA_rad[0], log.q_mLS_rad[0],
                                                              log.u_mLA_Nm, log.u_mLS_Nm, log.sample_time_s);
   report("leg_bias", log, e, r, y0, a.out, a.confidence);
@@ -339,6 +351,8 @@ Action addLegFriction(CLI::App& app) {
   app.add_option("--dof", a->dof, "the actuated motor of the SISO experiment: mLA or mLS (the other is locked)")
       ->capture_default_str();
   app.add_option("--mu-start", a->mu_start, "starting mu (N m s/rad); default Table III mu_3 / K_T of the motor");
+  app.add_flag("--fit-bias", a->fit_bias, "fit the motor's bias b together with mu (the paper holds b at Table IV "
+                                          "in SISO; its footnote: the bias changes from trial to trial)");
   return [a] { return runLegFriction(*a); };
 }
 
@@ -347,8 +361,9 @@ Action addLegBias(CLI::App& app) {
   addFitCommon(app, *a);
   app.add_option("--mu-mLA", a->mu_mLA, "fixed mu of mLA (N m s/rad), e.g. from leg-friction; default the stand's (Table V)");
   app.add_option("--mu-mLS", a->mu_mLS, "fixed mu of mLS (N m s/rad); default the stand's (Table V)");
-  app.add_option("--b-start-mLA", a->b_start_mLA, "starting b of mLA (N m)")->capture_default_str();
-  app.add_option("--b-start-mLS", a->b_start_mLS, "starting b of mLS (N m)")->capture_default_str();
+  app.add_option("--b-start-mLA", a->b_start_mLA, "starting b of mLA (N m); default: the static estimate (hold "
+                                                  "command of the mean pose minus the mean command)");
+  app.add_option("--b-start-mLS", a->b_start_mLS, "starting b of mLS (N m); default: the static estimate");
   return [a] { return runLegBias(*a); };
 }
 

@@ -162,6 +162,26 @@ TEST(MabelLegFriction, QuantisedNoisyEncoderEstimateInsideItsInterval) {
   EXPECT_NEAR(r.rms_rad, std::sqrt(x.noise_rad * x.noise_rad + q * q / 12), 0.1 * x.noise_rad);
 }
 
+TEST(MabelLegFriction, SisoWithUnknownBiasFitsMuAndBTogether) {
+  // The log's leg has Table V's b (the biases "change slightly for each experimental trial"), not
+  // the stand's Table IV one: mu and b of the left mLA fitted together, b started from the static
+  // estimate.
+  const LegExperiment e = siso(LegSide::Left, true);
+  auto truth = legParams(LegSide::Left);
+  truth.mLA.b_Nm = tableVBias_Nm(LegSide::Left, true);  // 0.026 vs Table IV's -0.047
+  const LegExperimentLog log =
+      synthesizeLegExperiment(stand(), e, truth, standInitialPose(stand(), LegSide::Left), excitation(LegSide::Left, truth, 0.03));
+  const auto leg = legParams(LegSide::Left);
+  const LegHold b0 = staticBiasEstimate(stand(), e, leg, log);
+  EXPECT_NEAR(b0.u_mLA_Nm, truth.mLA.b_Nm, 0.05 * std::abs(truth.mLA.b_Nm));  // a start, not the answer
+  const std::vector<LegParam> ps{LegParam::mu_mLA, LegParam::b_mLA};
+  const std::vector<double> start{tableIIIFriction_Nms(LegSide::Left, true), b0.u_mLA_Nm};
+  const LegFitResult r = fitLegParameters(stand(), e, leg, log, ps, start);
+  EXPECT_TRUE(r.converged);
+  EXPECT_NEAR(r.estimates[0].value, truth.mLA.mu_Nms_rad, 0.01 * truth.mLA.mu_Nms_rad);
+  EXPECT_NEAR(r.estimates[1].value, truth.mLA.b_Nm, 0.02 * std::abs(truth.mLA.b_Nm));
+}
+
 TEST(MabelLegBias, MimoRecoversTableVBiases) {
   // eq. (20): both motors of the left leg actuated, mu fixed at Table V, b from 0.
   LegExperiment e;
