@@ -36,7 +36,7 @@ std::vector<ParameterRange> naoDrivetrainRanges() {
     r.push_back({p + "/pid/p", 0.5, 2.0});
     r.push_back({p + "/pid/i", 0.0, 2.0, true, false});
     r.push_back({p + "/pid/d", 0.5, 2.0});
-    r.push_back({p + "/motor/B_v", 0.5, 2.0});
+    r.push_back({p + "/motor/K_e", 0.5, 2.0});  // the back-EMF (the Nao file has B_v = 0)
     r.push_back({p + "/motor/S", 0.3, 1.0, false, false});
     r.push_back({p + "/gear/D_g", 0.5, 2.0});
     r.push_back({p + "/gear/m_g", 0.5, 2.0});

@@ -401,13 +401,25 @@ NAO_FINGER_MASS = 0.010  # kg moved from l_wrist/r_wrist into l_gripper/r_grippe
 # J_rotor (reflected as sigma^2 J_rotor, MuJoCo's armature) is not in the MoToFlex set: 1e-7 kg m^2
 # is the order of a 24 mm ironless rotor, 3e-8 and 1e-8 for the 17 mm and 12 mm motors; these are
 # estimates for calibration to refine, not data.
+# Speed friction: the true back-EMF K_e = K_t (SI: V s/rad = N m/A) and no extra viscous term
+# (B_v = 0). The published B (5.346e-2, 3.883e-2) never acted in the original implementation: its
+# SingleJoint::act passes the AMotor's dParamVel as the joint speed, which torque control never sets
+# (0), so Motor::getTargetTorque subtracted 0 * B. Applied to the real joint speed, that B caps
+# the legs at 0.86 rad/s (type A) and 1.18 rad/s (type B), against datasheet no-load speeds of
+# 4.2-4.5 and 6.4-7.0 rad/s (nao_motors.csv); with K_e = K_t the no-load speed is
+# U_bat / (K_e sigma) = 5.5 and 8.5 rad/s, and open-loop walks go as planned (docs/drivetrain.md).
 NAO_DRIVETRAINS = [
+    '<!-- Speed friction: true back-EMF K_e = K_t, B_v = 0 (docs/drivetrain.md, "Back-EMF"). -->',
     '<drivetrain name="legs/typeA" type="motoflex" preset="typeA" dry_friction_Nm="1.6617"',
     '            joints="LHipYawPitch LHipRoll LAnkleRoll RHipRoll RAnkleRoll">',
+    '  <param name="motor/B_v" value="0"/>',
+    '  <param name="motor/K_e" value="0.0195"/>',
     '  <param name="gear/J_rotor" value="1e-7"/>',
     '</drivetrain>',
     '<drivetrain name="legs/typeB" type="motoflex" preset="typeB" dry_friction_Nm="0.79156"',
     '            joints="LHipPitch LKneePitch LAnklePitch RHipPitch RKneePitch RAnklePitch">',
+    '  <param name="motor/B_v" value="0"/>',
+    '  <param name="motor/K_e" value="0.0195"/>',
     '  <param name="gear/J_rotor" value="1e-7"/>',
     '</drivetrain>',
 ]
@@ -420,7 +432,8 @@ for name, ratio, joints, scale, jr in [
         '<drivetrain name="%s" type="motoflex" preset="typeA" dry_friction_Nm="%s" joints="%s">' % (name, fmt(round(0.2 * scale, 6)), joints),
         '  <param name="gear/sigma" value="%s"/>' % fmt(ratio),
         '  <param name="motor/K_t" value="%s"/>' % fmt(round(1.95e-2 * scale, 8)),
-        '  <param name="motor/B_v" value="%s"/>' % fmt(round(5.346e-2 * scale, 8)),
+        '  <param name="motor/B_v" value="0"/>',
+        '  <param name="motor/K_e" value="%s"/>' % fmt(round(1.95e-2 * scale, 8)),
         '  <param name="gear/J_rotor" value="%s"/>' % fmt(jr),
         '</drivetrain>']
 NAO_DRIVETRAINS += [

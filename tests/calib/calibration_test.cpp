@@ -322,7 +322,7 @@ TEST(Resume, ThreeGenerationsThenThreeMoreEqualSixInProcess) {
 TEST(Objective, ZeroAtTheHiddenParametersAndPositiveElsewhere) {
   const std::string d = tempDir("objective");
   auto problem = exampleProblem(shortSet(d, 0.5), ObjectiveKind::Sum);
-  const Eigen::Vector2d hidden(0.050479, 1404.55);  // calib/examples/nao_twin/hidden.params
+  const Eigen::Vector2d hidden(0.02535, 1404.55);  // calib/examples/nao_twin/hidden.params
   const EvalResult at = problem->evaluate(hidden);
   // The twin ran the same deterministic simulation: identical logs, so F = E = 0 exactly.
   EXPECT_EQ(at.fitness, 0.0);
@@ -347,7 +347,7 @@ TEST(Objective, TheStepperOfTwinAndEvaluationsIsChosenTogether) {
   ObjectiveSettings big, quick;
   big.quickstep = false;
   quick.quickstep = true;
-  const Eigen::Vector2d at(0.050479, 1404.55);  // calib/examples/nao_twin/hidden.params
+  const Eigen::Vector2d at(0.02535, 1404.55);  // calib/examples/nao_twin/hidden.params
   const auto space = ParameterSpace::load(kExample + "/space.csv");
   EXPECT_EQ(CalibrationProblem(model, space, ScenarioSet::load(set), big).evaluate(at).fitness, 0.0);
   EXPECT_GT(CalibrationProblem(model, space, ScenarioSet::load(set), quick).evaluate(at).fitness, 0.0);
@@ -369,16 +369,16 @@ TEST(Objective, FMatchesTheFormulaOnAHandMadeLog) {
 }
 
 
-TEST(Twin, CalibrationFromTheDefaultsRecoversTheHiddenSpeedFriction) {
-  // The example's twin hides B_v = 0.050479 (x1.3) and D_B = 1404.55 (x0.7). D_B is not
+TEST(Twin, CalibrationFromTheDefaultsRecoversTheHiddenBackEmf) {
+  // The example's twin hides K_e = 0.02535 (x1.3) and D_B = 1404.55 (x0.7). D_B is not
   // determined by short squats (docs/calibration.md), so it is frozen at its hidden value here and
-  // B_v starts from the default 0.03883. The objective is exactly 0 at the hidden value; encoder
+  // K_e starts from the default 0.0195. The objective is exactly 0 at the hidden value; encoder
   // quantisation (and contact events) make F flat/rugged within about 1% of it, and 10
   // generations of 6 leave sigma around 0.05 of the log range: 3% is the justified tolerance.
   const std::string d = tempDir("twin");
   writeFile(d + "/space.csv",
             "name,value,lower,upper,frozen,tie,scale\n"
-            "legs/typeB/motor/B_v,0.03883,0.015,0.1,0,,log\n"
+            "legs/typeB/motor/K_e,0.0195,0.0075,0.05,0,,log\n"
             "legs/soft/D_B,1404.55,700,6000,1\n");
   auto model = std::make_shared<RobotModel>(loadRobotFile(resolveRobotFile("nao")));
   auto problem = std::make_shared<CalibrationProblem>(model, ParameterSpace::load(d + "/space.csv"),
@@ -392,10 +392,12 @@ TEST(Twin, CalibrationFromTheDefaultsRecoversTheHiddenSpeedFriction) {
   Calibration c(problem->space(), s, d + "/out");
   c.run(ev, nullptr);
   const double bv = c.bestValues()[0];
-  std::printf("twin: B_v recovered %.6g (hidden 0.050479, initial 0.03883): %+.2f%%; F %.3g -> %.3g\n", bv,
-              100 * (bv / 0.050479 - 1), c.initialFitness(), c.bestFitness());
-  EXPECT_NEAR(bv / 0.050479, 1.0, 0.03);
-  EXPECT_LT(c.bestFitness(), 0.05 * c.initialFitness());
+  std::printf("twin: K_e recovered %.6g (hidden 0.02535, initial 0.0195): %+.2f%%; F %.3g -> %.3g\n", bv,
+              100 * (bv / 0.02535 - 1), c.initialFitness(), c.bestFitness());
+  EXPECT_NEAR(bv / 0.02535, 1.0, 0.03);
+  // F has a floor from the encoder quantisation (~4e-13 here, within 0.3% of the hidden K_e), about
+  // a tenth of the initial F: the start's back-EMF error (-23%) moves the joints less than B_v's did.
+  EXPECT_LT(c.bestFitness(), 0.15 * c.initialFitness());
 }
 
 }  // namespace

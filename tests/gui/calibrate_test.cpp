@@ -51,12 +51,12 @@ QString tinyScenarios(const QString& dir) {
   return p;
 }
 
-// The example's space, but starting B_v away from the robot's default (0.03883), so the best
+// The example's space, but starting K_e away from the robot's default (0.0195), so the best
 // value differs from what the session runs whether or not two generations improve on the start.
 QString tinySpace(const QString& dir) {
   const QString p = dir + "/space.csv";
   std::ofstream(p.toStdString()) << "name,value,lower,upper,frozen,tie,scale\n"
-                                 << "legs/typeB/motor/B_v,0.05,0.015,0.1,0,,log\n"
+                                 << "legs/typeB/motor/K_e,0.025,0.0075,0.05,0,,log\n"
                                  << "legs/soft/D_B,2006.5,700,6000,0,,log\n";
   return p;
 }
@@ -239,10 +239,10 @@ class CalibrateTest : public QObject {
 
     // Apply: the session's model gets the best value of the calibrated parameter.
     const calib::ParameterSpace best = calib::ParameterSpace::load((out + "/best.params").toStdString());
-    const std::string name = best.entries().front().name;  // legs/typeB/motor/B_v
+    const std::string name = best.entries().front().name;  // legs/typeB/motor/K_e
     const double want = best.entries().front().value;
     const double before = parameterValue(*w.session()->model(), name);
-    QVERIFY(std::abs(before - 0.03883) < 1e-9);  // the robot's default, not the space's start
+    QVERIFY(std::abs(before - 0.0195) < 1e-9);  // the robot's default, not the space's start
     QVERIFY(want != before);
     panel->applyBest();
     QCOMPARE(parameterValue(*w.session()->model(), name), want);
