@@ -58,7 +58,7 @@ struct LoopInputs {
   std::string robot = "bioloid", params, tasks = "all", reality = "twin", twin_params, space, init_dir;
   int iterations = 3;
   int first_opt_generations = -1;  // -1: opt_generations
-  int opt_generations = 6, opt_population = 8, cal_generations = 8, cal_population = 8;
+  int opt_generations = 8, opt_population = 8, cal_generations = 6, cal_population = 8;  // the acceptance runs' budget
   double opt_sigma0 = 0.1, cal_sigma0 = 0.2;
   std::uint64_t seed = 1;
 
