@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <limits>
 #include <sstream>
 
 #include "sim/input_error.h"
@@ -199,7 +200,10 @@ ReplayResult replayTrial(const RobotModel& base, const ReplayTrial& trial, const
   std::vector<double> target = model->initial_q, values;
   MotionCursor cursor;
   auto command = [&](double t, bool quantise) {
-    trial.motion->sampleAll(t, values, cursor);
+    // At a jump (two rows with one time) the authors' Motion.cpp applies the earlier row for t
+    // equal to that time (data README); gapsim's Motion the later one. Sampling one ulp earlier
+    // gives the data's rule: the 0.00 ramp's frame 0 (t = 0) commands the start pose, not the end.
+    trial.motion->sampleAll(std::nextafter(t, -std::numeric_limits<double>::infinity()), values, cursor);
     for (std::size_t c = 0; c < to_joint.size(); ++c) {
       double q = values[c];
       if (quantise && entry[c]) {
@@ -220,7 +224,20 @@ ReplayResult replayTrial(const RobotModel& base, const ReplayTrial& trial, const
   if (log) *log = Log(recorder.columns());
   const long log_every = std::max(1L, std::lround(o.log_period_s / sim.dt_s()));
 
-  const double t0 = t_rec.front(), t_end = t_rec.back();
+  // Settling: the real robot stood at rest on the wall before playback started; the recorded
+  // pose with zero velocities is not an equilibrium of the model (0.5 mm above the floor, the
+  // wall where the model says), so hold the first frame's command for o.settle_s first.
+  if (o.hold_commands) command(t_rec[0], true);
+  else command(t_rec.front(), false);
+  sim.setTargets(target);
+  try {
+    for (long k = std::lround(o.settle_s / sim.dt_s()); k > 0; --k) sim.step();
+  } catch (const DivergenceError& e) {
+    r.diverged = true;
+    r.error = std::string("diverged while settling: ") + e.what();
+    return r;
+  }
+  const double t0 = t_rec.front() - sim.time_s(), t_end = t_rec.back();  // recording time = t0 + sim time
   std::size_t next = 0;        // next recorded frame to sample
   std::size_t cmd_frame = 0;   // frame whose command is held
   double prev_t = sim.time_s() + t0, prev_tilt = sim.imu().tilt_rad;
@@ -234,9 +251,6 @@ ReplayResult replayTrial(const RobotModel& base, const ReplayTrial& trial, const
     }
   };
   sample_until(prev_t, prev_tilt);
-  if (o.hold_commands) command(t_rec[0], true);
-  else command(t0, false);
-  sim.setTargets(target);
   if (log) {
     recorder.sample(sim, row);
     log->appendRow(row);

@@ -80,6 +80,8 @@ struct ReplayOptions {
   double wall_face_x_m = -0.087; ///< x of the wall's front face (authors' model: -0.087)
   bool hold_commands = true;     ///< zero-order hold at the recorded frames, whole ticks (else the
                                  ///< motion sampled every step, unquantised)
+  double settle_s = 0.0;         ///< hold the first frame's command this long before the recording's
+                                 ///< t_0 (the model's rest on the wall; 0: start moving at once)
   std::uint64_t sim_seed = 0;    ///< SimOptions::seed
   double log_period_s = 0.01;    ///< period of the optional simulated log
 };

@@ -42,6 +42,11 @@ void writeTilt(const std::string& dir, const std::string& trial, const calib::Re
   t.write(dir + "/" + name + "_tilt.csv");
 }
 
+void checkSettle(double settle_s) {
+  if (!(settle_s >= 0 && settle_s <= 10))
+    throw InputError("", 0, "--settle", "expected a time in [0, 10] s, got " + std::to_string(settle_s));
+}
+
 }  // namespace
 
 Action addReplay(CLI::App& app) {
@@ -65,10 +70,13 @@ Action addReplay(CLI::App& app) {
   app.add_option("--sim-seed", opt->sim_seed, "SimOptions::seed")->capture_default_str();
   app.add_flag("--no-wall", *no_wall, "without the authors' wall behind the robot");
   app.add_option("--wall-x", opt->wall_face_x_m, "x of the wall's front face (m)")->capture_default_str();
+  app.add_option("--settle", opt->settle_s, "hold the first frame's command this long before the recording starts (s)")
+      ->capture_default_str();
   app.add_flag("--continuous-commands", *continuous,
                "command the motion every step, unquantised (default: held at the recorded frames, whole ticks)");
   return [=] {
     ra->quiet = true;
+    checkSettle(opt->settle_s);
     opt->wall = !*no_wall;
     opt->hold_commands = !*continuous;
     // The wall first, so parameter files may move it (scene/wall/x, as calibrate-replay writes).
@@ -161,6 +169,8 @@ Action addCalibrateReplay(CLI::App& app) {
   app.add_option("--sigma0", s.sigma0, "initial step size as a fraction of each parameter's range")->capture_default_str();
   app.add_option("--seed", s.seed, "seed of the optimizer's random numbers")->capture_default_str();
   app.add_option("--sim-seed", a->opt.sim_seed, "SimOptions::seed of every replay")->capture_default_str();
+  app.add_option("--settle", a->opt.settle_s, "hold the first frame's command this long before the recording starts (s)")
+      ->capture_default_str();
   app.add_flag("--no-wall", a->no_wall, "without the authors' wall");
   addJobOptions(app, a->backend, a->jobs, a->out, a->resume, a->force);
   return [a, generations_opt] {
@@ -183,7 +193,8 @@ Action addCalibrateReplay(CLI::App& app) {
                 {"holdout", a->holdout},
                 {"space", absolute(a->space)},
                 {"wall", !a->no_wall},
-                {"sim_seed", std::to_string(a->opt.sim_seed)}};
+                {"sim_seed", std::to_string(a->opt.sim_seed)},
+                {"settle_s", a->opt.settle_s}};
     }
     settings.validate();
     RunArgs ra;
@@ -199,6 +210,8 @@ Action addCalibrateReplay(CLI::App& app) {
     calib::ReplayOptions opt;
     opt.wall = inputs.at("wall").get<bool>();
     opt.sim_seed = std::stoull(inputs.at("sim_seed").get<std::string>());
+    opt.settle_s = inputs.value("settle_s", 0.0);  // checkpoints before --settle existed: none
+    checkSettle(opt.settle_s);
     auto problem = std::make_shared<const calib::ReplayProblem>(model, space, set, motorMapFor(*model), opt);
     calib::EvalFunction fn = [problem](const Eigen::VectorXd& v) { return problem->evaluate(v); };
 

@@ -35,6 +35,9 @@ TEST(ReplayCli, BadInputExitsTwoNamingTheProblem) {
   EXPECT_TRUE(contains(r.out, "--recordings")) << r.out;
   r = cli("replay --recordings " + kData + " --set link/torso/mass=-1");
   EXPECT_EQ(r.code, 2) << r.out;
+  r = cli("replay --recordings " + kData + " --settle -0.5");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_TRUE(contains(r.out, "--settle")) << r.out;
 }
 
 TEST(CalibrateReplayCli, TinyRunWritesResultsRefusesOverwriteAndResumes) {

@@ -95,6 +95,63 @@ TEST(Replay, ARealTrialRunsAndGivesAFiniteTiltRms) {
   EXPECT_GT(r.max_tilt_sim_rad, 0.2);
 }
 
+// ReplayOptions::settle_s holds the first frame's command before the recording's t_0. The
+// recorded pose at rest is not a rest state of the model with the authors' wall 3.6 cm behind
+// the back: settled, the robot has fallen back onto it (rising task: 0.09 rad against the real
+// 0.037). After 0.5 s it is at rest: settling longer changes frame 0 by almost nothing. The
+// recording's time axis is kept.
+TEST(Replay, SettlingHoldsTheFirstCommandBeforeTheRecordingStarts) {
+  const ReplaySet set = ReplaySet::load(kData);
+  const ReplayTrial& t = set.trials[1];  // 0.11-01
+  ReplayOptions o;
+  o.settle_s = 0.5;
+  const ReplayResult a = replayTrial(*bioloid(), t, motorMap(), o);
+  o.settle_s = 0.8;
+  const ReplayResult b = replayTrial(*bioloid(), t, motorMap(), o);
+  ASSERT_TRUE(a.error.empty() && b.error.empty()) << a.error << b.error;
+  ASSERT_EQ(a.time_s.size(), t.recording->rows());
+  EXPECT_EQ(a.time_s.front(), t.recording->at(0, 0));
+  EXPECT_EQ(a.time_s.back(), t.recording->at(t.recording->rows() - 1, 0));
+  EXPECT_GT(a.tilt_sim_rad[0], a.tilt_real_rad[0] + 0.03);  // fell back onto the wall while settling
+  EXPECT_NEAR(a.tilt_sim_rad[0], b.tilt_sim_rad[0], 2e-3);   // and was at rest there
+  // Without settling frame 0 is the recorded pose itself.
+  const ReplayResult c = replayTrial(*bioloid(), t, motorMap(), ReplayOptions{});
+  EXPECT_NEAR(c.tilt_sim_rad[0], c.tilt_real_rad[0], 1e-5);
+}
+
+// The 0.00 ramp is a jump at t = 0 (two rows with time 0) and the recordings' frame 0 has
+// time_s = 0: the authors' Motion.cpp applies the earlier row at a jump's time (data README), so
+// the real robot held the start pose until frame 1. Settling must hold the start pose too (with
+// gapsim's later-row rule it would stand up while settling).
+TEST(Replay, AJumpAtFrameZeroCommandsTheEarlierRowFirst) {
+  const ReplaySet set = ReplaySet::load(kData);
+  ReplayTrial t = set.trials[0];  // 0.05-01, its ramp made a jump at t = 0 as in 0.00.csv
+  const Motion& m = *t.motion;
+  std::vector<double> start, stand;
+  MotionCursor cur;
+  m.sampleAll(0.0, start, cur);
+  m.sampleAll(10.0, stand, cur);
+  t.motion = std::make_shared<Motion>(m.joints(), std::vector<double>{0.0, 0.0, 1.0},
+                                      std::vector<std::vector<double>>{start, stand, stand});
+  ASSERT_EQ(t.recording->at(0, 0), 0.0);
+  ReplayOptions o;
+  o.settle_s = 0.2;
+  o.log_period_s = 0.001;
+  Log log;
+  const ReplayResult r = replayTrial(*bioloid(), t, motorMap(), o, &log);
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  const auto target = log.column("r_thigh/q_target_rad");
+  const auto time = log.column("time_s");
+  const double t1 = t.recording->at(1, 0);  // frame 1: the end pose from here on
+  ASSERT_GT(log.rows(), 100u);
+  EXPECT_NEAR(target.front(), 0.1136, 0.006) << "frame 0 after settling: the start pose (one tick)";
+  for (std::size_t k = 0; k < time.size(); ++k)
+    if (time[k] > 0.2 + t1 + 0.002) {
+      EXPECT_NEAR(target[k], -0.5, 0.006) << "after frame 1 the end pose";
+      break;
+    }
+}
+
 TEST(ReplayCalibration, TinyBudgetLowersECaliOnTheTrainingTrial) {
   ReplaySet set = ReplaySet::load(kData);
   set.select("0.05-01");
