@@ -8,6 +8,7 @@
 #include <numbers>
 #include <stdexcept>
 
+#include "calib/log_sampling.h"
 #include "sim/csv_table.h"
 #include "sim/input_error.h"
 
@@ -208,18 +209,7 @@ ChirpLog ChirpLog::read(const std::string& path) {
   log.omega_rad_s = t.column("omega_rad_s");
   const std::size_t n = log.time_s.size();
   if (n < 4) throw InputError(path, 0, "", "a chirp log needs at least 4 samples, got " + std::to_string(n));
-  // The median step: one gap or jitter does not shift it, so the error names the odd row.
-  std::vector<double> steps(n - 1);
-  for (std::size_t k = 1; k < n; ++k) steps[k - 1] = log.time_s[k] - log.time_s[k - 1];
-  std::nth_element(steps.begin(), steps.begin() + static_cast<std::ptrdiff_t>(steps.size() / 2), steps.end());
-  log.sample_time_s = steps[steps.size() / 2];
-  for (std::size_t k = 1; k < n; ++k) {
-    const double dt = log.time_s[k] - log.time_s[k - 1];
-    if (std::abs(dt - log.sample_time_s) > 0.01 * log.sample_time_s)
-      throw InputError(path, t.lineOfRow(k), "time_s",
-                       "not uniformly sampled: step " + num(dt) + " s, median " + num(log.sample_time_s) +
-                           " s (the ARX fit needs a constant sample time)");
-  }
+  log.sample_time_s = uniformSampleTime_s(t, log.time_s, path, "the ARX fit needs a constant sample time");
   return log;
 }
 

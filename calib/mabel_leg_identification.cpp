@@ -3,6 +3,8 @@
 
 #include <ceres/ceres.h>
 
+#include "calib/jacobian_gram.h"
+
 #include <Eigen/Dense>
 #include <algorithm>
 #include <atomic>
@@ -13,6 +15,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "calib/log_sampling.h"
 #include "calib/rng.h"
 #include "calib/servo_identification.h"
 #include "sim/csv_table.h"
@@ -209,17 +212,7 @@ LegExperimentLog LegExperimentLog::read(const std::string& path, const LegExperi
   motor(e.actuated_mLA, "u_mLA_Nm", "q_mLA_rad", log.u_mLA_Nm, log.q_mLA_rad);
   motor(e.actuated_mLS, "u_mLS_Nm", "q_mLS_rad", log.u_mLS_Nm, log.q_mLS_rad);
   if (n < 10) throw InputError(path, 0, "", "a leg experiment log needs at least 10 samples, got " + std::to_string(n));
-  std::vector<double> steps(n - 1);
-  for (std::size_t k = 1; k < n; ++k) steps[k - 1] = log.time_s[k] - log.time_s[k - 1];
-  std::nth_element(steps.begin(), steps.begin() + static_cast<std::ptrdiff_t>(steps.size() / 2), steps.end());
-  log.sample_time_s = steps[steps.size() / 2];
-  for (std::size_t k = 1; k < n; ++k) {
-    const double dt = log.time_s[k] - log.time_s[k - 1];
-    if (std::abs(dt - log.sample_time_s) > 0.01 * log.sample_time_s)
-      throw InputError(path, t.lineOfRow(k), "time_s",
-                       "not uniformly sampled: step " + num(dt) + " s, median " + num(log.sample_time_s) +
-                           " s (the input is held over one sample time)");
-  }
+  log.sample_time_s = uniformSampleTime_s(t, log.time_s, path, "the input is held over one sample time");
   return log;
 }
 
@@ -464,12 +457,7 @@ LegFitResult fitLegParameters(const RobotModel& stand, const LegExperiment& e,
   f.rms_rad = std::sqrt(ssr / static_cast<double>(n_res));
 
   // Covariance s^2 (G^T G)^-1 in x, G = d r / d x at the optimum (Ceres' numeric Jacobian).
-  ceres::CRSMatrix G;
-  problem.Evaluate(ceres::Problem::EvaluateOptions(), nullptr, nullptr, nullptr, &G);
-  Eigen::MatrixXd GtG = Eigen::MatrixXd::Zero(p, p);
-  for (int r = 0; r < G.num_rows; ++r)
-    for (int a = G.rows[r]; a < G.rows[r + 1]; ++a)
-      for (int b = G.rows[r]; b < G.rows[r + 1]; ++b) GtG(G.cols[a], G.cols[b]) += G.values[a] * G.values[b];
+  const Eigen::MatrixXd GtG = jacobianGram(problem);
   const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(GtG);
   const double lmax = eig.eigenvalues().maxCoeff(), lmin = eig.eigenvalues().minCoeff();
   const bool informative = lmax > 0 && lmin > 1e-12 * lmax;

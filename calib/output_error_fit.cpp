@@ -3,6 +3,8 @@
 
 #include <ceres/ceres.h>
 
+#include "calib/jacobian_gram.h"
+
 #include <Eigen/Dense>
 #include <cmath>
 #include <stdexcept>
@@ -101,12 +103,7 @@ OutputErrorFit refineFirstOrderOutputError(std::span<const double> u, std::span<
   f.bias_Nm = o.fit_bias ? x[2] : 0.0;
 
   // Covariance s^2 (G^T G)^-1 with G = d r / d x at the optimum (Ceres' Jacobian, CRS).
-  ceres::CRSMatrix G;
-  problem.Evaluate(ceres::Problem::EvaluateOptions(), nullptr, nullptr, nullptr, &G);
-  Eigen::MatrixXd GtG = Eigen::MatrixXd::Zero(p, p);
-  for (int r = 0; r < G.num_rows; ++r)
-    for (int a = G.rows[r]; a < G.rows[r + 1]; ++a)
-      for (int b = G.rows[r]; b < G.rows[r + 1]; ++b) GtG(G.cols[a], G.cols[b]) += G.values[a] * G.values[b];
+  const Eigen::MatrixXd GtG = jacobianGram(problem);
   const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(GtG);
   const double lmax = eig.eigenvalues().maxCoeff(), lmin = eig.eigenvalues().minCoeff();
   if (!(lmax > 0) || !(lmin > 1e-12 * lmax))
