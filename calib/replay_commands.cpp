@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <limits>
 
 #include "sim/input_error.h"
 #include "sim/robot_library.h"
@@ -45,20 +46,33 @@ std::shared_ptr<const Motion> replayCommands(const ReplayTrial& trial, const Mot
   const Motion& cmd = *trial.motion;
   const std::vector<double> t_rec = trial.recording->column("time_s");
   const double t0 = t_rec.front();
+  const double settle = o.settle_s;  // replayTrial holds the first command this long first
   const std::size_t J = cmd.jointCount();
+  // As replayTrial: at a jump (two rows with one time) the earlier row applies at that time (the
+  // authors' Motion.cpp), so commands are sampled one ulp early.
+  auto sample = [&](double t) {
+    std::vector<double> q;
+    cmd.sampleAll(std::nextafter(t, -std::numeric_limits<double>::infinity()), q);
+    return q;
+  };
+  std::vector<double> times;
+  std::vector<std::vector<double>> values;
   if (!o.hold_commands) {
-    std::vector<double> times;
-    std::vector<std::vector<double>> values;
-    // The command's own frames after t0, with the value at t0 first (the replay starts there).
-    std::vector<double> v;
-    cmd.sampleAll(t0, v);
-    times.push_back(0.0);
-    values.push_back(v);
+    // The command's own frames after t0 (jumps kept), after the first command held while settling.
+    times = {0.0};
+    values = {sample(t0)};
+    if (settle > 0) {
+      times.push_back(settle);
+      values.push_back(values.front());
+    }
     for (std::size_t k = 0; k < cmd.frameCount(); ++k) {
       const double t = cmd.times_s()[k];
       if (t <= t0) continue;
-      cmd.sampleAll(t, v);
-      times.push_back(t - t0);
+      // The earlier row of a jump is the left limit at its time; any other frame the value at it.
+      std::vector<double> v(J);
+      if (k + 1 < cmd.frameCount() && cmd.times_s()[k + 1] == t) v = sample(t);
+      else cmd.sampleAll(t, v);
+      times.push_back(t - t0 + settle);
       values.push_back(v);
     }
     return std::make_shared<const Motion>(cmd.joints(), std::move(times), std::move(values), trial.motion_path);
@@ -69,8 +83,7 @@ std::shared_ptr<const Motion> replayCommands(const ReplayTrial& trial, const Mot
     for (const auto& e : map.entries)
       if (e.joint == cmd.joints()[c]) entry[c] = &e;
   auto command = [&](double t) {
-    std::vector<double> q;
-    cmd.sampleAll(t, q);
+    std::vector<double> q = sample(t);
     for (std::size_t c = 0; c < J; ++c)
       if (entry[c]) {
         const double tick = std::trunc(MotorMap::radToTick(*entry[c], q[c]) + 1e-3);  // as replayTrial
@@ -78,15 +91,13 @@ std::shared_ptr<const Motion> replayCommands(const ReplayTrial& trial, const Mot
       }
     return q;
   };
-  // replayTrial switches to frame k when time_s[k] <= t0 + t_sim + 1e-12; the step frames sit that
-  // 1e-12 s early so that a player sampling at t_sim switches at the same step.
-  std::vector<double> times;
-  std::vector<std::vector<double>> values;
+  // replayTrial switches to frame k when time_s[k] <= t0 + t_sim - settle + 1e-12; the step frames
+  // sit that 1e-12 s early so that a player sampling at t_sim switches at the same step.
   std::vector<double> held = command(t_rec[0]);
   times.push_back(0.0);
   values.push_back(held);
   for (std::size_t k = 1; k < t_rec.size(); ++k) {
-    const double t = std::max(0.0, t_rec[k] - t0 - 1e-12);
+    const double t = std::max(0.0, t_rec[k] - t0 + settle - 1e-12);
     times.push_back(t);
     values.push_back(held);  // ends the hold of the previous frame
     held = command(t_rec[k]);

@@ -341,6 +341,14 @@ bool MainWindow::openOverlay(const QString& path) {
   return true;
 }
 
+calib::ReplayOptions MainWindow::replayOptions() {
+  calib::ReplayOptions o;  // the authors' wall, commands held at the recorded frames in whole ticks
+  // The recorded start pose is not at rest in the model: settle on the wall first, as the shipped
+  // calibration (robots/bioloid/calibration/lean_calibrated.params) was made.
+  o.settle_s = 0.5;
+  return o;
+}
+
 bool MainWindow::openRecordingReplay(const QString& path) {
   calib::ReplayTrial trial;
   try {
@@ -358,7 +366,7 @@ bool MainWindow::openRecordingReplay(const QString& path) {
   };
   if (!fits(session_->model()) && (!openRobot("bioloid") || !fits(session_->model()))) return false;
   const RobotModel& base = *session_->model();
-  calib::ReplayOptions options;  // the CLI's defaults: the authors' wall, commands held in whole ticks
+  calib::ReplayOptions options = replayOptions();
   std::shared_ptr<const RobotModel> model;
   std::shared_ptr<const Motion> commands;
   try {
@@ -370,11 +378,13 @@ bool MainWindow::openRecordingReplay(const QString& path) {
   }
   if (!loadModel(model, commands)) return false;
   if (!openOverlay(path)) return false;
-  // Simulated t = 0 is the recording's first frame.
+  // The recording's first frame is simulated t = settle.
   const double t0 = trial.recording->column("time_s").front();
-  if (t0 != 0.0) store_->setOffset(overlay_panel_->currentOverlay(), -t0);
-  statusBar()->showMessage(tr("replaying %1 from its first frame (recorded pose, wall, commands held at the recorded frames)")
-                               .arg(QString::fromStdString(trial.name)),
+  store_->setOffset(overlay_panel_->currentOverlay(), options.settle_s - t0);
+  statusBar()->showMessage(tr("replaying %1: recorded pose, wall, %2 s settle, commands held at the recorded frames "
+                              "(gapsim-cli replay --settle %2)")
+                               .arg(QString::fromStdString(trial.name))
+                               .arg(options.settle_s),
                            8000);
   return true;
 }

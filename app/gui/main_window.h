@@ -9,6 +9,8 @@
 #include <QElapsedTimer>
 #include <QMainWindow>
 #include <QString>
+
+#include "calib/recording_replay.h"
 #include <memory>
 #include <optional>
 
@@ -49,8 +51,11 @@ class MainWindow : public QMainWindow {
   /// A real BIOLOID lean-to-stand recording (real-data/bioloid/rising/lean-to-stand/*.csv) replayed
   /// as `gapsim-cli replay` does: the BIOLOID (the loaded one, parameters included, or the shipped
   /// one) from the recording's first frame, the authors' wall unless the robot has a wall, the
-  /// commands held at the recorded frames in whole ticks; the recording as an overlay on the tilt.
+  /// commands held at the recorded frames in whole ticks after a 0.5 s settle on the wall; the
+  /// recording as an overlay on the tilt.
   bool openRecordingReplay(const QString& path);
+  /// The options of that replay (as `gapsim-cli replay --settle 0.5`).
+  static calib::ReplayOptions replayOptions();
   /// A BIOLOID keyframe controller file (sim/keyframe_controller.h): shown in the Robot dock's
   /// Keyframes tab (checked against the robot's legs; not played).
   bool openController(const QString& path);

@@ -28,19 +28,19 @@ const std::string kTrial = kData + "/rising/lean-to-stand/0.05-01.csv";
 MotorMap motorMap() { return MotorMap::read(std::string(GAPSIM_ROBOTS_DIR) + "/bioloid/motor_map.csv"); }
 
 /// Simulated tilt at the recording's frames from a 1 ms log, interpolated as replayTrial does.
-std::vector<double> tiltAtFrames(const ReplayTrial& t, const Motion& commands, const RobotModel& model) {
+std::vector<double> tiltAtFrames(const ReplayTrial& t, const Motion& commands, const RobotModel& model, double settle_s) {
   Simulation sim(std::make_shared<const RobotModel>(model));
   Log log;
   const std::vector<double> t_rec = t.recording->column("time_s");
   RunConfig cfg;
-  cfg.duration_s = t_rec.back() - t_rec.front() + 0.002;
+  cfg.duration_s = settle_s + t_rec.back() - t_rec.front() + 0.002;
   cfg.log_period_s = sim.dt_s();
   log = Log(Recorder(model).columns());
   runMotion(sim, &commands, cfg, &log);
   const std::vector<double> ts = log.column("time_s"), tilt = log.column("torso/tilt_rad");
   std::vector<double> out;
   for (double tr : t_rec) {
-    const double s = tr - t_rec.front();
+    const double s = settle_s + tr - t_rec.front();
     const auto it = std::lower_bound(ts.begin(), ts.end(), s - 1e-12);
     const std::size_t k = static_cast<std::size_t>(it - ts.begin());
     if (k == 0) {
@@ -96,18 +96,19 @@ TEST(ReplayCommands, PlayedByTheRunnerTheyGiveReplayTrialsTilt) {
   const ReplayTrial t = loadReplayTrial(kTrial);
   const MotorMap map = motorMap();
   const RobotModel base = loadRobotFile(resolveRobotFile("bioloid"));
-  for (const bool hold : {true, false}) {
+  for (const auto& [hold, settle_s] : {std::pair{true, 0.0}, std::pair{false, 0.0}, std::pair{true, 0.3}}) {
     ReplayOptions o;
     o.hold_commands = hold;
+    o.settle_s = settle_s;
     const ReplayResult r = replayTrial(base, t, map, o);
     ASSERT_TRUE(r.error.empty()) << r.error;
     const auto model = replayModel(base, t, o);
-    const std::vector<double> tilt = tiltAtFrames(t, *replayCommands(t, map, o), *model);
+    const std::vector<double> tilt = tiltAtFrames(t, *replayCommands(t, map, o), *model, settle_s);
     ASSERT_EQ(tilt.size(), r.tilt_sim_rad.size());
     double max_diff = 0;
     for (std::size_t k = 0; k < tilt.size(); ++k) max_diff = std::max(max_diff, std::abs(tilt[k] - r.tilt_sim_rad[k]));
     // The same commands at the same steps give the same trajectory; only the interpolation
     // between steps is recomputed here.
-    EXPECT_LT(max_diff, 1e-9) << (hold ? "held" : "continuous") << " commands";
+    EXPECT_LT(max_diff, 1e-9) << (hold ? "held" : "continuous") << " commands, settle " << settle_s << " s";
   }
 }

@@ -342,10 +342,10 @@ class GuiWidgetsTest : public QObject {
     QVERIFY(std::abs(row0[static_cast<std::size_t>(tilt_col) + 1] - recording.column(tilt).front()) < 1e-5);
     w.session()->setSpeed(10.0);
     w.session()->play();
-    QTRY_VERIFY_WITH_TIMEOUT(w.session()->currentTime_s() >= recording.column("time_s").back(), 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(w.session()->currentTime_s() >= MainWindow::replayOptions().settle_s + recording.column("time_s").back(), 60000);
     w.session()->pause();
     const RobotModel base = loadRobotFile(resolveRobotFile("bioloid"));
-    const calib::ReplayResult cli = calib::replayTrial(base, trial, calib::motorMapFor(base), calib::ReplayOptions{});
+    const calib::ReplayResult cli = calib::replayTrial(base, trial, calib::motorMapFor(base), MainWindow::replayOptions());
     const RmsDifference gui = overlayRms(*w.store(), id, tilt);
     QVERIFY(gui.samples > 50);
     // Same trajectory; the GUI compares 10 ms log samples at the recorded frames, the CLI the
