@@ -64,7 +64,9 @@ std::optional<Options> parseOptions(const QStringList& args, int& exit_code) {
   const QCommandLineOption replay("replay-recording", "replay a real BIOLOID lean-to-stand recording as gapsim-cli replay does "
                                                      "(from its first frame, with the wall) and overlay it, e.g. "
                                                      "../shared/real-data/bioloid/rising/lean-to-stand/0.05-01.csv.", "file");
-  p.addOptions({plot, hop, replay});
+  const QCommandLineOption params("params", "parameter file (CSV name,value) applied to the robot after it and any "
+                                           "--motion or --replay-recording are loaded (as gapsim-cli run --params).", "file");
+  p.addOptions({plot, hop, replay, params});
   p.addOptions({robot, motion, period, overlay, speed, play_for, play, quit_after, shot, plot_shot, window_shot, csv, quit, align, align_on, plot_gl,
                 stats, com, contacts, axes, follow, hide, size, calibration, compare, apply_best, dock, dock_shot, controller, start_cal});
   auto fail = [&](const QString& m) {
@@ -131,6 +133,7 @@ std::optional<Options> parseOptions(const QStringList& args, int& exit_code) {
   o.dock_screenshot = p.value(dock_shot);
   o.controller = p.value(controller);
   o.replay_recording = p.value(replay);
+  o.params = p.value(params);
   o.start_calibration = p.value(start_cal);
   if (!o.dock_screenshot.isEmpty() && o.dock.isEmpty() && p.value(calibration).isEmpty() && p.value(start_cal).isEmpty())
     return fail("--dock-screenshot needs --dock TITLE (or --calibration)");
@@ -159,6 +162,7 @@ bool ScriptedRun::start() {
   if (!w_->openRobot(o_.robot)) return false;
   if (!o_.motion.isEmpty() && !w_->openMotion(o_.motion, o_.frame_period_s)) return false;
   if (!o_.replay_recording.isEmpty() && !w_->openRecordingReplay(o_.replay_recording)) return false;
+  if (!o_.params.isEmpty() && !w_->applyParameterFile(o_.params)) return false;
   for (const QString& path : o_.overlays)
     if (!w_->openOverlay(path)) return false;
   if (!o_.hop.isEmpty() && o_.controller != "hop") {
