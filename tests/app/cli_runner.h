@@ -5,7 +5,9 @@
 #include <sys/wait.h>
 
 #include <array>
+#include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -37,6 +39,20 @@ inline std::string slurp(const std::string& path) {
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+/// The number printed as "key=<number>" in a command's output, NaN if absent.
+inline double valueAfter(const std::string& out, const std::string& key) {
+  const auto p = out.find(key + "=");
+  if (p == std::string::npos) return NAN;
+  return std::stod(out.substr(p + key.size() + 1));
+}
+
+/// A scratch directory of one test file: <tmp>/<name>, created if missing.
+inline std::filesystem::path testDir(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() / name;
+  std::filesystem::create_directories(dir);
+  return dir;
 }
 
 }  // namespace gapsim::test

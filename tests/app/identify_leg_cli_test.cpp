@@ -16,19 +16,10 @@ namespace {
 
 using gapsim::test::cli;
 using gapsim::test::contains;
+using gapsim::test::valueAfter;
 using Result = gapsim::test::CliResult;
 
-std::filesystem::path testDir() {
-  const auto dir = std::filesystem::temp_directory_path() / "gapsim_identify_leg_cli_test";
-  std::filesystem::create_directories(dir);
-  return dir;
-}
-
-double valueAfter(const std::string& out, const std::string& key) {
-  const auto p = out.find(key + "=");
-  if (p == std::string::npos) return NAN;
-  return std::stod(out.substr(p + key.size() + 1));
-}
+std::filesystem::path testDir() { return gapsim::test::testDir("gapsim_identify_leg_cli_test"); }
 
 // A short chirp (0.5-20 Hz, 8 steps, 3 periods: 14 s of experiment).
 const std::string kShort = " --f-end 20 --steps 8 --periods 3 --amplitude 0.03 --amplitude-end 0.3";

@@ -18,20 +18,10 @@ namespace {
 
 using gapsim::test::cli;
 using gapsim::test::contains;
+using gapsim::test::valueAfter;
 using Result = gapsim::test::CliResult;
 
-std::filesystem::path testDir() {
-  const auto dir = std::filesystem::temp_directory_path() / "gapsim_identify_mabel_cli_test";
-  std::filesystem::create_directories(dir);
-  return dir;
-}
-
-/// The value printed as "key=<number>" in the output, NaN if absent.
-double valueAfter(const std::string& out, const std::string& key) {
-  const auto p = out.find(key + "=");
-  if (p == std::string::npos) return NAN;
-  return std::stod(out.substr(p + key.size() + 1));
-}
+std::filesystem::path testDir() { return gapsim::test::testDir("gapsim_identify_mabel_cli_test"); }
 
 }  // namespace
 
