@@ -339,9 +339,11 @@ class Loop {
   std::string calibrate(int k, const std::string& idir, const std::string& params, double* Eb, double* Ea) {
     const std::string out_params = idir + "/calibrated.params", summary = idir + "/calibration.csv";
     if (fs::exists(out_params) && fs::exists(summary)) {
-      const Log s = Log::read(summary);
-      *Eb = s.at(0, 0);
-      *Ea = s.at(0, 1);
+      // calibration.csv: a header line, then "E_before,E_after,pairs" (written below).
+      const std::string text = slurpFile(summary);
+      const std::size_t nl = text.find('\n');
+      if (nl == std::string::npos || std::sscanf(text.c_str() + nl + 1, "%lf,%lf", Eb, Ea) != 2)
+        throw InputError(summary, 2, "E_cali_before_rad2_s", "expected two numbers (the loop writes this file)");
       return out_params;
     }
     // The space with the current values as the start (a calibrated file is a space file itself).

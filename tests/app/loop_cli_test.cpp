@@ -63,6 +63,12 @@ TEST(LoopCli, OneIterationIsDeterministicResumesAfterAKillAndWaitsForARealRecord
   ASSERT_EQ(std::sscanf(cal.c_str() + cal.find('\n') + 1, "%lf,%lf", &before, &after), 2) << cal;
   EXPECT_LE(after, before);
   EXPECT_GT(before, 0.0);
+  // Resuming a finished loop reads every step back and ends the same way.
+  const std::string table = slurp(d + "/a/loop.csv");
+  const CliResult again = cli("loop --resume " + d + "/a --jobs 1");
+  EXPECT_EQ(again.code, 1) << again.out;
+  EXPECT_TRUE(contains(again.out, "E_cali")) << again.out;
+  EXPECT_EQ(slurp(d + "/a/loop.csv"), table);
 
   // Same seed, two worker processes, killed once the twin's recording is written (during the
   // calibration), then resumed: the same files as the uninterrupted serial run.
