@@ -15,6 +15,7 @@
 #include "calib/evaluator.h"
 #include "calib/mpi_evaluator.h"
 #include "calib/recording_replay.h"
+#include "calib/replay_commands.h"
 #include "sim/input_error.h"
 #include "sim/parameters.h"
 #include "sim/robot_library.h"
@@ -26,11 +27,7 @@ namespace fs = std::filesystem;
 
 std::string absolute(const std::string& p) { return p.empty() ? p : fs::absolute(p).lexically_normal().string(); }
 
-MotorMap motorMapFor(const RobotModel& model) {
-  std::string map_file = (fs::path(model.source_file).parent_path() / "motor_map.csv").string();
-  if (!fs::exists(map_file)) map_file = robotsDirectory() + "/bioloid/motor_map.csv";
-  return MotorMap::read(map_file);
-}
+using calib::motorMapFor;
 
 /// Writes <dir>/<trial>_tilt.csv (time, real and simulated tilt) for one replay.
 void writeTilt(const std::string& dir, const std::string& trial, const calib::ReplayResult& r) {
