@@ -42,34 +42,41 @@ double durationOf(const std::string& stem) {
   }
 }
 
+}  // namespace
+
+ReplayTrial readTrial(const std::string& root, const std::string& recording_path, const std::string& name,
+                      bool power_cable) {
+  ReplayTrial t;
+  const std::string stem = fs::path(recording_path).stem().string();
+  t.name = name;
+  t.recording_path = recording_path;
+  t.power_cable = power_cable;
+  t.step_duration_s = durationOf(stem);
+  if (!std::isfinite(t.step_duration_s))
+    throw InputError(t.recording_path, 0, "file name", "expected <step duration>-<trial>.csv, e.g. 0.05-01.csv");
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", t.step_duration_s);
+  t.motion_path = (fs::path(root) / "motions" / "lean-to-stand" / (std::string(buf) + ".csv")).string();
+  if (!fs::exists(t.motion_path))
+    throw InputError(t.recording_path, 0, "motion", "no commanded motion " + t.motion_path + " for this trial");
+  auto rec = std::make_shared<Log>(Log::read(t.recording_path));
+  for (const char* c : {"torso/tilt_rad", "torso/rotvec_x", "torso/rotvec_y", "torso/rotvec_z", "torso/x_m",
+                        "torso/y_m", "torso/z_m"})
+    if (!rec->has(c)) throw InputError(t.recording_path, 1, c, "the recording lacks this column");
+  if (rec->rows() < 2) throw InputError(t.recording_path, 0, "", "a recording needs at least two frames");
+  t.recording = std::move(rec);
+  t.motion = std::make_shared<Motion>(loadMotion(t.motion_path));
+  return t;
+}
+
+namespace {
+
 void addTrials(ReplaySet& set, const fs::path& dir, const std::string& prefix, bool cable) {
   std::vector<fs::path> files;
   for (const auto& e : fs::directory_iterator(dir))
     if (e.is_regular_file() && e.path().extension() == ".csv") files.push_back(e.path());
   std::sort(files.begin(), files.end());
-  for (const fs::path& f : files) {
-    ReplayTrial t;
-    const std::string stem = f.stem().string();
-    t.name = prefix + stem;
-    t.recording_path = f.string();
-    t.power_cable = cable;
-    t.step_duration_s = durationOf(stem);
-    if (!std::isfinite(t.step_duration_s))
-      throw InputError(t.recording_path, 0, "file name", "expected <step duration>-<trial>.csv, e.g. 0.05-01.csv");
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.2f", t.step_duration_s);
-    t.motion_path = (fs::path(set.root) / "motions" / "lean-to-stand" / (std::string(buf) + ".csv")).string();
-    if (!fs::exists(t.motion_path))
-      throw InputError(t.recording_path, 0, "motion", "no commanded motion " + t.motion_path + " for this trial");
-    auto rec = std::make_shared<Log>(Log::read(t.recording_path));
-    for (const char* c : {"torso/tilt_rad", "torso/rotvec_x", "torso/rotvec_y", "torso/rotvec_z", "torso/x_m",
-                          "torso/y_m", "torso/z_m"})
-      if (!rec->has(c)) throw InputError(t.recording_path, 1, c, "the recording lacks this column");
-    if (rec->rows() < 2) throw InputError(t.recording_path, 0, "", "a recording needs at least two frames");
-    t.recording = std::move(rec);
-    t.motion = std::make_shared<Motion>(loadMotion(t.motion_path));
-    set.trials.push_back(std::move(t));
-  }
+  for (const fs::path& f : files) set.trials.push_back(readTrial(set.root, f.string(), prefix + f.stem().string(), cable));
 }
 
 }  // namespace

@@ -72,6 +72,11 @@ struct ReplaySet {
   int count(bool holdout) const;
 };
 
+/// One trial of the package at `root`: the recording at `recording_path`, named `name`, and its
+/// commanded motion root/motions/lean-to-stand/<dur>.csv (InputError naming file, line, field).
+ReplayTrial readTrial(const std::string& root, const std::string& recording_path, const std::string& name,
+                      bool power_cable);
+
 /// Whether `name` matches the glob `pattern` (`*` any run, `?` one character).
 bool globMatch(const std::string& pattern, const std::string& name);
 

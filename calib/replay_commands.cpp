@@ -30,10 +30,13 @@ ReplayTrial loadReplayTrial(const std::string& recording_path) {
     throw InputError(recording_path, 0, "",
                      "not a lean-to-stand recording of the BIOLOID data package (expected a CSV below "
                      "<package>/rising/lean-to-stand, e.g. ../shared/real-data/bioloid)");
-  ReplaySet set = ReplaySet::load(root.string());
-  for (ReplayTrial& t : set.trials)
-    if (fs::equivalent(t.recording_path, rec, ec)) return std::move(t);
-  throw InputError(recording_path, 0, "", "not a trial of " + root.string() + " (expected rising/lean-to-stand/<dur>-<n>.csv)");
+  // The trial name as ReplaySet names it: the path below rising/lean-to-stand without .csv.
+  const fs::path rel = rec.lexically_relative(root / "rising" / "lean-to-stand");
+  if (rel.empty() || *rel.begin() == "..")
+    throw InputError(recording_path, 0, "", "not a trial of " + root.string() + " (expected rising/lean-to-stand/<dur>-<n>.csv)");
+  std::string name = (rel.parent_path() / rel.stem()).generic_string();
+  const bool cable = rel.parent_path() == "withPowerCable";
+  return readTrial(root.string(), rec.string(), name, cable);
 }
 
 MotorMap motorMapFor(const RobotModel& model) {

@@ -16,8 +16,8 @@
 namespace gapsim::calib {
 
 /// The trial of the data package that holds `recording_path` (a CSV below
-/// <root>/rising/lean-to-stand, where <root> also holds motions/lean-to-stand). InputError naming the
-/// file when it is not inside such a package or the package cannot be read.
+/// <root>/rising/lean-to-stand, where <root> also holds motions/lean-to-stand), read alone (not the
+/// whole package). InputError naming the file when it is not inside such a package or is malformed.
 ReplayTrial loadReplayTrial(const std::string& recording_path);
 
 /// The motor map of a BIOLOID model: motor_map.csv next to its robot file, else the shipped
