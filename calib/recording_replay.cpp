@@ -223,6 +223,15 @@ ReplayResult replayTrial(const RobotModel& base, const ReplayTrial& trial, const
     }
   };
 
+  // Encoder columns: (model joint, recording column) for the E_q term.
+  std::vector<std::pair<int, std::size_t>> enc;
+  for (std::size_t j = 0; j < model->joints.size(); ++j) {
+    const int c = rec.columnIndex(model->joints[j].name + "/q_rad");
+    if (c >= 0) enc.emplace_back(static_cast<int>(j), static_cast<std::size_t>(c));
+  }
+  r.joints_compared = static_cast<int>(enc.size());
+  std::vector<double> q_err2;  // sum_j (q_real_j - q_sim_j)^2 at the sampled frames
+
   SimOptions so;
   so.seed = o.sim_seed;
   Simulation sim(model, so);
@@ -248,15 +257,27 @@ ReplayResult replayTrial(const RobotModel& base, const ReplayTrial& trial, const
   std::size_t next = 0;        // next recorded frame to sample
   std::size_t cmd_frame = 0;   // frame whose command is held
   double prev_t = sim.time_s() + t0, prev_tilt = sim.imu().tilt_rad;
+  std::vector<double> prev_q(enc.size()), now_q(enc.size());
+  auto read_q = [&](std::vector<double>& q) {
+    for (std::size_t i = 0; i < enc.size(); ++i) q[i] = sim.jointAngle_rad(enc[i].first);
+  };
+  read_q(prev_q);
   auto sample_until = [&](double now_t, double now_tilt) {
     while (next < t_rec.size() && t_rec[next] <= now_t + 1e-12) {
-      const double w = now_t > prev_t ? (t_rec[next] - prev_t) / (now_t - prev_t) : 1.0;
+      const double w = std::clamp(now_t > prev_t ? (t_rec[next] - prev_t) / (now_t - prev_t) : 1.0, 0.0, 1.0);
       r.time_s.push_back(t_rec[next]);
       r.tilt_real_rad.push_back(tilt_rec[next]);
-      r.tilt_sim_rad.push_back(prev_tilt + std::clamp(w, 0.0, 1.0) * (now_tilt - prev_tilt));
+      r.tilt_sim_rad.push_back(prev_tilt + w * (now_tilt - prev_tilt));
+      double e2 = 0;
+      for (std::size_t i = 0; i < enc.size(); ++i) {
+        const double d = rec.at(next, enc[i].second) - (prev_q[i] + w * (now_q[i] - prev_q[i]));
+        e2 += d * d;
+      }
+      q_err2.push_back(e2);
       ++next;
     }
   };
+  now_q = prev_q;
   sample_until(prev_t, prev_tilt);
   if (log) {
     recorder.sample(sim, row);
@@ -281,9 +302,11 @@ ReplayResult replayTrial(const RobotModel& base, const ReplayTrial& trial, const
       const double tilt = sim.imu().tilt_rad;
       r.max_tilt_sim_rad = std::max(r.max_tilt_sim_rad, tilt);
       const double now = t0 + sim.time_s();
+      read_q(now_q);
       sample_until(now, tilt);
       prev_t = now;
       prev_tilt = tilt;
+      prev_q.swap(now_q);
       if (log && sim.stepCount() % log_every == 0) {
         recorder.sample(sim, row);
         log->appendRow(row);
@@ -301,6 +324,9 @@ ReplayResult replayTrial(const RobotModel& base, const ReplayTrial& trial, const
     E += 0.5 * (a * a + b * b) * (r.time_s[k] - r.time_s[k - 1]);
   }
   r.E_rad2_s = E;
+  double Eq = 0;
+  for (std::size_t k = 1; k < r.time_s.size(); ++k) Eq += 0.5 * (q_err2[k - 1] + q_err2[k]) * (r.time_s[k] - r.time_s[k - 1]);
+  r.E_joint_rad2_s = Eq;
   const double span = r.time_s.back() - r.time_s.front();
   r.rms_rad = span > 0 ? std::sqrt(E / span) : 0.0;
   return r;
@@ -345,8 +371,9 @@ EvalResult ReplayProblem::evaluate(const Eigen::VectorXd& values, bool holdout) 
       res.error = set_.trials[k].name + ": " + r.error;
       return res;
     }
-    E += r.E_rad2_s;
-    per.push_back(r.E_rad2_s);
+    const double Ek = r.E_rad2_s + (options_.joint_weight > 0 ? options_.joint_weight * r.E_joint_rad2_s : 0.0);
+    E += Ek;
+    per.push_back(Ek);
     ++n;
   }
   if (n == 0) return res;

@@ -26,6 +26,11 @@
 ///   E   = integral (alpha_real - alpha_sim)^2 dt     (trapezoid over the recorded frames)
 ///   RMS = sqrt(E / (t_last - t_0))
 /// E_cali (paper 002, eq. calibrationObj1) = (1/n) sum_i E_i over the n trials of a role.
+/// Optional encoder term (not in paper 002, which fits the tilt only; docs/bioloid.md "The loop"):
+///   E_q = integral sum_j (q_real_j - q_sim_j)^2 dt  over the joints the recording has
+/// (`<joint>/q_rad`), trapezoid over the recorded frames; with ReplayOptions::joint_weight W > 0 a
+/// trial scores E + W E_q in ReplayProblem. The encoders' tracking error under gravity load tells
+/// the servo gains and the carried mass apart, which the tilt alone constrains poorly.
 
 #include <cstdint>
 #include <limits>
@@ -89,12 +94,15 @@ struct ReplayOptions {
                                  ///< t_0 (the model's rest on the wall; 0: start moving at once)
   std::uint64_t sim_seed = 0;    ///< SimOptions::seed
   double log_period_s = 0.01;    ///< period of the optional simulated log
+  double joint_weight = 0.0;     ///< W of the encoder term (file comment; 0: tilt only, paper 002)
 };
 
 struct ReplayResult {
   std::vector<double> time_s, tilt_real_rad, tilt_sim_rad;  ///< at the recording's frames
-  double E_rad2_s = std::numeric_limits<double>::infinity();
+  double E_rad2_s = std::numeric_limits<double>::infinity();   ///< tilt term E
   double rms_rad = std::numeric_limits<double>::infinity();
+  double E_joint_rad2_s = std::numeric_limits<double>::infinity();  ///< encoder term E_q (0 if no joint column)
+  int joints_compared = 0;                                     ///< joints in E_q
   double max_tilt_sim_rad = 0;
   bool diverged = false;
   std::string error;  ///< divergence or refused parameters; E and RMS are +inf then
@@ -120,8 +128,8 @@ class ReplayProblem {
  public:
   ReplayProblem(std::shared_ptr<const RobotModel> base, ParameterSpace space, ReplaySet set, MotorMap map,
                 ReplayOptions options);
-  /// parts = {E_cali, then E of each trial of that role in set order}. A refused value or a
-  /// divergence scores +inf with the trial named in `error`.
+  /// parts = {E_cali, then E (+ W E_q) of each trial of that role in set order}. A refused value
+  /// or a divergence scores +inf with the trial named in `error`.
   EvalResult evaluate(const Eigen::VectorXd& values, bool holdout = false) const;
   ReplayResult runTrial(const Eigen::VectorXd& values, int k, Log* log = nullptr) const;
   const ParameterSpace& space() const { return space_; }

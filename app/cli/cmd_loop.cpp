@@ -60,6 +60,14 @@ struct LoopInputs {
   int first_opt_generations = -1;  // -1: opt_generations
   int opt_generations = 8, opt_population = 8, cal_generations = 6, cal_population = 8;  // the acceptance runs' budget
   double opt_sigma0 = 0.1, cal_sigma0 = 0.2;
+  /// W of the encoder term in E_cali (calib/recording_replay.h; 0: the tilt only, paper 002).
+  double cal_joint_weight = 10.0;  // docs/bioloid.md "Acceptance runs": W = 1 too weak, 10 finds mass and gains
+  double cal_settle_s = 0.0;  ///< ReplayOptions::settle_s of the calibration's replays
+  /// Robust re-optimisation: the controller's fitness is the worst over `robust_models` models,
+  /// the calibrated one with all servo gains (kp, kd) scaled by factors evenly spread over
+  /// [1 - robust_gain_spread, 1 + robust_gain_spread] (1: the calibrated model alone).
+  int robust_models = 1;
+  double robust_gain_spread = 0.2;
   std::uint64_t seed = 1;
 
   nlohmann::json toJson() const {
@@ -79,6 +87,10 @@ struct LoopInputs {
             {"cal_population", cal_population},
             {"opt_sigma0", opt_sigma0},
             {"cal_sigma0", cal_sigma0},
+            {"cal_joint_weight", cal_joint_weight},
+            {"cal_settle_s", cal_settle_s},
+            {"robust_models", robust_models},
+            {"robust_gain_spread", robust_gain_spread},
             {"seed", std::to_string(seed)}};
   }
   static LoopInputs fromJson(const nlohmann::json& j) {
@@ -98,6 +110,11 @@ struct LoopInputs {
     in.cal_population = j.at("cal_population");
     in.opt_sigma0 = j.at("opt_sigma0");
     in.cal_sigma0 = j.at("cal_sigma0");
+    // Loops started before these options calibrated on the tilt alone, without settling.
+    in.cal_joint_weight = j.value("cal_joint_weight", 0.0);
+    in.cal_settle_s = j.value("cal_settle_s", 0.0);
+    in.robust_models = j.value("robust_models", 1);
+    in.robust_gain_spread = j.value("robust_gain_spread", 0.2);
     in.seed = std::stoull(j.at("seed").get<std::string>());
     return in;
   }
@@ -170,6 +187,7 @@ class Loop {
       double Eb = NAN, Ea = NAN;
       if (!all_done) {
         params = calibrate(k, idir, params, &Eb, &Ea);
+        printCalibrated(k, params);
       }
       for (auto& r : rows) {
         r.pairs = static_cast<int>(pairs_.size());
@@ -261,14 +279,25 @@ class Loop {
         s.validate();
         const std::string dir = idir + "/" + t + ".run";
         const bool resume = fs::exists(dir + "/checkpoint.json");
-        calib::EvalFunction fn = [task, space](const Eigen::VectorXd& v) {
-          return calib::evaluateControllerValues(*task, space, v, 0);
+        // The worst over the robust models (the first: the calibrated model itself).
+        std::vector<std::shared_ptr<const RisingTask>> tasks = {task};
+        for (const auto& m : robustModels(sim_model)) tasks.push_back(std::make_shared<const RisingTask>(makeRisingTask(t, *m)));
+        calib::EvalFunction fn = [tasks, space](const Eigen::VectorXd& v) {
+          calib::EvalResult worst;
+          for (std::size_t i = 0; i < tasks.size(); ++i) {
+            calib::EvalResult r = calib::evaluateControllerValues(*tasks[i], space, v, 0);
+            if (i == 0 || !r.error.empty() || r.fitness > worst.fitness) worst = std::move(r);
+            if (!worst.error.empty()) break;
+          }
+          return worst;
         };
         auto cal = openCalibration(space, s, dir, resume ? dir : "", true,
                                    {{"kind", "loop-optimize"}, {"task", t}, {"iteration", k}});
         auto ev = localBackend(jobs_ == 1 ? "serial" : "processes", jobs_, fn);
-        std::printf("iteration %d %s: optimising the controller (%d dimensions, %d generations x %d)%s\n", k, t.c_str(),
-                    space.dimension(), G, in_.opt_population, resumedNote(resume ? dir : "", *cal).c_str());
+        std::printf("iteration %d %s: optimising the controller (%d dimensions, %d generations x %d, worst of %zu "
+                    "model(s))%s\n",
+                    k, t.c_str(), space.dimension(), G, in_.opt_population, tasks.size(),
+                    resumedNote(resume ? dir : "", *cal).c_str());
         std::fflush(stdout);
         cal->run(*ev, nullptr);
         ev.reset();
@@ -291,6 +320,30 @@ class Loop {
     row.V_sim = r.V_ctrl;
     row.upright_sim = r.upright;
     return row;
+  }
+
+  /// The robust models besides `m` itself: m with every servo's kp and kd scaled by each factor
+  /// 1 + x (2 i / (K - 1) - 1), i = 0..K-1, except 1.
+  std::vector<std::shared_ptr<const RobotModel>> robustModels(const RobotModel& m) const {
+    std::vector<std::shared_ptr<const RobotModel>> out;
+    const int K = in_.robust_models;
+    if (K < 2) return out;
+    double kp = NAN, kd = NAN;
+    for (const ParameterEntry& e : listParameters(m)) {
+      if (e.name == "servos/servo/kp") kp = e.value;
+      if (e.name == "servos/servo/kd") kd = e.value;
+    }
+    if (std::isnan(kp) || std::isnan(kd))
+      throw InputError(m.source_file, 0, "servos/servo/kp", "--robust-models needs the servo gains servos/servo/{kp,kd}");
+    for (int i = 0; i < K; ++i) {
+      const double f = 1.0 + in_.robust_gain_spread * (2.0 * i / (K - 1) - 1.0);
+      if (std::abs(f - 1.0) < 1e-12) continue;
+      auto v = std::make_shared<RobotModel>(m);
+      setParameter(*v, "servos/servo/kp", kp * f);
+      setParameter(*v, "servos/servo/kd", kd * f);
+      out.push_back(v);
+    }
+    return out;
   }
 
   void runTwin(int k, const std::string& idir, const std::string& t) {
@@ -355,6 +408,8 @@ class Loop {
                                                   *tasks_default_.at(p.task), p.motion, p.recording));
     calib::ReplayOptions opt;
     opt.wall = false;  // each pair brings its task's scene
+    opt.joint_weight = in_.cal_joint_weight;
+    opt.settle_s = in_.cal_settle_s;
     auto problem = std::make_shared<const calib::ReplayProblem>(base_, space, set, map_, opt);
     calib::EvalFunction fn = [problem](const Eigen::VectorXd& v) { return problem->evaluate(v); };
     calib::CalibrationSettings s;
@@ -367,8 +422,10 @@ class Loop {
     const bool resume = fs::exists(dir + "/checkpoint.json");
     auto cal = openCalibration(space, s, dir, resume ? dir : "", true, {{"kind", "loop-calibrate"}, {"iteration", k}});
     auto ev = localBackend(jobs_ == 1 ? "serial" : "processes", jobs_, fn);
-    std::printf("iteration %d: calibrating on %zu pairs (%d dimensions, %d generations x %d)%s\n", k, pairs_.size(),
-                space.dimension(), s.generations, s.lambda, resumedNote(resume ? dir : "", *cal).c_str());
+    std::printf("iteration %d: calibrating on %zu pairs (%d dimensions, %d generations x %d, encoder weight %g, settle %g s)%s\n",
+                k, pairs_.size(),
+                space.dimension(), s.generations, s.lambda, opt.joint_weight, opt.settle_s,
+                resumedNote(resume ? dir : "", *cal).c_str());
     std::fflush(stdout);
     cal->run(*ev, nullptr);
     ev.reset();
@@ -378,6 +435,14 @@ class Loop {
     calib::writeFileAtomically(summary, "E_cali_before_rad2_s,E_cali_after_rad2_s,pairs\n" + fmt("%.17g", *Eb) + "," +
                                             fmt("%.17g", *Ea) + "," + std::to_string(pairs_.size()) + "\n");
     return out_params;
+  }
+
+  static void printCalibrated(int k, const std::string& params) {
+    std::string s;
+    const calib::ParameterSpace cal = calib::ParameterSpace::load(params);
+    for (const calib::SpaceEntry& e : cal.entries())
+      s += " " + e.name + " " + fmt("%.4g", e.value);
+    std::printf("iteration %d: calibrated%s\n", k, s.c_str());
   }
 
   void printRow(const TaskRow& r) const {
@@ -450,6 +515,16 @@ Action addLoop(CLI::App& app) {
   app.add_option("--cal-generations", in.cal_generations, "CMA-ES generations per calibration")->capture_default_str();
   app.add_option("--cal-population", in.cal_population, "CMA-ES population of the calibration")->capture_default_str();
   app.add_option("--cal-sigma0", in.cal_sigma0, "initial step of the calibration (fraction of each range)")->capture_default_str();
+  app.add_option("--cal-joint-weight", in.cal_joint_weight,
+                 "W: E_cali adds W x integral sum_j (q_real_j - q_sim_j)^2 dt of the encoders (0: tilt only, paper 002)")
+      ->capture_default_str();
+  app.add_option("--robust-models", in.robust_models,
+                 "optimise each controller for the worst of K models: the calibrated one with the servo gains scaled "
+                 "over [1 - X, 1 + X] (1: the calibrated model alone)")
+      ->capture_default_str();
+  app.add_option("--robust-gain-spread", in.robust_gain_spread, "X of --robust-models")->capture_default_str();
+  app.add_option("--cal-settle", in.cal_settle_s, "the calibration's replays hold the first command this long first (s)")
+      ->capture_default_str();
   app.add_option("--seed", in.seed, "seed of CMA-ES and of the twin's sensor noise")->capture_default_str();
   app.add_option("--jobs", a->jobs, "worker processes (1: serial in this process)")->capture_default_str();
   app.add_option("--out", a->out, "loop directory (state, controllers, recordings, calibrations)");
@@ -482,6 +557,11 @@ Action addLoop(CLI::App& app) {
         throw InputError(out, 0, "--out", "the loop directory is not empty (use --resume to continue it, or --force)");
     }
     if (in.iterations < 1) throw InputError("", 0, "--iterations", "must be >= 1");
+    if (!(in.cal_joint_weight >= 0)) throw InputError("", 0, "--cal-joint-weight", "must be >= 0");
+    if (!(in.cal_settle_s >= 0 && in.cal_settle_s <= 10)) throw InputError("", 0, "--cal-settle", "expected a time in [0, 10] s");
+    if (in.robust_models < 1 || in.robust_models > 9) throw InputError("", 0, "--robust-models", "expected 1 to 9");
+    if (!(in.robust_gain_spread >= 0 && in.robust_gain_spread < 1))
+      throw InputError("", 0, "--robust-gain-spread", "expected a fraction in [0, 1)");
     if (a->jobs < 1) throw InputError("", 0, "--jobs", "must be >= 1");
     Loop loop(in, out, a->jobs);
     loop.setup();

@@ -122,6 +122,38 @@ TEST(RisingTwin, RecordsTheRealDialectDeterministicallyAndItsReplayMatchesTheHid
   ASSERT_TRUE(on_model.error.empty()) << on_model.error;
   EXPECT_LT(on_hidden.rms_rad, 0.02);
   EXPECT_LT(on_hidden.rms_rad, 0.5 * on_model.rms_rad);
+
+  // The encoder term E_q: the recording's 16 joints; on the hidden parameters only the encoders'
+  // whole ticks (uniform rounding, RMS 1 tick / sqrt(12) per joint) and the start from the
+  // recorded pose remain, so E_q stays within a few times 16 (tick^2 / 12) x the span. The gains
+  // alone (the hidden model with the default kp, kd: same mass and COMs) already give a tracking
+  // error several times larger: the term tells the gains, which the tilt hardly does.
+  EXPECT_EQ(on_hidden.joints_compared, 16);
+  const double tick = 5 * M_PI / 3 / 1024;  // motor_map.csv: (5 pi / 3) / 1024 rad per tick
+  const double span = on_hidden.time_s.back() - on_hidden.time_s.front();
+  const double quantisation = 16 * tick * tick / 12 * span;
+  EXPECT_LT(on_hidden.E_joint_rad2_s, 5 * quantisation) << "quantisation floor " << quantisation;
+  RobotModel gains_default = *hidden;
+  for (auto& [name, v] : {std::pair<std::string, double>{"servos/servo/kp", 9.272}, {"servos/servo/kd", 0.3069}})
+    setParameter(gains_default, name, v);
+  const ReplayResult on_gains = replayTrial(gains_default, trial, motorMap(), o);
+  ASSERT_TRUE(on_gains.error.empty()) << on_gains.error;
+  std::printf("E_q: hidden %.3g, hidden with default gains %.3g, shipped model %.3g rad^2 s (floor %.3g); tilt E %.3g %.3g %.3g\n",
+              on_hidden.E_joint_rad2_s, on_gains.E_joint_rad2_s, on_model.E_joint_rad2_s, quantisation,
+              on_hidden.E_rad2_s, on_gains.E_rad2_s, on_model.E_rad2_s);
+  EXPECT_GT(on_gains.E_joint_rad2_s, 3 * on_hidden.E_joint_rad2_s);
+  EXPECT_GT(on_model.E_joint_rad2_s, 3 * on_hidden.E_joint_rad2_s);
+
+  // ReplayProblem scores a trial E + W E_q (W = 0: the tilt alone, paper 002).
+  ParameterSpace none;
+  ReplaySet set;
+  set.trials = {trial};
+  ReplayOptions ow = o;
+  ow.joint_weight = 7.0;
+  const EvalResult tilt_only = ReplayProblem(hidden, none, set, motorMap(), o).evaluate(Eigen::VectorXd());
+  const EvalResult with_q = ReplayProblem(hidden, none, set, motorMap(), ow).evaluate(Eigen::VectorXd());
+  EXPECT_DOUBLE_EQ(tilt_only.fitness, on_hidden.E_rad2_s);
+  EXPECT_DOUBLE_EQ(with_q.fitness, on_hidden.E_rad2_s + 7.0 * on_hidden.E_joint_rad2_s);
 }
 
 TEST(RisingPair, OutcomeIsTheLastFrameAgainstTheTaskThresholds) {
