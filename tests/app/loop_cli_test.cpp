@@ -4,13 +4,16 @@
 // processes), a run with two workers killed with SIGKILL and resumed ends with the same files as
 // an uninterrupted serial one, reality = a directory without the recording exits 4 telling
 // the user what to record and how to resume (and resumes to the twin's result once the
-// recording is there), a bad twin parameter file is exit 2 naming file, line and field.
+// recording is there), a bad twin parameter file or option is exit 2 naming file, line and field,
+// --robust-models scores a controller by the worst of the gain-scaled models.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -131,6 +134,38 @@ TEST(LoopCli, BadTwinParameterFileIsExit2NamingFileLineAndField) {
   EXPECT_FALSE(fs::exists(d + "/out/loop.json")) << "nothing written for bad input";
   // A resume of a directory that is no loop is exit 2 as well.
   EXPECT_EQ(cli("loop --resume " + d).code, 2);
+  // Out-of-range options name the option.
+  for (const char* bad : {"--cal-joint-weight -1", "--robust-models 0", "--robust-gain-spread 1.5", "--cal-settle -1"}) {
+    const CliResult o = cli(tiny() + bad + " --out " + d + "/out");
+    EXPECT_EQ(o.code, 2) << bad << "\n" << o.out;
+    EXPECT_TRUE(contains(o.out, std::string(bad).substr(0, std::string(bad).find(' ')))) << o.out;
+  }
+  fs::remove_all(d);
+}
+
+TEST(LoopCli, RobustOptimisationTakesTheWorstOfTheGainScaledModels) {
+  // --robust-models 3: the controller is scored on the model and on it with the servo gains at
+  // 0.7 and 1.3 times (in worker processes; the evaluation is a pure function of the candidate,
+  // so the jobs-1/jobs-2 identity of the test above carries over).
+  const std::string d = tempDir("robust");
+  const std::string args = tiny() + "--robust-models 3 --robust-gain-spread 0.3 --cal-joint-weight 10 ";
+  const CliResult one = cli(args + "--jobs 2 --out " + d + "/a");
+  ASSERT_EQ(one.code, 1) << one.out;
+  EXPECT_TRUE(contains(one.out, "worst of 3 model(s)")) << one.out;
+  EXPECT_TRUE(contains(one.out, "encoder weight 10")) << one.out;
+  EXPECT_TRUE(contains(one.out, "iteration 1: calibrated servos/servo/kp")) << one.out;
+  // The start controller's score (generation 0 of the CMA-ES history: -V_ctrl) is the worst of
+  // the three models, so it is above the model-alone score (the gains change V_ctrl).
+  const CliResult single = cli(tiny() + "--cal-joint-weight 10 --jobs 1 --out " + d + "/c");
+  ASSERT_EQ(single.code, 1) << single.out;
+  auto initial = [](const std::string& history) {
+    const std::string h = slurp(history);
+    double g = -1, e = -1, best = NAN;
+    EXPECT_EQ(std::sscanf(h.c_str() + h.find('\n') + 1, "%lf,%lf,%lf", &g, &e, &best), 3) << h;
+    return best;
+  };
+  const double robust0 = initial(d + "/a/iter1/lean.run/history.csv"), single0 = initial(d + "/c/iter1/lean.run/history.csv");
+  EXPECT_GT(robust0, single0);
   fs::remove_all(d);
 }
 
