@@ -91,6 +91,10 @@ void JointDrivetrain::Params::validate() const {
   wrap("pid", [&] { pid.validate(); });
   wrap("motor", [&] { motor.validate(); });
   wrap("gear", [&] { gear.validate(); });
+  if (back_emf_external && enable_gear && gear.variant == Gear::Variant::kCoupled)
+    throw std::invalid_argument(
+        "JointDrivetrain: back_emf_external needs the kMotoflex2011 gear (kCoupled's back-EMF uses the "
+        "gear mass speed, which the host cannot see)");
 }
 
 JointDrivetrain::Params JointDrivetrain::Params::typeA() {
@@ -219,9 +223,13 @@ double JointDrivetrain::step(double dt_s, double q_target_rad, double q_rad, dou
     // Motor speed for a true back-EMF: the motor shaft is the gear mass in kCoupled.
     const double omega_joint_side = coupled ? gear_.state().v_m_rad_s : qd_rad_s;
     const double omega_friction = coupled ? 0.0 : qd_rad_s;  // kCoupled: B_v lives in the gear
-    T_M = motor_.step(dt_s, U, omega_friction, sigma * omega_joint_side);
-    pr.U_R_V = motor_.state().U_R_V;
-    pr.current_A = motor_.state().current_A;
+    // back_emf_external: the torque without the back-EMF; the probes with it (I is linear in the
+    // speed, and L/R << dt).
+    const double omega_emf = p.back_emf_external ? 0.0 : sigma * omega_joint_side;
+    T_M = motor_.step(dt_s, U, omega_friction, omega_emf);
+    const double U_e_external = p.back_emf_external ? p.motor.K_e_V_s_rad * sigma * omega_joint_side : 0.0;
+    pr.U_R_V = motor_.state().U_R_V - U_e_external;
+    pr.current_A = pr.U_R_V / p.motor.R_Ohm;
     // kCoupled: report the motor-side friction the gear applies (start-of-frame mass speed).
     pr.motor_friction_Nm =
         coupled ? p.motor.B_v_Nm_s_rad * omega_joint_side : motor_.state().friction_Nm;

@@ -22,6 +22,7 @@
 // the compliant gear: DcMotor gets omega_joint = 0 and the gear mass gets the extra implicit
 // friction sigma * B_v (added to gear.B_m), so the joint only feels it through the gear.
 // A true back-EMF (motor.K_e > 0) uses omega_motor = sigma * qd (kCoupled: sigma * gear mass speed).
+// With Params::back_emf_external the host applies it instead (implicitly; see the field).
 //
 // Defaults = MoToFlex gear type A (sigma 201.3; HipYawPitch, HipRoll, AnkleRoll); typeB() gives
 // type B (130.85; HipPitch, KneePitch, AnklePitch). Source: robot-data/motoflex_nao_parameters.csv
@@ -60,6 +61,11 @@ class JointDrivetrain {
     bool enable_battery_clamp = true;
     bool enable_motor = true;
     bool enable_gear = true;
+    /// Not a parameter: set by a host that applies the back-EMF damping jointDamping_Nm_s_rad()
+    /// itself, implicitly (the simulator's damper row). step() then leaves sigma^2 S K_t K_e qd / R
+    /// out of the torque, and the current and U_R probes still show the back-EMF. Only with
+    /// Gear::Variant::kMotoflex2011, where the back-EMF uses the joint speed.
+    bool back_emf_external = false;
 
     void validate() const;  ///< validates every stage; the message names the stage
 

@@ -386,9 +386,16 @@ Simulation::Simulation(std::shared_ptr<const RobotModel> model, const SimOptions
       motorgear::JointDrivetrain::Params p = d.motoflex;
       p.gear.frame_s = dt_s_;
       if (p.gear.variant == motorgear::Gear::Variant::kMotoflex2011) {
-        // The speed friction sigma B_v qd leaves the explicit chain for the implicit damper row.
-        A.damping_Nms_rad = p.enable_motor ? p.gear.sigma * p.motor.B_v_Nm_s_rad : 0.0;
-        p.motor.B_v_Nm_s_rad = 0.0;
+        // The speed friction sigma B_v qd and the back-EMF damping sigma^2 S K_t K_e / R leave the
+        // explicit chain for the implicit damper row. Explicit, they need b dt / J < 2, which the
+        // light pelvis and soft-leg segments violate (14 of 100 sweep sets diverged, session 3);
+        // implicit, a motor on a light link reaches its no-load speed U / (K_e sigma) in one step
+        // instead of overshooting. Exact up to the RL lag L/R = 48 us << dt (I is linear in qd).
+        if (p.enable_motor) {
+          A.damping_Nms_rad = motorgear::DcMotor(p.motor).jointDamping_Nm_s_rad(p.gear.sigma);
+          p.motor.B_v_Nm_s_rad = 0.0;
+          p.back_emf_external = true;
+        }
       } else if (p.gear.J_joint_kgm2 <= 0) {
         // The coupled gear needs the joint's inertia for its in-frame joint reaction; the exact
         // integrator cannot take that reaction (3rd-order contact), so it falls back to substeps.

@@ -23,7 +23,7 @@ struct JointActuator {
   dJointID id = nullptr;
   dJointFeedback fb{};
   /// Second motor row about the same axis, for the implicit viscous part of a drivetrain
-  /// (MoToFlex speed friction, Dynamixel kd): a velocity motor with CFM = 1/b acts as a damper
+  /// (MoToFlex speed friction and back-EMF, Dynamixel kd): a velocity motor with CFM = 1/b acts as a damper
   /// b with implicit Euler, which stays stable for any b/J (the explicit torque -b qd needs
   /// b dt / J < 2, violated by the Nao's light distal links at b = sigma B_v ~ 10 N m s/rad).
   dJointID damper = nullptr;

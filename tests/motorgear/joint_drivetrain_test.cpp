@@ -191,3 +191,47 @@ TEST(JointDrivetrain, ValidateNamesTheStage) {
 
 }  // namespace
 }  // namespace gapsim::motorgear
+
+namespace gapsim::motorgear {
+namespace {
+
+// back_emf_external: the host applies sigma^2 S K_t K_e qd / R itself. The returned torque is the
+// one without back-EMF (that of a held joint), while the probes show the true current
+// (U - K_e sigma qd) / R. Gear off, so the joint torque is sigma T_M; 1 s at constant inputs, so
+// the RL circuit has settled (L/R = 48 us).
+TEST(JointDrivetrain, ExternalBackEmfLeavesTheTorqueButNotTheProbes) {
+  JointDrivetrain::Params p;
+  p.enable_gear = false;
+  p.motor.B_v_Nm_s_rad = 0.0;
+  p.motor.K_e_V_s_rad = p.motor.K_t_Nm_A;
+  const double qd = 2.0, U = 10.0, sigma = p.gear.sigma;
+  const double q_target = U / p.pid.p_V_rad;  // P only at rest error: U = p e
+  p.pid.i_V_rad_s = 0.0;
+  p.pid.d_V_rad = 0.0;
+  JointDrivetrain inside(p);
+  p.back_emf_external = true;
+  JointDrivetrain external(p);
+  double T_in = 0, T_ext = 0;
+  for (int k = 0; k < 1000; ++k) {
+    T_in = inside.step(1e-3, q_target, 0.0, qd);
+    T_ext = external.step(1e-3, q_target, 0.0, qd);
+  }
+  const double G = sigma * p.motor.S * p.motor.K_t_Nm_A / p.motor.R_Ohm;  // N m/V at the joint
+  const double b = sigma * sigma * p.motor.S * p.motor.K_t_Nm_A * p.motor.K_e_V_s_rad / p.motor.R_Ohm;
+  EXPECT_NEAR(T_in, G * U - b * qd, 1e-9);
+  EXPECT_NEAR(T_ext, G * U, 1e-9);
+  EXPECT_NEAR(external.jointDamping_Nm_s_rad(), b, 1e-12);
+  const double I_true = (U - p.motor.K_e_V_s_rad * sigma * qd) / p.motor.R_Ohm;
+  EXPECT_NEAR(inside.probes().current_A, I_true, 1e-9);
+  EXPECT_NEAR(external.probes().current_A, I_true, 1e-9);
+}
+
+TEST(JointDrivetrain, ExternalBackEmfNeedsTheMotoflexGear) {
+  JointDrivetrain::Params p;
+  p.back_emf_external = true;
+  p.gear.variant = Gear::Variant::kCoupled;
+  EXPECT_THROW(JointDrivetrain{p}, std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace gapsim::motorgear
