@@ -9,7 +9,7 @@
 #
 # Usage: scripts/twin_experiment.sh [OUT_DIR] [extra calibrate options]
 #   GAPSIM_CLI=path/to/gapsim-cli (default: build/gapsim-cli), JOBS=2, GENERATIONS=16, LAMBDA=8,
-#   SEED=1, ITERATIONS=30, ROBOT=robots/nao/nao.urdf. Runs the full pipeline (drivetrains, soft legs) with the
+#   SEED=1, ITERATIONS=60, ROBOT=robots/nao/nao.urdf. Runs the full pipeline (drivetrains, soft legs) with the
 #   robot file's QuickStep. The robot file is copied into OUT_DIR first, so that every step of the
 #   run (twin, calibration, speed runs) simulates the same robot even if the file is edited meanwhile.
 set -euo pipefail
@@ -22,8 +22,8 @@ jobs="${JOBS:-2}" generations="${GENERATIONS:-20}" lambda="${LAMBDA:-8}" seed="$
 [ -x "$cli" ] || { echo "twin_experiment: no gapsim-cli at $cli (set GAPSIM_CLI)" >&2; exit 2; }
 mkdir -p "$out"
 cp "${ROBOT:-$here/robots/nao/nao.urdf}" "$out/robot.urdf"
-# Walks need more QuickStep iterations than the file's 15 (docs/walk.md): ITERATIONS=30 by default.
-iterations="${ITERATIONS:-30}"
+# Walks need more QuickStep iterations than the file's 15 (docs/walk.md): ITERATIONS=60 by default.
+iterations="${ITERATIONS:-60}"
 sed -i -E 's/(<solver [^>]*iterations=")[0-9]+"/\1'"$iterations"'"/' "$out/robot.urdf"
 grep -q "iterations=\"$iterations\"" "$out/robot.urdf" || { echo "twin_experiment: could not set $iterations iterations in $out/robot.urdf" >&2; exit 2; }
 robot="$out/robot.urdf"
