@@ -12,8 +12,17 @@ namespace gapsim::gui {
 
 namespace {
 const std::string kServo = "/servo/";
-// The gains shown, in the servo model's order; tau_min and tau_max are the torque clamp.
-const std::vector<std::string> kGains = {"kp", "kd", "kc", "tau_min", "tau_max"};
+// The gains shown, in the servo model's order; tau_min and tau_max are the torque clamp,
+// speed_max the no-load speed and delay_s the goal's dead time (both 0 = off).
+const std::vector<std::string> kGains = {"kp", "kd", "kc", "tau_min", "tau_max", "speed_max", "delay_s"};
+
+QString shortHeader(const std::string& g) {
+  if (g == "tau_min") return QStringLiteral("τ min");
+  if (g == "tau_max") return QStringLiteral("τ max");
+  if (g == "speed_max") return QStringLiteral("ω max");
+  if (g == "delay_s") return QStringLiteral("delay");
+  return QString::fromStdString(g);
+}
 }  // namespace
 
 ServoTable::ServoTable(QWidget* parent) : QTableWidget(parent) {
@@ -24,7 +33,8 @@ ServoTable::ServoTable(QWidget* parent) : QTableWidget(parent) {
   horizontalHeader()->setStretchLastSection(true);
   horizontalHeader()->setMinimumSectionSize(36);
   setTextElideMode(Qt::ElideNone);
-  setToolTip(tr("Dynamixel servo model: tau = clamp(-kp (q - qbar) - kd qdot - kc sgn(qdot), tau_min, tau_max).\n"
+  setToolTip(tr("Dynamixel servo model: tau = clamp(-kp (q - qbar) - kd qdot - kc sgn(qdot), tau_min, tau_max);\n"
+                "ω max limits |kp (q - qbar)| to kd ω max (no-load speed), delay is the goal's dead time (0 = off).\n"
                 "Double-click a value to edit it; a group row sets all its joints. Edits apply with Apply (reset)."));
   connect(this, &QTableWidget::itemChanged, this, &ServoTable::onChanged);
 }
@@ -52,7 +62,7 @@ bool ServoTable::fill(const RobotModel& model) {
   for (int c = 0; c < static_cast<int>(gains_.size()); ++c) {
     const std::string& g = gains_[static_cast<std::size_t>(c)];
     const ModelParameter& any = by_row[rows_.front()][g];
-    auto* h = new QTableWidgetItem(g == "tau_min" ? QStringLiteral("τ min") : g == "tau_max" ? QStringLiteral("τ max") : QString::fromStdString(g));
+    auto* h = new QTableWidgetItem(shortHeader(g));
     h->setToolTip(QString::fromStdString(g + " [" + any.unit + "]: " + any.description));
     setHorizontalHeaderItem(c, h);
   }

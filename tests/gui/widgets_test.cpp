@@ -248,7 +248,7 @@ class GuiWidgetsTest : public QObject {
     QVERIFY(panel.servoTabShown());
     ServoTable* t = panel.servoTable();
     QCOMPARE(t->rowCount(), 1 + static_cast<int>(bio->movableJoints().size()));
-    for (const char* g : {"kp", "kd", "kc", "tau_min", "tau_max"}) QVERIFY2(t->columnOf(g) >= 0, g);
+    for (const char* g : {"kp", "kd", "kc", "tau_min", "tau_max", "speed_max", "delay_s"}) QVERIFY2(t->columnOf(g) >= 0, g);
     const int knee = bio->jointIndex("l_shin");
     const int row = t->rowOf("l_shin"), kp = t->columnOf("kp");
     QVERIFY(row > 0);
@@ -273,6 +273,12 @@ class GuiWidgetsTest : public QObject {
     QTRY_COMPARE(t->item(row, kp)->text().toDouble(), 2.5);
     t->item(row, kp)->setText("abc");
     QCOMPARE(errors.count(), 2);
+    // The no-load speed and the dead time (added with the real-recording replay) edit the same way.
+    const int wmax = t->columnOf("speed_max"), delay = t->columnOf("delay_s");
+    t->item(row, wmax)->setText("8");
+    t->item(row, delay)->setText("0.05");
+    QCOMPARE(panel.editedModel()->joints[knee].drive.dynamixel.speed_max_rad_s, 8.0);
+    QCOMPARE(panel.editedModel()->joints[knee].drive.dynamixel.delay_s, 0.05);
   }
 
   void bioloidControllerKeyframesAreShown() {
