@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "calib/objective.h"
 
+#include <algorithm>
+
 #include <charconv>
 #include <cmath>
 #include <filesystem>
@@ -109,7 +111,8 @@ std::string toString(ObjectiveKind k) {
   return "?";
 }
 
-ScenarioScore compareLogs(const Log& sim, const Log& ref, double fall_time_s, double m, double log_period_s) {
+ScenarioScore compareLogs(const Log& sim, const Log& ref, double fall_time_s, double m, double log_period_s,
+                          const std::vector<std::string>* f_joints) {
   ScenarioScore r;
   r.fall_time_s = fall_time_s;
   const std::vector<double> t = sim.column("time_s");
@@ -132,6 +135,8 @@ ScenarioScore compareLogs(const Log& sim, const Log& ref, double fall_time_s, do
   for (std::size_t c = 0; c < sim.columns().size(); ++c) {
     const std::string& name = sim.columns()[c];
     if (name.size() < 6 || name.compare(name.size() - 6, 6, "/q_rad") != 0 || !ref.has(name)) continue;
+    if (f_joints && std::find(f_joints->begin(), f_joints->end(), name.substr(0, name.size() - 6)) == f_joints->end())
+      continue;
     const std::vector<double> rv = ref.column(name);
     const std::vector<double> ri = resample({rt, rv}, grid_F);
     for (std::size_t k = 0; k < rows_F.size(); ++k) {
@@ -202,8 +207,9 @@ ScenarioScore CalibrationProblem::runScenario(const Eigen::VectorXd& values, int
     r.diverged = true;
     r.error = "diverged: " + s.divergence;
   } else {
+    const Motion& motion = *motions_[static_cast<std::size_t>(k)];
     r = compareLogs(log, references_[static_cast<std::size_t>(k)], s.fall_time_s.value_or(-1.0), settings_.m,
-                    settings_.log_period_s);
+                    settings_.log_period_s, settings_.f_motion_joints_only ? &motion.joints() : nullptr);
   }
   if (log_out) *log_out = std::move(log);
   return r;

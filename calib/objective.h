@@ -68,6 +68,10 @@ struct ObjectiveSettings {
   /// Stepper of every evaluation (SimOptions::quickstep): unset = the robot file's. Walks with
   /// ideal servos need dWorldStep (false, `--stepper big`, docs/walk.md).
   std::optional<bool> quickstep;
+  /// F over the joints the scenario's motion commands only (`--f-joints motion`), instead of every
+  /// joint both logs have (the paper's F). For calibrating the drivetrains of the moved joints
+  /// without the error of joints the motion only holds (e.g. the Nao's arms during a walk).
+  bool f_motion_joints_only = false;
 };
 
 /// Result of one evaluation. parts = {F, E_cali, then the fitness of each scenario evaluated}.
@@ -115,6 +119,8 @@ class CalibrationProblem {
 
 /// F_s and E_s of a simulated log against a reference (the formulas of the file comment);
 /// `fall_time_s` < 0 means no fall.
-ScenarioScore compareLogs(const Log& sim, const Log& ref, double fall_time_s, double m, double log_period_s);
+/// f_joints: if given, F sums only over these joints' `<joint>/q_rad` columns.
+ScenarioScore compareLogs(const Log& sim, const Log& ref, double fall_time_s, double m, double log_period_s,
+                          const std::vector<std::string>* f_joints = nullptr);
 
 }  // namespace gapsim::calib

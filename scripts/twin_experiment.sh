@@ -9,7 +9,8 @@
 #
 # Usage: scripts/twin_experiment.sh [OUT_DIR] [extra calibrate options]
 #   GAPSIM_CLI=path/to/gapsim-cli (default: build/gapsim-cli), JOBS=2, GENERATIONS=16, LAMBDA=8,
-#   SEED=1, ITERATIONS=60, ROBOT=robots/nao/nao.urdf. Runs the full pipeline (drivetrains, soft legs) with the
+#   SEED=1, ITERATIONS=60, F_JOINTS=motion (F over the commanded leg joints: the arms only hold their
+#   pose, and the Nao's wrists limit-cycle in walks, docs/calibration.md), ROBOT=robots/nao/nao.urdf. Runs the full pipeline (drivetrains, soft legs) with the
 #   robot file's QuickStep. The robot file is copied into OUT_DIR first, so that every step of the
 #   run (twin, calibration, speed runs) simulates the same robot even if the file is edited meanwhile.
 set -euo pipefail
@@ -37,7 +38,7 @@ echo "== 1. twin logs (SYNTHETIC: hidden parameters, IMU noise 0.002 rad, IMU de
 
 echo "== 2. calibrate from the defaults (CMA-ES, lambda $lambda, $generations generations, $jobs workers)"
 "$cli" calibrate --robot "$robot" --space "$ex/space.csv" --scenarios "$ex/scenarios.csv" --optimizer cmaes \
-    --lambda "$lambda" --generations "$generations" --sigma0 0.2 --seed "$seed" --jobs "$jobs" \
+    --lambda "$lambda" --generations "$generations" --sigma0 0.2 --seed "$seed" --jobs "$jobs" --f-joints "${F_JOINTS:-motion}" \
     --out "$out/calibration" --force "$@" | tee "$out/calibrate.log"
 t1=$(date +%s)
 

@@ -33,6 +33,7 @@ struct CalibrateArgs {
   double m = 5.0, w_F = 1.0, w_E = 1.0;
   std::uint64_t sim_seed = 0;
   std::string stepper;  // "", quick, big
+  std::string f_joints = "all";  // all, motion
   int jobs = 0;
   std::string backend = "processes";
   std::string out, resume;
@@ -104,6 +105,11 @@ Action addCalibrate(CLI::App& app) {
   app.add_option("--stepper", a->stepper, "quick or big (dWorldStep: walks with ideal servos need it); default the "
                                           "robot file's")
       ->check(CLI::IsMember({"quick", "big"}));
+  app.add_option("--f-joints", a->f_joints,
+                 "joints of F: all (every joint both logs have, as the paper) or motion (only those the "
+                 "scenario's motion commands)")
+      ->check(CLI::IsMember({"all", "motion"}))
+      ->capture_default_str();
   addJobOptions(app, a->backend, a->jobs, a->out, a->resume, a->force);
   return [a, generations_opt] {
     // --- inputs: from the command line, or from the checkpoint when resuming ---
@@ -119,7 +125,8 @@ Action addCalibrate(CLI::App& app) {
                 {"space", absolute(a->space)}, {"scenarios", absolute(a->scenarios)},
                 {"objective", a->objective}, {"m", a->m},
                 {"w_F", a->w_F},             {"w_E", a->w_E},
-                {"sim_seed", std::to_string(a->sim_seed)}, {"stepper", a->stepper}};
+                {"sim_seed", std::to_string(a->sim_seed)}, {"stepper", a->stepper},
+                {"f_joints", a->f_joints}};
     }
     settings.validate();
     RunArgs ra;
@@ -136,6 +143,7 @@ Action addCalibrate(CLI::App& app) {
     os.sim_seed = std::stoull(inputs.at("sim_seed").get<std::string>());
     const std::string stepper = inputs.value("stepper", std::string());  // absent in older checkpoints
     if (!stepper.empty()) os.quickstep = stepper == "quick";
+    os.f_motion_joints_only = inputs.value("f_joints", std::string("all")) == "motion";  // absent before session 4
     auto problem = std::make_shared<const calib::CalibrationProblem>(model, space, set, os);
     calib::EvalFunction fn = [problem](const Eigen::VectorXd& v) { return problem->evaluate(v); };
 

@@ -369,6 +369,19 @@ TEST(Objective, FMatchesTheFormulaOnAHandMadeLog) {
 }
 
 
+TEST(Objective, FOverTheMotionJointsOnlyLeavesTheOthersOut) {
+  // Joint A errs by 0.1 rad, joint B (not commanded by the motion) by 1 rad: T = 2, m = 0.
+  Log ref({"time_s", "A/q_rad", "B/q_rad"}), sim({"time_s", "A/q_rad", "B/q_rad"});
+  for (double t : {0.0, 0.01}) {
+    ref.appendRow(std::vector<double>{t, 0.0, 0.0});
+    sim.appendRow(std::vector<double>{t, 0.1, 1.0});
+  }
+  const std::vector<std::string> commanded{"A"};
+  EXPECT_NEAR(compareLogs(sim, ref, -1, 0.0, 0.01).F, 2 * (0.01 + 1.0), 1e-12);
+  EXPECT_NEAR(compareLogs(sim, ref, -1, 0.0, 0.01, &commanded).F, 2 * 0.01, 1e-12);
+}
+
+
 TEST(Twin, CalibrationFromTheDefaultsRecoversTheHiddenBackEmf) {
   // The example's twin hides K_e = 0.02535 (x1.3) and D_B = 1404.55 (x0.7). D_B is not
   // determined by short squats (docs/calibration.md), so it is frozen at its hidden value here and
