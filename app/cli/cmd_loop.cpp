@@ -58,7 +58,7 @@ struct LoopInputs {
   std::string robot = "bioloid", params, tasks = "all", reality = "twin", twin_params, space, init_dir;
   int iterations = 3;
   int first_opt_generations = -1;  // -1: opt_generations
-  int opt_generations = 8, opt_population = 8, cal_generations = 6, cal_population = 8;  // the acceptance runs' budget
+  int opt_generations = 8, opt_population = 8, cal_generations = 15, cal_population = 8;  // the acceptance runs' budget
   double opt_sigma0 = 0.1, cal_sigma0 = 0.2;
   /// W of the encoder term in E_cali (calib/recording_replay.h; 0: the tilt only, paper 002).
   double cal_joint_weight = 10.0;  // docs/bioloid.md "Acceptance runs": W = 1 too weak, 10 finds mass and gains
