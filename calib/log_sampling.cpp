@@ -9,14 +9,6 @@
 
 namespace gapsim::calib {
 
-namespace {
-std::string num(double v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.6g", v);
-  return b;
-}
-}  // namespace
-
 double uniformSampleTime_s(const CsvTable& table, const std::vector<double>& time_s, const std::string& path,
                            const std::string& why) {
   const std::size_t n = time_s.size();
@@ -29,7 +21,7 @@ double uniformSampleTime_s(const CsvTable& table, const std::vector<double>& tim
     const double dt = time_s[k] - time_s[k - 1];
     if (std::abs(dt - T_s) > 0.01 * T_s)
       throw InputError(path, table.lineOfRow(k), "time_s",
-                       "not uniformly sampled: step " + num(dt) + " s, median " + num(T_s) + " s (" + why + ")");
+                       "not uniformly sampled: step " + sixDigits(dt) + " s, median " + sixDigits(T_s) + " s (" + why + ")");
   }
   return T_s;
 }

@@ -16,12 +16,6 @@ namespace gapsim::calib {
 
 namespace {
 
-std::string num(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
-
 bool positive(double v) { return std::isfinite(v) && v > 0; }
 
 /// Shared ARX fit: rows k = 1..n-1 of [y_{k-1}, u_{k-1}(, 1)] -> y_k.
@@ -33,7 +27,7 @@ FirstOrderFit fitArx(std::span<const double> u, std::span<const double> y, doubl
   const int cols = with_bias ? 3 : 2;
   if (u.size() < static_cast<std::size_t>(cols + 1))
     throw std::invalid_argument(std::string(what) + ": need at least " + std::to_string(cols + 1) + " samples");
-  if (!positive(Ts)) throw std::invalid_argument(std::string(what) + ": sample time must be > 0, got " + num(Ts));
+  if (!positive(Ts)) throw std::invalid_argument(std::string(what) + ": sample time must be > 0, got " + sixDigits(Ts));
   const Eigen::Index n = static_cast<Eigen::Index>(u.size()) - 1;
   Eigen::MatrixXd A(n, cols);
   Eigen::VectorXd rhs(n);
@@ -59,8 +53,8 @@ FirstOrderFit fitArx(std::span<const double> u, std::span<const double> y, doubl
   f.residual_rms = std::sqrt((A * x - rhs).squaredNorm() / static_cast<double>(n));
   f.output_rms = std::sqrt(rhs.squaredNorm() / static_cast<double>(n));
   if (!(f.a > 0 && f.a < 1) || !(f.b > 0))
-    throw std::invalid_argument(std::string(what) + ": the fit is not a stable first-order system (a = " + num(f.a) +
-                                ", b = " + num(f.b) + "; need 0 < a < 1, b > 0)");
+    throw std::invalid_argument(std::string(what) + ": the fit is not a stable first-order system (a = " + sixDigits(f.a) +
+                                ", b = " + sixDigits(f.b) + "; need 0 < a < 1, b > 0)");
   f.mu_Nms = (1.0 - f.a) / f.b;
   f.J_kgm2 = -f.mu_Nms * Ts / std::log(f.a);
   return f;
@@ -71,15 +65,15 @@ FirstOrderFit fitArx(std::span<const double> u, std::span<const double> y, doubl
 void ChirpOptions::validate() const {
   auto bad = [](const std::string& s) { throw std::invalid_argument("chirp: " + s); };
   if (!positive(f_start_Hz) || !positive(f_end_Hz) || !(f_end_Hz >= f_start_Hz))
-    bad("frequencies must be > 0 with end >= start, got " + num(f_start_Hz) + " and " + num(f_end_Hz) + " Hz");
+    bad("frequencies must be > 0 with end >= start, got " + sixDigits(f_start_Hz) + " and " + sixDigits(f_end_Hz) + " Hz");
   if (steps < 1) bad("steps must be >= 1, got " + std::to_string(steps));
   if (periods < 1) bad("periods must be >= 1, got " + std::to_string(periods));
   if (!positive(amplitude_start_Nm) || !positive(amplitude_end_Nm))
-    bad("amplitudes must be > 0, got " + num(amplitude_start_Nm) + " and " + num(amplitude_end_Nm) + " N m");
+    bad("amplitudes must be > 0, got " + sixDigits(amplitude_start_Nm) + " and " + sixDigits(amplitude_end_Nm) + " N m");
   if (!std::isfinite(offset_Nm)) bad("offset must be finite");
-  if (!positive(sample_time_s)) bad("sample time must be > 0, got " + num(sample_time_s) + " s");
+  if (!positive(sample_time_s)) bad("sample time must be > 0, got " + sixDigits(sample_time_s) + " s");
   if (1.0 / (f_end_Hz * sample_time_s) < 4.0)
-    bad("sample time " + num(sample_time_s) + " s gives fewer than 4 samples per period at " + num(f_end_Hz) + " Hz");
+    bad("sample time " + sixDigits(sample_time_s) + " s gives fewer than 4 samples per period at " + sixDigits(f_end_Hz) + " Hz");
 }
 
 ChirpSignal chirpExcitation(const ChirpOptions& o) {
@@ -127,7 +121,7 @@ FirstOrderFit fitFirstOrderWithBias(std::span<const double> u, std::span<const d
 
 TorqueConstantFit fitTorqueConstant(std::span<const PulleyExperiment> e, double J_rotor_man) {
   if (e.size() < 2) throw std::invalid_argument("K_T fit: need at least two pulley combinations, got " + std::to_string(e.size()));
-  if (!positive(J_rotor_man)) throw std::invalid_argument("K_T fit: J_rotor_man must be > 0, got " + num(J_rotor_man));
+  if (!positive(J_rotor_man)) throw std::invalid_argument("K_T fit: J_rotor_man must be > 0, got " + sixDigits(J_rotor_man));
   const Eigen::Index n = static_cast<Eigen::Index>(e.size());
   Eigen::MatrixXd G(n, 2);
   Eigen::VectorXd psi(n);
@@ -177,8 +171,8 @@ LumpedInertia lumpPulleyChain(std::span<const Pulley> chain) {
 
 SpringStiffnessFit fitSpringStiffness(std::span<const SpringTest> tests, double W, double ratio) {
   if (tests.empty()) throw std::invalid_argument("spring fit: no static test");
-  if (!positive(W)) throw std::invalid_argument("spring fit: robot weight must be > 0 N, got " + num(W));
-  if (!positive(ratio)) throw std::invalid_argument("spring fit: ratio must be > 0, got " + num(ratio));
+  if (!positive(W)) throw std::invalid_argument("spring fit: robot weight must be > 0 N, got " + sixDigits(W));
+  if (!positive(ratio)) throw std::invalid_argument("spring fit: ratio must be > 0, got " + sixDigits(ratio));
   SpringStiffnessFit r;
   double sxy = 0, sxx = 0;
   for (const auto& t : tests) {

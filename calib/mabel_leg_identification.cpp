@@ -30,12 +30,6 @@ constexpr double kPi = 3.14159265358979323846;
 constexpr double kBiasScale_Nm = 0.01;  // b is optimised in units of 10 mN m (well-scaled steps)
 constexpr double kStartScale_rad = 1e-3;  // start offsets in mrad
 
-std::string num(double v) {
-  std::ostringstream s;
-  s << std::setprecision(6) << v;
-  return s.str();
-}
-
 bool isMu(LegParam p) { return p == LegParam::mu_mLA || p == LegParam::mu_mLS; }
 bool onMLA(LegParam p) { return p == LegParam::mu_mLA || p == LegParam::b_mLA; }
 
@@ -278,8 +272,8 @@ LegResponse simulateLegExperiment(const RobotModel& stand, const LegExperiment& 
   const double ratio = Ts / dt;
   const long m = std::lround(ratio);
   if (!(m >= 1) || std::abs(ratio - static_cast<double>(m)) > 1e-6 * ratio)
-    throw std::invalid_argument("leg experiment: sample time " + num(Ts) + " s is not a whole number of the stand's dt " +
-                                num(dt) + " s");
+    throw std::invalid_argument("leg experiment: sample time " + sixDigits(Ts) + " s is not a whole number of the stand's dt " +
+                                sixDigits(dt) + " s");
   const int li = standLegIndex(stand, e.side);
   Simulation sim(prepareStand(stand, e, leg, q0_mLA, q0_mLS));
   LegResponse y;
@@ -340,9 +334,9 @@ LegExperimentLog synthesizeLegExperiment(const RobotModel& stand, const LegExper
                                          const motorgear::MabelTransmission::Params& leg, const LegPose& start,
                                          const LegExcitation& x) {
   if (!(x.encoder_rad >= 0) || !std::isfinite(x.encoder_rad))
-    throw std::invalid_argument("leg excitation: encoder step " + num(x.encoder_rad) + " rad must be >= 0");
+    throw std::invalid_argument("leg excitation: encoder step " + sixDigits(x.encoder_rad) + " rad must be >= 0");
   if (!(x.noise_rad >= 0) || !std::isfinite(x.noise_rad))
-    throw std::invalid_argument("leg excitation: noise " + num(x.noise_rad) + " rad must be >= 0");
+    throw std::invalid_argument("leg excitation: noise " + sixDigits(x.noise_rad) + " rad must be >= 0");
   if (!e.actuated_mLA && !e.actuated_mLS) throw std::invalid_argument("leg excitation: no motor is actuated");
   ChirpSignal cA, cS;
   double Ts = 0;
@@ -398,7 +392,7 @@ LegFitResult fitLegParameters(const RobotModel& stand, const LegExperiment& e,
     for (std::size_t j = 0; j < i; ++j)
       if (params[j] == p) throw std::invalid_argument(std::string("leg fit: ") + legParamName(p) + " given twice");
     if (isMu(p) ? !(start[i] > 0) || !std::isfinite(start[i]) : !std::isfinite(start[i]))
-      throw std::invalid_argument(std::string("leg fit: start of ") + legParamName(p) + " = " + num(start[i]) +
+      throw std::invalid_argument(std::string("leg fit: start of ") + legParamName(p) + " = " + sixDigits(start[i]) +
                                   (isMu(p) ? " must be > 0" : " must be finite"));
   }
   if (!(o.confidence > 0.5 && o.confidence < 0.999))
@@ -407,8 +401,8 @@ LegFitResult fitLegParameters(const RobotModel& stand, const LegExperiment& e,
     const double ratio = log.sample_time_s / stand.solver.dt_s;
     if (std::abs(ratio - std::round(ratio)) > 1e-6 * ratio || std::round(ratio) < 1)
       throw InputError(log.source, 0, "time_s",
-                       "sample time " + num(log.sample_time_s) + " s is not a whole number of the stand's dt " +
-                           num(stand.solver.dt_s) + " s (" + stand.source_file + ")");
+                       "sample time " + sixDigits(log.sample_time_s) + " s is not a whole number of the stand's dt " +
+                           sixDigits(stand.solver.dt_s) + " s (" + stand.source_file + ")");
   }
 
   const LegPose pose = logStartPose(stand, e, log);

@@ -5,6 +5,7 @@
 /// line values). It carries the file, the 1-based line (0 when the error is not tied to a line)
 /// and the field, so every front end can print "file:line: field: what" and exit with code 2.
 
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 
@@ -36,5 +37,12 @@ class InputError : public std::runtime_error {
   int line_;
   std::string field_;
 };
+
+/// A value with 6 significant digits ("%.6g"), as error messages and summary tables print it.
+inline std::string sixDigits(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
 
 }  // namespace gapsim

@@ -20,12 +20,6 @@ using Eigen::Isometry3d;
 using Eigen::Vector2d;
 using Eigen::Vector3d;
 
-std::string num(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
-
 /// Quintic smoothstep: 0 -> 1 with zero slope and curvature at both ends.
 double smoothstep(double s) {
   s = std::clamp(s, 0.0, 1.0);
@@ -77,7 +71,7 @@ std::string bareMessage(const InputError& e) {
 
 void WalkParams::validate() const {
   auto bad = [](const char* field, double v, const std::string& rule) {
-    throw InputError("walk", 0, field, num(v) + " is out of range: " + rule);
+    throw InputError("walk", 0, field, sixDigits(v) + " is out of range: " + rule);
   };
   auto finite = [&](const char* f, double v) {
     if (!std::isfinite(v)) bad(f, v, "must be finite");
@@ -114,9 +108,9 @@ void WalkParams::validate() const {
   constexpr double kFootWidth_m = 0.075;
   if (narrow_m < kFootWidth_m)
     throw InputError("walk", 0, "lateral_speed",
-                     "the feet would collide: foot_spacing " + num(foot_spacing_m) + " m - |lateral_speed| " +
-                         num(std::abs(lateral_speed_m_s)) + " m/s * step time " + num(stepTime_s()) + " s = " +
-                         num(narrow_m) + " m is below the foot width limit of " + num(kFootWidth_m) + " m");
+                     "the feet would collide: foot_spacing " + sixDigits(foot_spacing_m) + " m - |lateral_speed| " +
+                         sixDigits(std::abs(lateral_speed_m_s)) + " m/s * step time " + sixDigits(stepTime_s()) + " s = " +
+                         sixDigits(narrow_m) + " m is below the foot width limit of " + sixDigits(kFootWidth_m) + " m");
 }
 
 int WalkParams::stepCount() const {

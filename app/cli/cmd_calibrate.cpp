@@ -42,12 +42,6 @@ struct CalibrateArgs {
 
 std::string absolute(const std::string& p) { return p.empty() ? p : fs::absolute(p).lexically_normal().string(); }
 
-std::string num(double v) {
-  char b[64];
-  std::snprintf(b, sizeof b, "%.6g", v);
-  return b;
-}
-
 void writeBestLogsAndSummary(const calib::CalibrationProblem& problem, const calib::Calibration& cal) {
   const auto& set = problem.scenarios();
   const Eigen::VectorXd init = problem.space().initialValues();
@@ -62,8 +56,9 @@ void writeBestLogsAndSummary(const calib::CalibrationProblem& problem, const cal
     const char* role = sc.holdout ? "holdout" : "train";
     std::printf("%-16s %-8s %12.5g %12.5g %12.5g %12.5g%s\n", sc.name.c_str(), role, a.F, b.F, a.E, b.E,
                 b.error.empty() ? "" : ("  " + b.error).c_str());
-    csv += sc.name + "," + role + "," + num(a.F) + "," + num(b.F) + "," + num(a.E) + "," + num(b.E) + "," +
-           num(a.fall_time_s) + "," + num(b.fall_time_s) + "\n";
+    csv += sc.name + "," + role;
+    for (double v : {a.F, b.F, a.E, b.E, a.fall_time_s, b.fall_time_s}) csv += "," + sixDigits(v);
+    csv += "\n";
   }
   if (problem.hasHoldout()) {
     const double a = problem.evaluate(init, true).fitness, b = problem.evaluate(cal.bestValues(), true).fitness;
