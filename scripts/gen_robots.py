@@ -396,8 +396,19 @@ NAO_FINGER_MASS = 0.010  # kg moved from l_wrist/r_wrist into l_gripper/r_grippe
 # robot-data/motoflex_nao_parameters.csv). Legs: gear type A (201.3) and B (130.85) as published.
 # Head and arms: the same chain with their own ratios (robot-data/nao_motors.csv, naoTransmission
 # ratios type3A 150.27, type3B 173.22, type2A 50.61, type2B 36.24); the MoToFlex set only covers the
-# leg motor (RE-max 24), so K_t and B_v of the smaller motors are scaled by their stall torque
-# ratio (RE-Max 17: 15.1/59.5 mN m; wrist and hand A-max 12: 1.52/59.5, nao_motors.csv V3.2 rows).
+# leg motor (RE-max 24: 8000 rpm no load, 59.5 mN m stall). The smaller motors (RE-Max 17: 11900 rpm,
+# 15.1 mN m; wrist and hand A-max 12: 12300 rpm, 1.52 mN m; nao_motors.csv V3.2 rows) are scaled from
+# the leg values so that BOTH datasheet figures keep their ratio to the leg motor's:
+#   K_t = K_e = 0.0195 * 8000 / n0        (no-load speed U / K_e scales with n0)
+#   R = 6.44 * (K_t / 0.0195) * (59.5 / T_stall)   (stall torque U K_t / R scales with T_stall)
+# (Until session 5 only K_t was scaled, by the stall torque, with the leg's R: that gave the wrists a
+# no-load speed of 850 rad/s and a back-EMF 25 times too weak, and they limit-cycled in walks,
+# docs/calibration.md.)
+# Their gears take the type A gear scaled by k = joint stall torque / type A's (T_stall sigma,
+# 59.5 mN m x 201.3 = 11.98 N m for type A): m_g, D_g and B_g times k keep its natural frequency,
+# damping ratio and hull-crossing time l_h B_g / T' for torques in proportion. The unscaled type A
+# gear made a torque reversal of the wrist (0.077 N m stall) wait l_h B_g / T' = 15-100 ms, and that
+# delay in the position loop made the wrist oscillate with growing amplitude. An estimate, like J_rotor.
 # J_rotor (reflected as sigma^2 J_rotor, MuJoCo's armature) is not in the MoToFlex set: 1e-7 kg m^2
 # is the order of a 24 mm ironless rotor, 3e-8 and 1e-8 for the 17 mm and 12 mm motors; these are
 # estimates for calibration to refine, not data.
@@ -423,18 +434,26 @@ NAO_DRIVETRAINS = [
     '  <param name="gear/J_rotor" value="1e-7"/>',
     '</drivetrain>',
 ]
-for name, ratio, joints, scale, jr in [
-        ("upper/type3A", 150.27, "HeadYaw LShoulderPitch LElbowYaw RShoulderPitch RElbowYaw", 15.1 / 59.5, 3e-8),
-        ("upper/type3B", 173.22, "HeadPitch LShoulderRoll LElbowRoll RShoulderRoll RElbowRoll", 15.1 / 59.5, 3e-8),
-        ("arms/type2A", 50.61, "LWristYaw RWristYaw", 1.52 / 59.5, 1e-8),
-        ("arms/type2B", 36.24, "LHand RHand", 1.52 / 59.5, 1e-8)]:
+for name, ratio, joints, n0_rpm, stall_mNm, jr in [
+        ("upper/type3A", 150.27, "HeadYaw LShoulderPitch LElbowYaw RShoulderPitch RElbowYaw", 11900, 15.1, 3e-8),
+        ("upper/type3B", 173.22, "HeadPitch LShoulderRoll LElbowRoll RShoulderRoll RElbowRoll", 11900, 15.1, 3e-8),
+        ("arms/type2A", 50.61, "LWristYaw RWristYaw", 12300, 1.52, 1e-8),
+        ("arms/type2B", 36.24, "LHand RHand", 12300, 1.52, 1e-8)]:
+    k = 1.95e-2 * 8000.0 / n0_rpm
+    r = 6.44 * (k / 1.95e-2) * (59.5 / stall_mNm)
+    g = (stall_mNm * ratio) / (59.5 * 201.3)  # gear scale: joint stall torque over type A's
     NAO_DRIVETRAINS += [
-        '<drivetrain name="%s" type="motoflex" preset="typeA" dry_friction_Nm="%s" joints="%s">' % (name, fmt(round(0.2 * scale, 6)), joints),
+        '<drivetrain name="%s" type="motoflex" preset="typeA" dry_friction_Nm="%s" joints="%s">' % (name, fmt(round(0.2 * stall_mNm / 59.5, 6)), joints),
         '  <param name="gear/sigma" value="%s"/>' % fmt(ratio),
-        '  <param name="motor/K_t" value="%s"/>' % fmt(round(1.95e-2 * scale, 8)),
+        '  <param name="motor/K_t" value="%s"/>' % fmt(round(k, 8)),
+        '  <param name="motor/R" value="%s"/>' % fmt(round(r, 4)),
         '  <param name="motor/B_v" value="0"/>',
-        '  <param name="motor/K_e" value="%s"/>' % fmt(round(1.95e-2 * scale, 8)),
+        '  <param name="motor/K_e" value="%s"/>' % fmt(round(k, 8)),
         '  <param name="gear/J_rotor" value="%s"/>' % fmt(jr),
+        # D_g before m_g: each value is validated when set, and m_g first would be unstable.
+        '  <param name="gear/D_g" value="%s"/>' % fmt(float("%.5g" % (6.1308e6 * g))),
+        '  <param name="gear/m_g" value="%s"/>' % fmt(float("%.5g" % (1.0808e-3 * g))),
+        '  <param name="gear/B_g" value="%s"/>' % fmt(float("%.5g" % (84.365 * g))),
         '</drivetrain>']
 NAO_DRIVETRAINS += [
     "<!-- Soft legs (paper 004, Section 3.3): thighs and tibias as 2 segments joined by springs",
