@@ -407,7 +407,7 @@ NAO_FINGER_MASS = 0.010  # kg moved from l_wrist/r_wrist into l_gripper/r_grippe
 # Their gears take the type A gear scaled by k = joint stall torque / type A's (T_stall sigma,
 # 59.5 mN m x 201.3 = 11.98 N m for type A): m_g, D_g and B_g times k keep its natural frequency,
 # damping ratio and hull-crossing time l_h B_g / T' for torques in proportion. The unscaled type A
-# gear made a torque reversal of the wrist (0.077 N m stall) wait l_h B_g / T' = 15-100 ms, and that
+# gear made a torque reversal of the wrist (0.059 N m stall) wait l_h B_g / T' = 15-100 ms, and that
 # delay in the position loop made the wrist oscillate with growing amplitude. An estimate, like J_rotor.
 # J_rotor (reflected as sigma^2 J_rotor, MuJoCo's armature) is not in the MoToFlex set: 1e-7 kg m^2
 # is the order of a 24 mm ironless rotor, 3e-8 and 1e-8 for the 17 mm and 12 mm motors; these are

@@ -79,7 +79,7 @@ TEST(NaoBackEmf, HeadAndArmMotorsKeepTheLegMotorsRatioToTheDatasheet) {
 TEST(NaoBackEmf, WristsStayCalmInAWalkWhereTheyUsedToLimitCycle) {
   // The walking twin's hidden parameter set on its 1.5 s training walk, full pipeline, QuickStep
   // 60 (calib/examples/nao_walk_twin). With the leg motor's R and gear in the arms the wrists
-  // oscillated at up to 12-44 rad/s here; now they follow the arm swing at under 1 rad/s.
+  // limit-cycled in the twin walks (12-44 rad/s); now they follow the arm swing at under 1 rad/s.
   const std::string ex = std::string(GAPSIM_SOURCE_DIR) + "/calib/examples/nao_walk_twin";
   auto model = std::make_shared<RobotModel>(loadRobotFile(resolveRobotFile("nao")));
   loadParameterFile(*model, ex + "/hidden.params");
