@@ -2,7 +2,6 @@
 #include "calib/objective.h"
 
 #include <algorithm>
-
 #include <charconv>
 #include <cmath>
 #include <filesystem>

@@ -368,7 +368,6 @@ TEST(Objective, FMatchesTheFormulaOnAHandMadeLog) {
   EXPECT_NEAR(s.E, (0.04 + 0.04) * 0.01, 1e-15);  // tilt over the whole log, fall included
 }
 
-
 TEST(Objective, FOverTheMotionJointsOnlyLeavesTheOthersOut) {
   // Joint A errs by 0.1 rad, joint B (not commanded by the motion) by 1 rad: T = 2, m = 0.
   Log ref({"time_s", "A/q_rad", "B/q_rad"}), sim({"time_s", "A/q_rad", "B/q_rad"});
@@ -380,7 +379,6 @@ TEST(Objective, FOverTheMotionJointsOnlyLeavesTheOthersOut) {
   EXPECT_NEAR(compareLogs(sim, ref, -1, 0.0, 0.01).F, 2 * (0.01 + 1.0), 1e-12);
   EXPECT_NEAR(compareLogs(sim, ref, -1, 0.0, 0.01, &commanded).F, 2 * 0.01, 1e-12);
 }
-
 
 TEST(Twin, CalibrationFromTheDefaultsRecoversTheHiddenBackEmf) {
   // The example's twin hides K_e = 0.02535 (x1.3) and D_B = 1404.55 (x0.7). D_B is not
