@@ -45,7 +45,7 @@ ScenarioSet ScenarioSet::load(const std::string& path, bool need_references) {
   bool header = false;
   int n = 0;
   std::set<std::string> names;
-  static const char* kCols[] = {"name", "motion", "reference", "duration_s", "weight", "role"};
+  static const char* kCols[] = {"name", "motion", "reference", "duration_s", "weight", "role", "balance"};
   for (std::string raw; std::getline(in, raw);) {
     ++n;
     const std::string line = trim(raw);
@@ -55,8 +55,8 @@ ScenarioSet ScenarioSet::load(const std::string& path, bool need_references) {
     for (std::string x; std::getline(ss, x, ',');) c.push_back(trim(x));
     if (!line.empty() && line.back() == ',') c.emplace_back();
     if (!header) {
-      if (c.size() < 4 || c.size() > 6)
-        throw InputError(path, n, "header", "expected the header name,motion,reference,duration_s[,weight[,role]]");
+      if (c.size() < 4 || c.size() > 7)
+        throw InputError(path, n, "header", "expected the header name,motion,reference,duration_s[,weight[,role[,balance]]]");
       for (std::size_t i = 0; i < c.size(); ++i)
         if (c[i] != kCols[i])
           throw InputError(path, n, "header",
@@ -64,8 +64,8 @@ ScenarioSet ScenarioSet::load(const std::string& path, bool need_references) {
       header = true;
       continue;
     }
-    if (c.size() < 4 || c.size() > 6)
-      throw InputError(path, n, c.empty() ? "" : c[0], "expected 4 to 6 cells, got " + std::to_string(c.size()));
+    if (c.size() < 4 || c.size() > 7)
+      throw InputError(path, n, c.empty() ? "" : c[0], "expected 4 to 7 cells, got " + std::to_string(c.size()));
     Scenario s;
     s.line = n;
     s.name = c[0];
@@ -84,6 +84,13 @@ ScenarioSet ScenarioSet::load(const std::string& path, bool need_references) {
     if (c.size() > 5 && !c[5].empty()) {
       if (c[5] == "holdout") s.holdout = true;
       else if (c[5] != "train") throw InputError(path, n, "role", "expected train or holdout, not '" + c[5] + "'");
+    }
+    if (c.size() > 6 && !c[6].empty()) {
+      try {
+        s.balance = parseBalanceParams(c[6], "balance");
+      } catch (const InputError& e) {  // "balance: key: what" -> file:line: balance: key: what
+        throw InputError(path, n, "balance", std::string(e.what()).substr(std::string("balance: ").size()));
+      }
     }
     set.scenarios.push_back(std::move(s));
   }
@@ -200,6 +207,7 @@ ScenarioScore CalibrationProblem::runScenario(const Eigen::VectorXd& values, int
   rc.duration_s = sc.duration_s;
   rc.log_period_s = settings_.log_period_s;
   rc.stop_on_fall = settings_.kind == ObjectiveKind::F;  // F stops counting at the fall anyway
+  rc.balance = sc.balance;
   Log log(Recorder(*model).columns());
   const RunSummary s = runMotion(sim, motions_[static_cast<std::size_t>(k)].get(), rc, &log);
   if (s.diverged) {

@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "calib/parameter_space.h"
+#include "sim/ankle_balance.h"
 #include "sim/log_writer.h"
 #include "sim/motion.h"
 #include "sim/robot_model.h"
@@ -44,6 +45,9 @@ struct Scenario {
   double duration_s = 1.0;
   double weight = 1.0;
   bool holdout = false;
+  /// Gyro feedback on the stance ankles while the motion plays (column `balance`, items separated
+  /// by ';', e.g. roll_rate=0.1;period=0.01; sim/ankle_balance.h); none when the cell is empty.
+  std::optional<BalanceParams> balance;
   int line = 0;
 };
 

@@ -29,6 +29,7 @@ std::vector<std::string> writeTwinLogs(const RobotModel& hidden, const ScenarioS
     RunConfig rc;
     rc.duration_s = sc.duration_s;
     rc.log_period_s = s.log_period_s;
+    rc.balance = sc.balance;
     Log log(Recorder(*model).columns());
     const RunSummary sum = runMotion(sim, &motion, rc, &log);
     if (sum.diverged) throw InputError(sc.motion_path, 0, sc.name, "the twin diverged: " + sum.divergence);

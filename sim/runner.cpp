@@ -29,11 +29,15 @@ RunSummary runMotion(Simulation& sim, const Motion* motion, const RunConfig& cfg
   const int imu_link = m.imus.empty() ? m.root_link : m.imus.front().link;
   const Eigen::Vector3d start = sim.linkPose(imu_link).translation();
 
+  std::optional<AnkleBalance> balance;
+  if (motion && cfg.balance) balance.emplace(m, *cfg.balance);
+
   RunSummary s;
   auto apply = [&](double t) {
     if (!motion) return;
     motion->sampleAll(t, values, cursor);
     for (size_t c = 0; c < map.size(); ++c) target[map[c]] = values[c];
+    if (balance) balance->adjust(sim, target);
     sim.setTargets(target);
   };
   apply(0.0);

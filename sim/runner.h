@@ -8,6 +8,7 @@
 #include <vector>
 #include <string>
 
+#include "sim/ankle_balance.h"
 #include "sim/log_writer.h"
 #include "sim/motion.h"
 #include "sim/simulation.h"
@@ -19,6 +20,9 @@ struct RunConfig {
   double log_period_s = 0.01;  ///< sample period of the log (rounded to whole steps)
   bool stop_on_fall = false;
   std::vector<std::string> probe_patterns;  ///< extra log columns (Recorder)
+  /// Gyro feedback on the stance ankles added to the motion's targets (sim/ankle_balance.h);
+  /// none when empty. Only while a motion plays.
+  std::optional<BalanceParams> balance;
 };
 
 struct RunSummary {

@@ -43,6 +43,8 @@ void addRunArgs(CLI::App& app, RunArgs& a) {
                                              "hopping controller, docs/mabel.md)")
       ->check(CLI::IsMember({"hop"}));
   app.add_option("--hop", a.hop, "hopping-controller parameters, e.g. torso_update=0,K_Tor=0.5 (docs/mabel.md)");
+  app.add_option("--balance", a.balance, "gyro feedback on the stance ankles while the motion plays, e.g. "
+                                         "roll_rate=0.1 (keys: roll_rate, pitch_rate, period, min_load; docs/walk.md)");
   app.add_option("--probe", a.probes, "log internal signals whose column matches this glob, e.g. 'LKnee*' "
                                       "(repeatable)");
 }
@@ -109,6 +111,11 @@ RunSetup prepareRun(const RunArgs& a, bool with_log, bool profile) {
   s.config.duration_s = a.duration_s.value_or(s.motion ? s.motion->endTime_s() + 1.0 : 10.0);
   s.config.log_period_s = a.log_period_s;
   s.config.stop_on_fall = a.stop_on_fall;
+  if (!a.balance.empty()) {
+    if (!s.motion) throw InputError("", 0, "--balance", "needs a motion to add the feedback to (--motion or --walk)");
+    s.config.balance = parseBalanceParams(a.balance);
+    AnkleBalance check(*s.model, *s.config.balance);  // refuses a robot without ankles now, not mid-run
+  }
   if (!a.probes.empty()) {
     const auto available = Recorder::probeColumns(*s.model);
     for (const auto& p : a.probes)

@@ -36,6 +36,7 @@ struct RunArgs {
   std::string walk;                   ///< --walk key=value,...: generate a walk (sim/walk_generator.h) and play it
   std::string controller;             ///< --controller hop: MABEL's hopping controller (sim/mabel_hop_controller.h)
   std::string hop;                    ///< --hop key=value,...: hopping-controller parameters
+  std::string balance;                ///< --balance key=value,...: gyro feedback on the stance ankles (sim/ankle_balance.h)
 };
 
 struct RunSetup {

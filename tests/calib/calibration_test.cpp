@@ -160,6 +160,28 @@ TEST(ScenarioFile, ErrorsNameFileLineAndField) {
   EXPECT_NO_THROW(ScenarioSet::load(p, false));  // twin writes the references
 }
 
+TEST(ScenarioFile, ReadsTheAnkleBalanceColumnAndNamesItsErrors) {
+  const std::string d = tempDir("set_balance");
+  const std::string head = "name,motion,reference,duration_s,weight,role,balance\n";
+  const std::string row = "x," + kExample + "/motions/sway.csv,r.csv,1,1,train,";
+  const auto p = writeFile(d + "/set.csv", head + row + "roll_rate=0.2;period=0.005\n" + "y," + kExample +
+                                               "/motions/sway.csv,r.csv,1,1,holdout,\n");
+  const ScenarioSet set = ScenarioSet::load(p, false);
+  ASSERT_TRUE(set.scenarios[0].balance.has_value());
+  EXPECT_DOUBLE_EQ(set.scenarios[0].balance->roll_rate_gain_s, 0.2);
+  EXPECT_DOUBLE_EQ(set.scenarios[0].balance->period_s, 0.005);
+  EXPECT_FALSE(set.scenarios[1].balance.has_value());  // empty cell: played open loop
+  const auto bad = writeFile(d + "/bad.csv", head + row + "roll_rate=0.2;gain=3\n");
+  try {
+    ScenarioSet::load(bad, false);
+    ADD_FAILURE();
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.line(), 2);
+    EXPECT_EQ(e.field(), "balance");
+    EXPECT_NE(std::string(e.what()).find("unknown balance parameter 'gain'"), std::string::npos) << e.what();
+  }
+}
+
 // ---------------------------------------------------------------- evaluators
 
 TEST(Evaluators, ProcessPoolMatchesSerialBitForBitOnAKnownFunction) {

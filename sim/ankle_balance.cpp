@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "sim/ankle_balance.h"
+
+#include <charconv>
+#include <cmath>
+
+#include "sim/input_error.h"
+#include "sim/simulation.h"
+
+namespace gapsim {
+
+void BalanceParams::validate(const std::string& source) const {
+  auto bad = [&](const char* field, double v, const std::string& rule) {
+    throw InputError(source, 0, field, sixDigits(v) + " is out of range: " + rule);
+  };
+  if (!std::isfinite(roll_rate_gain_s)) bad("roll_rate", roll_rate_gain_s, "must be finite");
+  if (!std::isfinite(pitch_rate_gain_s)) bad("pitch_rate", pitch_rate_gain_s, "must be finite");
+  if (!(period_s > 0 && period_s <= 1)) bad("period", period_s, "0 < period <= 1 s");
+  if (!(min_load_N >= 0 && std::isfinite(min_load_N))) bad("min_load", min_load_N, "must be finite and >= 0 N");
+}
+
+BalanceParams parseBalanceParams(const std::string& spec, const std::string& source) {
+  BalanceParams p;
+  std::size_t pos = 0;
+  while (pos < spec.size()) {
+    std::size_t end = spec.find_first_of(",;", pos);
+    if (end == std::string::npos) end = spec.size();
+    std::string item = spec.substr(pos, end - pos);
+    pos = end + 1;
+    item.erase(0, item.find_first_not_of(" \t"));
+    item.erase(item.find_last_not_of(" \t") + 1);
+    if (item.empty()) continue;
+    const std::size_t eq = item.find('=');
+    const std::string keys = "roll_rate, pitch_rate, period, min_load";
+    if (eq == std::string::npos) throw InputError(source, 0, "balance", "'" + item + "' is not key=value (keys: " + keys + ")");
+    const std::string key = item.substr(0, eq), text = item.substr(eq + 1);
+    double v = 0;
+    const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (text.empty() || r.ec != std::errc() || r.ptr != text.data() + text.size())
+      throw InputError(source, 0, key, "not a number: '" + text + "'");
+    if (key == "roll_rate") p.roll_rate_gain_s = v;
+    else if (key == "pitch_rate") p.pitch_rate_gain_s = v;
+    else if (key == "period") p.period_s = v;
+    else if (key == "min_load") p.min_load_N = v;
+    else throw InputError(source, 0, key, "unknown balance parameter '" + key + "' (keys: " + keys + ")");
+  }
+  p.validate(source);
+  return p;
+}
+
+std::array<double, 2> footLoadShares(double force0_N, double force1_N, double min_load_N) {
+  const double f0 = std::max(0.0, force0_N), f1 = std::max(0.0, force1_N);
+  const double total = f0 + f1;
+  if (!(total >= min_load_N) || total <= 0) return {0.5, 0.5};
+  return {f0 / total, f1 / total};
+}
+
+namespace {
+
+/// The joint whose child is `link`, or -1.
+int jointAbove(const RobotModel& m, int link) {
+  for (std::size_t j = 0; j < m.joints.size(); ++j)
+    if (m.joints[j].child == link) return static_cast<int>(j);
+  return -1;
+}
+
+}  // namespace
+
+AnkleBalance::AnkleBalance(const RobotModel& m, const BalanceParams& p) : p_(p) {
+  p_.validate();
+  if (m.foot_contacts.size() < 2)
+    throw InputError(m.source_file, 0, "balance", "ankle balance needs two foot contacts, the robot has " +
+                                                      std::to_string(m.foot_contacts.size()));
+  for (int i = 0; i < 2; ++i) {
+    Foot& f = feet_[static_cast<std::size_t>(i)];
+    f.contact = i;
+    const FootContactSpec& fc = m.foot_contacts[static_cast<std::size_t>(i)];
+    f.roll_joint = jointAbove(m, fc.link);
+    f.pitch_joint = f.roll_joint < 0 ? -1 : jointAbove(m, m.joints[static_cast<std::size_t>(f.roll_joint)].parent);
+    // Axes in the joint frames, which are aligned with the torso's in the zero pose for the
+    // robots this applies to: roll about +-x, pitch about +-y (the sign flips the correction).
+    auto along = [&](int j, int axis) {
+      if (j < 0) return 0.0;
+      const Eigen::Vector3d a = m.joints[static_cast<std::size_t>(j)].axis;
+      return std::abs(a[axis]) > 0.9 ? (a[axis] > 0 ? 1.0 : -1.0) : 0.0;
+    };
+    f.roll_sign = along(f.roll_joint, 0);
+    f.pitch_sign = along(f.pitch_joint, 1);
+    if (f.roll_sign == 0 || f.pitch_sign == 0)
+      throw InputError(m.source_file, 0, "balance",
+                       "foot contact '" + fc.name + "' is not carried by an ankle roll joint (axis along x) below an "
+                       "ankle pitch joint (axis along y)");
+  }
+}
+
+void AnkleBalance::adjust(const Simulation& sim, std::vector<double>& target) {
+  if (period_steps_ == 0) period_steps_ = std::max(1L, std::lround(p_.period_s / sim.dt_s()));
+  const long k = sim.stepCount();
+  if (k > 0 && k % period_steps_ == 0) {
+    const Eigen::Vector3d w = sim.imu().gyro_rad_s;
+    const auto share = footLoadShares(sim.footContact(feet_[0].contact).force_N,
+                                      sim.footContact(feet_[1].contact).force_N, p_.min_load_N);
+    for (std::size_t i = 0; i < 2; ++i) {
+      corr_[i][0] = share[i] * p_.roll_rate_gain_s * w.x() * feet_[i].roll_sign;
+      corr_[i][1] = share[i] * p_.pitch_rate_gain_s * w.y() * feet_[i].pitch_sign;
+    }
+  }
+  for (std::size_t i = 0; i < 2; ++i) {
+    target[static_cast<std::size_t>(feet_[i].roll_joint)] += corr_[i][0];
+    target[static_cast<std::size_t>(feet_[i].pitch_joint)] += corr_[i][1];
+  }
+}
+
+}  // namespace gapsim

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#pragma once
+/// \file
+/// Gyro feedback on the stance ankles, added to a played motion's joint targets: the sensor
+/// feedback of a walking engine in its simplest form (B-Human's and the Nao's own walks damp the
+/// torso with the gyro on the ankles the same way).
+///
+/// Every period_s the controller reads the IMU's angular velocity w (IMU frame) and the vertical
+/// force on each foot, and holds until the next period, for each foot i,
+///   d_roll_i  = share_i * roll_rate_gain_s  * w_x * sign(roll axis . x)
+///   d_pitch_i = share_i * pitch_rate_gain_s * w_y * sign(pitch axis . y)
+/// where share_i = F_i / (F_left + F_right) is the foot's part of the load (1/2 each when the
+/// feet carry less than min_load_N together). Those corrections are added to the motion's ankle
+/// roll and pitch targets. Why: a position-servoed foot that pushes its ankle target along the
+/// torso's rotation turns the servo's torque against that rotation through the ground, which is
+/// viscous damping of the body's rocking on its stance foot; a foot in the air cannot push on
+/// the ground, hence the load share. The damping shortens how long a perturbation lives, and so
+/// how far two nearly equal runs drift apart (docs/walk.md, "Ankle balance").
+///
+/// Applies to any robot with two foot contacts whose link is the child of a roll joint (axis
+/// along x) whose parent link is the child of a pitch joint (axis along y), as the Nao's feet.
+/// Update times are whole simulation steps, so a run stays deterministic.
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "sim/robot_model.h"
+
+namespace gapsim {
+
+class Simulation;
+
+struct BalanceParams {
+  double roll_rate_gain_s = 0.1;   ///< ankle roll target change per torso roll rate (rad per rad/s)
+  double pitch_rate_gain_s = 0.0;  ///< ankle pitch target change per torso pitch rate (rad per rad/s)
+  double period_s = 0.01;          ///< controller period (s): the Nao's 100 Hz motion cycle
+  double min_load_N = 5.0;         ///< below this total foot force both feet count half (N)
+
+  /// Throws InputError(source, field) for non-finite gains or a period/load out of range.
+  void validate(const std::string& source = "balance") const;
+};
+
+/// Parses "roll_rate=0.1;pitch_rate=0;period=0.01;min_load=5" (';' or ',' between items; keys
+/// roll_rate, pitch_rate, period, min_load; others keep their defaults). Throws InputError
+/// (file = `source`, field = the key) for unknown keys and bad numbers.
+BalanceParams parseBalanceParams(const std::string& spec, const std::string& source = "--balance");
+
+/// Each foot's share of the load: F_i / (F_0 + F_1), or 1/2 each below min_load_N in total.
+std::array<double, 2> footLoadShares(double force0_N, double force1_N, double min_load_N);
+
+class AnkleBalance {
+ public:
+  /// Finds the two feet's ankle joints; throws InputError(model source, "balance") if the model
+  /// has fewer than two foot contacts or a foot is not carried by a roll and a pitch joint.
+  AnkleBalance(const RobotModel& model, const BalanceParams& p);
+
+  /// Adds the held corrections to `target` (one value per model joint), first recomputing them
+  /// if this step starts a new controller period (never at step 0: nothing measured yet).
+  void adjust(const Simulation& sim, std::vector<double>& target);
+
+  const BalanceParams& params() const { return p_; }
+  /// The corrections currently held (rad): per foot, roll then pitch.
+  const std::array<std::array<double, 2>, 2>& corrections_rad() const { return corr_; }
+
+ private:
+  struct Foot {
+    int contact = -1;
+    int roll_joint = -1, pitch_joint = -1;
+    double roll_sign = 1, pitch_sign = 1;
+  };
+  BalanceParams p_;
+  std::array<Foot, 2> feet_;
+  long period_steps_ = 0;  ///< set on the first adjust(), from the simulation's step
+  std::array<std::array<double, 2>, 2> corr_{};
+};
+
+}  // namespace gapsim
