@@ -19,10 +19,11 @@
 /// A run that diverges, or a parameter set the model refuses, scores +inf with the reason.
 ///
 /// Scenario set file (CSV, `#` comments; paths relative to the file):
-///   name,motion,reference,duration_s,weight,role
-///   squat,motions/squat_fast.csv,reference/squat_fast.csv,1.5,1,train
-///   sway,motions/sway.csv,reference/sway.csv,1.5,1,holdout
-/// role: train (default; the optimiser sees it) or holdout (only reported).
+///   name,motion,reference,duration_s,weight,role,balance
+///   squat,motions/squat_fast.csv,reference/squat_fast.csv,1.5,1,train,
+///   sway,motions/sway.csv,reference/sway.csv,1.5,1,holdout,roll_rate=0.1;period=0.01
+/// role: train (default; the optimiser sees it) or holdout (only reported). balance (optional):
+/// gyro feedback on the stance ankles while the motion plays (sim/ankle_balance.h), empty = none.
 
 #include <cstdint>
 #include <limits>

@@ -45,6 +45,9 @@ t1=$(date +%s)
 
 echo "== 3. walking speed on the held-out walk (torso x from the first lift-off to the last touch-down, 2.00..8.00 s)"
 motion="$ex/motions/walk_120mm_s_1.5s.csv"
+# The held-out scenario's ankle balance (column 7 of scenarios.csv), so the speed runs play the walk as the twin did.
+balance=$(awk -F, '!/^#/ && $6 == "holdout" { print $7; exit }' "$ex/scenarios.csv")
+bal=(); [ -z "$balance" ] || bal=(--balance "$balance")
 speed() {  # speed LOG: (x(8.00) - x(2.00)) / 6.00 in m/s from torso/x_m; "fell" if the tilt passed 45 deg before 8 s
   awk -F, 'NR == 1 { for (i = 1; i <= NF; ++i) { if ($i == "torso/x_m") c = i; if ($i == "torso/tilt_rad") k = i }; next }
            $k + 0 > 0.785 && $1 + 0 <= 8.0 + 1e-9 { fell = 1 }
@@ -52,10 +55,10 @@ speed() {  # speed LOG: (x(8.00) - x(2.00)) / 6.00 in m/s from torso/x_m; "fell"
            $1 + 0 >= 8.0 - 1e-9 && b == "" { b = $c }
            END { if (c == "") exit 1; if (fell) printf "fell"; else if (a == "" || b == "") printf "diverged"; else printf "%.5f", (b - a) / 6.0 }' "$1"
 }
-"$cli" run --robot "$robot" --quiet --motion "$motion" --duration 8.5 --out "$out/holdout_defaults.csv" > /dev/null || true &
-"$cli" run --robot "$robot" --quiet --motion "$motion" --duration 8.5 --params "$ex/hidden.params" --out "$out/holdout_hidden.csv" > /dev/null || true &
+"$cli" run --robot "$robot" --quiet --motion "$motion" --duration 8.5 "${bal[@]}" --out "$out/holdout_defaults.csv" > /dev/null || true &
+"$cli" run --robot "$robot" --quiet --motion "$motion" --duration 8.5 "${bal[@]}" --params "$ex/hidden.params" --out "$out/holdout_hidden.csv" > /dev/null || true &
 wait
-"$cli" run --robot "$robot" --quiet --motion "$motion" --duration 8.5 --params "$out/calibration/best.params" \
+"$cli" run --robot "$robot" --quiet --motion "$motion" --duration 8.5 "${bal[@]}" --params "$out/calibration/best.params" \
     --out "$out/holdout_calibrated.csv" > /dev/null || true
 v_def=$(speed "$out/holdout_defaults.csv")
 v_hid=$(speed "$out/holdout_hidden.csv")

@@ -93,7 +93,7 @@ AnkleBalance::AnkleBalance(const RobotModel& m, const BalanceParams& p) : p_(p) 
   }
 }
 
-void AnkleBalance::adjust(const Simulation& sim, std::vector<double>& target) {
+const std::vector<double>& AnkleBalance::adjust(const Simulation& sim, const std::vector<double>& target) {
   if (period_steps_ == 0) period_steps_ = std::max(1L, std::lround(p_.period_s / sim.dt_s()));
   const long k = sim.stepCount();
   if (k > 0 && k % period_steps_ == 0) {
@@ -105,10 +105,12 @@ void AnkleBalance::adjust(const Simulation& sim, std::vector<double>& target) {
       corr_[i][1] = share[i] * p_.pitch_rate_gain_s * w.y() * feet_[i].pitch_sign;
     }
   }
+  out_ = target;
   for (std::size_t i = 0; i < 2; ++i) {
-    target[static_cast<std::size_t>(feet_[i].roll_joint)] += corr_[i][0];
-    target[static_cast<std::size_t>(feet_[i].pitch_joint)] += corr_[i][1];
+    out_[static_cast<std::size_t>(feet_[i].roll_joint)] += corr_[i][0];
+    out_[static_cast<std::size_t>(feet_[i].pitch_joint)] += corr_[i][1];
   }
+  return out_;
 }
 
 }  // namespace gapsim

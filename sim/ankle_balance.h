@@ -55,9 +55,11 @@ class AnkleBalance {
   /// has fewer than two foot contacts or a foot is not carried by a roll and a pitch joint.
   AnkleBalance(const RobotModel& model, const BalanceParams& p);
 
-  /// Adds the held corrections to `target` (one value per model joint), first recomputing them
-  /// if this step starts a new controller period (never at step 0: nothing measured yet).
-  void adjust(const Simulation& sim, std::vector<double>& target);
+  /// `target` (one value per model joint: the motion's) plus the held corrections, first
+  /// recomputing them if this step starts a new controller period (never at step 0: nothing
+  /// measured yet). The result lives until the next call; `target` is not changed, so joints
+  /// the motion does not set never accumulate corrections.
+  const std::vector<double>& adjust(const Simulation& sim, const std::vector<double>& target);
 
   const BalanceParams& params() const { return p_; }
   /// The corrections currently held (rad): per foot, roll then pitch.
@@ -73,6 +75,7 @@ class AnkleBalance {
   std::array<Foot, 2> feet_;
   long period_steps_ = 0;  ///< set on the first adjust(), from the simulation's step
   std::array<std::array<double, 2>, 2> corr_{};
+  std::vector<double> out_;
 };
 
 }  // namespace gapsim

@@ -37,8 +37,7 @@ RunSummary runMotion(Simulation& sim, const Motion* motion, const RunConfig& cfg
     if (!motion) return;
     motion->sampleAll(t, values, cursor);
     for (size_t c = 0; c < map.size(); ++c) target[map[c]] = values[c];
-    if (balance) balance->adjust(sim, target);
-    sim.setTargets(target);
+    sim.setTargets(balance ? balance->adjust(sim, target) : target);
   };
   apply(0.0);
   if (log) {

@@ -204,6 +204,12 @@ void MainWindow::buildMenus() {
   for (QAction* a : {playback_->playAction(), playback_->stepBackAction(), playback_->stepForwardAction(),
                      playback_->resetAction(), playback_->loopAction()})
     play->addAction(a);
+  play->addSeparator();
+  balance_action_ = play->addAction(tr("Ankle &Balance (Gyro Feedback)"));
+  balance_action_->setCheckable(true);
+  balance_action_->setToolTip(tr("Damp the torso's rocking with the gyro on the stance ankles, as a walking engine "
+                                 "does (gapsim-cli run --balance roll_rate=0.1; docs/walk.md). Restarts the run."));
+  connect(balance_action_, &QAction::triggered, this, [this](bool on) { setAnkleBalance(on); });
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
   auto toggle = [&](const QString& text, const QKeySequence& key, bool on, auto setter) {
@@ -249,6 +255,18 @@ bool MainWindow::loadModel(std::shared_ptr<const RobotModel> model, std::shared_
     reportError(tr("Cannot start the simulation"), QString::fromStdString(e.what()));
     return false;
   }
+}
+
+bool MainWindow::setAnkleBalance(bool on) {
+  try {
+    session_->setBalance(on ? std::optional<BalanceParams>(BalanceParams{}) : std::nullopt);
+  } catch (const std::exception& e) {
+    reportError(tr("Cannot balance on the ankles"), QString::fromStdString(e.what()));
+    balance_action_->setChecked(false);
+    return false;
+  }
+  balance_action_->setChecked(on);
+  return true;
 }
 
 bool MainWindow::setHopController(bool on, const MabelHopController::Params& params) {
@@ -462,6 +480,7 @@ void MainWindow::onLoaded() {
   const auto model = session_->model();
   view_->setRobot(model, session_->frame(0));
   robot_panel_->setRobot(model, session_->columns());
+  if (balance_action_) balance_action_->setChecked(session_->balanceOn());  // a robot without ankles turned it off
   setWindowTitle(QStringLiteral("gapsim — %1%2")
                      .arg(QString::fromStdString(model->name),
                           session_->motion() ? " — " + QFileInfo(QString::fromStdString(session_->motion()->sourceFile())).fileName()

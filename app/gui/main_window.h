@@ -62,6 +62,11 @@ class MainWindow : public QMainWindow {
   /// MABEL's hopping controller on or off (sim_session.h): restarts at t = 0 from the drop start
   /// and plots hop/phase; false (reported) for a robot it cannot drive (not MABEL).
   bool setHopController(bool on, const MabelHopController::Params& params = {});
+  /// Gyro feedback on the stance ankles while a motion plays (Playback > Ankle Balance, as
+  /// `gapsim-cli run --balance roll_rate=0.1`); restarts at t = 0; false (reported) for a robot
+  /// without ankle roll and pitch joints above two foot contacts.
+  bool setAnkleBalance(bool on);
+  QAction* balanceAction() const { return balance_action_; }
   /// A dropped or opened file of any kind: robot (.urdf/.xml), overlay (CSV with '/' columns, i.e.
   /// a log) or motion (other CSV, .motion, joint tables).
   bool openAny(const QString& path);
@@ -113,6 +118,7 @@ class MainWindow : public QMainWindow {
   OverlayPanel* overlay_panel_;
   CalibratePanel* calibrate_panel_;
   PlaybackBar* playback_;
+  QAction* balance_action_ = nullptr;
   QMenu* recent_menu_ = nullptr;
   QMenu* motion_menu_ = nullptr;
   QLabel* status_ = nullptr;

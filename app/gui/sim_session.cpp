@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "sim/input_error.h"
 #include "sim/motion.h"
 
 namespace gapsim::gui {
@@ -18,11 +19,20 @@ void SimSession::load(std::shared_ptr<const RobotModel> model, std::shared_ptr<c
   // A new motion replaces the hopping controller (the same motion on a reset or apply does not).
   const bool new_motion = motion && motion != motion_;
   const bool hop = hop_ && !new_motion && !model->mabel_legs.empty();
+  std::optional<BalanceParams> balance = balance_;
+  if (balance) {  // a robot without ankles switches the feedback off instead of failing to load
+    try {
+      AnkleBalance check(*model, *balance);
+    } catch (const InputError&) {
+      balance.reset();
+    }
+  }
   auto worker = hop ? std::make_unique<SimWorker>(model, nullptr, 0.01, hop_)
-                    : std::make_unique<SimWorker>(model, motion);  // throws before anything changes
+                    : std::make_unique<SimWorker>(model, motion, 0.01, std::nullopt, balance);  // throws before anything changes
   worker->setSpeed(speed_);
   pause();
   worker_ = std::move(worker);
+  balance_ = balance;
   if (new_motion) hop_.reset();
   model_ = std::move(model);
   motion_ = std::move(motion);
@@ -53,6 +63,19 @@ void SimSession::setHopController(bool on, const MabelHopController::Params& p) 
     load(model_, motion_);
   } catch (...) {
     hop_ = before;
+    throw;
+  }
+}
+
+void SimSession::setBalance(const std::optional<BalanceParams>& p) {
+  if (p && model_) AnkleBalance check(*model_, *p);  // InputError for a robot without ankles
+  const auto before = balance_;
+  balance_ = p;
+  if (!model_) return;
+  try {
+    load(model_, motion_);
+  } catch (...) {
+    balance_ = before;
     throw;
   }
 }

@@ -40,6 +40,11 @@ class SimSession : public QObject {
   /// new motion switches the controller off.
   /// Throws (std::invalid_argument) for a robot the controller cannot drive, leaving it off.
   void setHopController(bool on, const MabelHopController::Params& p = {});
+  /// Gyro feedback on the stance ankles (sim/ankle_balance.h) on or off for this and later loads
+  /// (it acts while a motion plays); restarts the session at t = 0. Throws (InputError) for a robot
+  /// without ankles, leaving it off; loading such a robot later switches it off.
+  void setBalance(const std::optional<BalanceParams>& p);
+  bool balanceOn() const { return balance_.has_value(); }
   /// True while the running simulation is driven by the hopping controller.
   bool hopControllerOn() const { return worker_ && worker_->hopControllerOn(); }
   std::shared_ptr<const RobotModel> model() const { return model_; }
@@ -88,6 +93,7 @@ class SimSession : public QObject {
   std::shared_ptr<const RobotModel> model_;
   std::shared_ptr<const Motion> motion_;
   std::optional<MabelHopController::Params> hop_;  // requested; applies to robots with MABEL legs
+  std::optional<BalanceParams> balance_;           // requested; applies while a motion plays
   std::unique_ptr<SimWorker> worker_;
   std::vector<std::string> columns_;
   std::vector<Frame> history_;

@@ -35,7 +35,8 @@ std::vector<std::string> probePatterns(const RobotModel& m) {
 }  // namespace
 
 SimWorker::SimWorker(std::shared_ptr<const RobotModel> model, std::shared_ptr<const Motion> motion,
-                     double log_period_s, const std::optional<MabelHopController::Params>& hop)
+                     double log_period_s, const std::optional<MabelHopController::Params>& hop,
+                     const std::optional<BalanceParams>& balance)
     : model_(startModel(std::move(model), hop)),
       motion_(std::move(motion)),
       sim_(model_),
@@ -50,6 +51,7 @@ SimWorker::SimWorker(std::shared_ptr<const RobotModel> model, std::shared_ptr<co
   steps_per_sample_ = std::max(1L, std::lround(log_period_s_ / sim_.dt_s()));
   log_period_s_ = static_cast<double>(steps_per_sample_) * sim_.dt_s();
   target_ = model_->initial_q;
+  if (motion_ && balance) balance_.emplace(*model_, *balance);  // InputError for a robot without ankles
   if (motion_) {
     std::vector<std::string> names;
     for (const Joint& j : model_->joints) names.push_back(j.name);
@@ -139,7 +141,7 @@ void SimWorker::advanceOneSample() {
     if (motion_) {
       motion_->sampleAll(sim_.time_s(), motion_values_, cursor_);
       for (std::size_t c = 0; c < motion_map_.size(); ++c) target_[motion_map_[c]] = motion_values_[c];
-      sim_.setTargets(target_);
+      sim_.setTargets(balance_ ? balance_->adjust(sim_, target_) : target_);  // as runMotion
     }
     if (ctl_) ctl_->update(sim_);
     sim_.step();

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "app/gui/frame.h"
+#include "sim/ankle_balance.h"
 #include "sim/mabel_hop_controller.h"
 #include "sim/motion.h"
 #include "sim/recorder.h"
@@ -40,9 +41,12 @@ class SimWorker {
   /// Builds the simulation (may throw InputError / std::exception from the core) and publishes the
   /// frame at t = 0. motion may be null (hold the initial pose). Starts paused. With `hop` the
   /// motion must be null; std::invalid_argument for a robot the hopping controller cannot drive.
+  /// With `balance` the motion plays with gyro feedback on the stance ankles, as `gapsim-cli run
+  /// --balance` (sim/ankle_balance.h; InputError for a robot without ankles; ignored without a motion).
   SimWorker(std::shared_ptr<const RobotModel> model, std::shared_ptr<const Motion> motion,
             double log_period_s = 0.01,
-            const std::optional<MabelHopController::Params>& hop = std::nullopt);
+            const std::optional<MabelHopController::Params>& hop = std::nullopt,
+            const std::optional<BalanceParams>& balance = std::nullopt);
   ~SimWorker();  ///< stops and joins the thread (within one chunk of steps, a few ms)
   SimWorker(const SimWorker&) = delete;
   SimWorker& operator=(const SimWorker&) = delete;
@@ -51,6 +55,7 @@ class SimWorker {
   /// The model simulated (with the hop controller: the drop start's copy).
   const std::shared_ptr<const RobotModel>& model() const { return model_; }
   bool hopControllerOn() const { return ctl_ != nullptr; }
+  bool balanceOn() const { return balance_.has_value(); }
   double logPeriod_s() const { return log_period_s_; }
 
   void setRunning(bool running);
@@ -76,6 +81,7 @@ class SimWorker {
   Recorder recorder_;
   std::vector<std::string> columns_;
   std::unique_ptr<MabelHopController> ctl_;
+  std::optional<AnkleBalance> balance_;
   std::vector<int> motion_map_;
   std::vector<double> target_, motion_values_;
   MotionCursor cursor_;

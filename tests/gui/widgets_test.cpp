@@ -31,7 +31,10 @@
 #include "sim/log_writer.h"
 #include "sim/motion_readers.h"
 #include "sim/parameters.h"
+#include "sim/recorder.h"
 #include "sim/robot_library.h"
+#include "sim/runner.h"
+#include "sim/simulation.h"
 #include "sim/urdf_parser.h"
 
 using namespace gapsim;
@@ -396,6 +399,48 @@ class GuiWidgetsTest : public QObject {
     auto bad = std::make_shared<const Motion>(loadMotion(std::string(GAPSIM_SOURCE_DIR) + "/tests/app/data/motion_unknown_joint.csv"));
     QVERIFY_THROWS_EXCEPTION(InputError, session.load(model, bad));
     QVERIFY(session.frameCount() > 30);
+  }
+
+  void ankleBalancePlaysAsTheCliAndSwitchesOffForMabel() {
+    MainWindow w(false);
+    QVERIFY(w.openRobot("nao"));
+    const std::string squat = std::string(GAPSIM_SOURCE_DIR) + "/robots/nao/motions/squat.csv";
+    QVERIFY(w.openAny(QString::fromStdString(squat)));
+    QVERIFY(!w.balanceAction()->isChecked());
+    w.balanceAction()->trigger();  // as a click in Playback
+    QVERIFY(w.balanceAction()->isChecked());
+    SimSession* s = w.session();
+    QVERIFY(s->balanceOn());
+    s->setSpeed(5.0);
+    s->play();
+    QTRY_VERIFY_WITH_TIMEOUT(s->frameCount() > 40, 20000);
+    s->pause();
+    // The same run through the CLI's loop (runMotion with --balance) gives the same log, row by
+    // row, and the feedback moved the ankle targets away from the open-loop run's.
+    const SignalSource* sim = w.store()->source(SignalStore::kSimulation);
+    const Motion motion = loadMotion(squat);
+    auto cliLog = [&](const std::optional<BalanceParams>& b) {
+      Simulation cli(s->model());
+      RunConfig cfg;
+      cfg.duration_s = sim->time_s[40] + 1e-9;
+      cfg.balance = b;
+      Log log(Recorder(*s->model()).columns());
+      runMotion(cli, &motion, cfg, &log);
+      return log;
+    };
+    const Log closed = cliLog(BalanceParams{}), open = cliLog(std::nullopt);
+    for (const char* c : {"LAnkleRoll/q_target_rad", "RAnklePitch/q_target_rad", "torso/roll_rad"}) {
+      const std::vector<double> want = closed.column(c);
+      const auto& got = sim->values[static_cast<std::size_t>(sim->columnIndex(c))];
+      for (std::size_t i = 0; i <= 40; ++i)
+        if (got[i] != want[i]) QFAIL(qPrintable(QString("%1 row %2: %3 != %4").arg(c).arg(i).arg(got[i]).arg(want[i])));
+    }
+    QVERIFY(closed.column("LAnkleRoll/q_target_rad") != open.column("LAnkleRoll/q_target_rad"));
+    // MABEL has no ankles: loading it switches the feedback off, and switching it on is refused.
+    QVERIFY(w.openRobot("mabel"));
+    QVERIFY(!w.balanceAction()->isChecked());
+    QVERIFY(!w.setAnkleBalance(true));
+    QVERIFY(!w.session()->balanceOn());
   }
 
   void plotPanelSharesTheTimeRange() {
