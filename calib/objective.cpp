@@ -101,6 +101,17 @@ ScenarioSet ScenarioSet::load(const std::string& path, bool need_references) {
   return set;
 }
 
+void ScenarioSet::checkAgainst(const RobotModel& m) const {
+  for (const Scenario& s : scenarios) {
+    if (!s.balance) continue;
+    try {
+      AnkleBalance check(m, *s.balance);
+    } catch (const InputError& e) {
+      throw InputError(source, s.line, "balance", s.name + ": " + e.what());
+    }
+  }
+}
+
 ObjectiveKind parseObjectiveKind(const std::string& s) {
   if (s == "F") return ObjectiveKind::F;
   if (s == "E_cali") return ObjectiveKind::ECali;
@@ -171,6 +182,7 @@ CalibrationProblem::CalibrationProblem(std::shared_ptr<const RobotModel> base, P
   if (!(settings_.m >= 0)) throw InputError("", 0, "--m", "the exponent m must be >= 0");
   if (!(settings_.log_period_s > 0)) throw InputError("", 0, "log_period_s", "must be > 0");
   space_.checkAgainst(*base_);
+  set_.checkAgainst(*base_);
   std::vector<std::string> names;
   for (const Joint& j : base_->joints) names.push_back(j.name);
   for (const Scenario& s : set_.scenarios) {

@@ -58,6 +58,9 @@ struct ScenarioSet {
   /// Reads a set file (InputError with file, line and column; the paths are checked to exist,
   /// except references when `need_references` is false, as for `twin`, which writes them).
   static ScenarioSet load(const std::string& path, bool need_references = true);
+  /// Throws InputError(source, line, "balance") if a scenario asks for ankle balance on a robot
+  /// without ankles (sim/ankle_balance.h), before any run starts.
+  void checkAgainst(const RobotModel& m) const;
 };
 
 enum class ObjectiveKind { F, ECali, Sum };

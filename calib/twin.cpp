@@ -17,6 +17,7 @@ std::vector<std::string> writeTwinLogs(const RobotModel& hidden, const ScenarioS
                                        const std::string& out_dir) {
   if (!(s.imu_noise_rad >= 0)) throw InputError("", 0, "--imu-noise", "must be >= 0");
   if (!(s.imu_delay_s >= 0)) throw InputError("", 0, "--imu-delay", "must be >= 0");
+  set.checkAgainst(hidden);
   auto model = std::make_shared<const RobotModel>(hidden);
   Rng rng(s.noise_seed);
   std::vector<std::string> written;

@@ -180,6 +180,15 @@ TEST(ScenarioFile, ReadsTheAnkleBalanceColumnAndNamesItsErrors) {
     EXPECT_EQ(e.field(), "balance");
     EXPECT_NE(std::string(e.what()).find("unknown balance parameter 'gain'"), std::string::npos) << e.what();
   }
+  // A robot without ankles is refused before anything runs, with the scenario's line.
+  try {
+    set.checkAgainst(loadRobotFile(resolveRobotFile("mabel")));
+    ADD_FAILURE();
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.line(), 2);
+    EXPECT_EQ(e.field(), "balance");
+  }
+  EXPECT_NO_THROW(set.checkAgainst(loadRobotFile(resolveRobotFile("nao"))));
 }
 
 // ---------------------------------------------------------------- evaluators
