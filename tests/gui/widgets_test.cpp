@@ -407,6 +407,19 @@ class GuiWidgetsTest : public QObject {
     const std::string squat = std::string(GAPSIM_SOURCE_DIR) + "/robots/nao/motions/squat.csv";
     QVERIFY(w.openAny(QString::fromStdString(squat)));
     QVERIFY(!w.balanceAction()->isChecked());
+    // The CLI's loop (runMotion with --balance, and without) first: ODE's QuickStep RNG is one per
+    // process, so no other simulation may step while the GUI's worker thread runs.
+    const Motion motion = loadMotion(squat);
+    auto cliLog = [&](const std::optional<BalanceParams>& b) {
+      Simulation cli(w.session()->model());
+      RunConfig cfg;
+      cfg.duration_s = 0.4;
+      cfg.balance = b;
+      Log log(Recorder(*w.session()->model()).columns());
+      runMotion(cli, &motion, cfg, &log);
+      return log;
+    };
+    const Log closed = cliLog(BalanceParams{}), open = cliLog(std::nullopt);
     w.balanceAction()->trigger();  // as a click in Playback
     QVERIFY(w.balanceAction()->isChecked());
     SimSession* s = w.session();
@@ -415,20 +428,9 @@ class GuiWidgetsTest : public QObject {
     s->play();
     QTRY_VERIFY_WITH_TIMEOUT(s->frameCount() > 40, 20000);
     s->pause();
-    // The same run through the CLI's loop (runMotion with --balance) gives the same log, row by
-    // row, and the feedback moved the ankle targets away from the open-loop run's.
+    // The GUI plays what the CLI plays, row by row, and the feedback moved the ankle targets away
+    // from the open-loop run's.
     const SignalSource* sim = w.store()->source(SignalStore::kSimulation);
-    const Motion motion = loadMotion(squat);
-    auto cliLog = [&](const std::optional<BalanceParams>& b) {
-      Simulation cli(s->model());
-      RunConfig cfg;
-      cfg.duration_s = sim->time_s[40] + 1e-9;
-      cfg.balance = b;
-      Log log(Recorder(*s->model()).columns());
-      runMotion(cli, &motion, cfg, &log);
-      return log;
-    };
-    const Log closed = cliLog(BalanceParams{}), open = cliLog(std::nullopt);
     for (const char* c : {"LAnkleRoll/q_target_rad", "RAnklePitch/q_target_rad", "torso/roll_rad"}) {
       const std::vector<double> want = closed.column(c);
       const auto& got = sim->values[static_cast<std::size_t>(sim->columnIndex(c))];
