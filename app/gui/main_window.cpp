@@ -257,9 +257,9 @@ bool MainWindow::loadModel(std::shared_ptr<const RobotModel> model, std::shared_
   }
 }
 
-bool MainWindow::setAnkleBalance(bool on) {
+bool MainWindow::setAnkleBalance(bool on, const BalanceParams& params) {
   try {
-    session_->setBalance(on ? std::optional<BalanceParams>(BalanceParams{}) : std::nullopt);
+    session_->setBalance(on ? std::optional<BalanceParams>(params) : std::nullopt);
   } catch (const std::exception& e) {
     reportError(tr("Cannot balance on the ankles"), QString::fromStdString(e.what()));
     balance_action_->setChecked(false);

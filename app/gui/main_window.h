@@ -15,6 +15,7 @@
 #include <optional>
 
 #include "app/gui/signal_store.h"
+#include "sim/ankle_balance.h"
 #include "sim/mabel_hop_controller.h"
 
 class QLabel;
@@ -65,7 +66,7 @@ class MainWindow : public QMainWindow {
   /// Gyro feedback on the stance ankles while a motion plays (Playback > Ankle Balance, as
   /// `gapsim-cli run --balance roll_rate=0.1`); restarts at t = 0; false (reported) for a robot
   /// without ankle roll and pitch joints above two foot contacts.
-  bool setAnkleBalance(bool on);
+  bool setAnkleBalance(bool on, const BalanceParams& params = {});
   QAction* balanceAction() const { return balance_action_; }
   /// A dropped or opened file of any kind: robot (.urdf/.xml), overlay (CSV with '/' columns, i.e.
   /// a log) or motion (other CSV, .motion, joint tables).

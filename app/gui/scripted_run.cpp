@@ -15,6 +15,8 @@
 #include "app/gui/plot_panel.h"
 #include "app/gui/plot_widget.h"
 #include "app/gui/sim_session.h"
+#include "sim/ankle_balance.h"
+#include "sim/input_error.h"
 #include "sim/mabel_hop_controller.h"
 
 namespace gapsim::gui {
@@ -66,7 +68,10 @@ std::optional<Options> parseOptions(const QStringList& args, int& exit_code) {
                                                      "../shared/real-data/bioloid/rising/lean-to-stand/0.05-01.csv.", "file");
   const QCommandLineOption params("params", "parameter file (CSV name,value) applied to the robot after it and any "
                                            "--motion or --replay-recording are loaded (as gapsim-cli run --params).", "file");
-  p.addOptions({plot, hop, replay, params});
+  const QCommandLineOption balance("balance", "play the motion with gyro feedback on the stance ankles (Playback > Ankle "
+                                             "Balance), e.g. roll_rate=0.1, as gapsim-cli run --balance (docs/walk.md).",
+                                    "key=value,...");
+  p.addOptions({plot, hop, replay, params, balance});
   p.addOptions({robot, motion, period, overlay, speed, play_for, play, quit_after, shot, plot_shot, window_shot, csv, quit, align, align_on, plot_gl,
                 stats, com, contacts, axes, follow, hide, size, calibration, compare, apply_best, dock, dock_shot, controller, start_cal});
   auto fail = [&](const QString& m) {
@@ -134,6 +139,7 @@ std::optional<Options> parseOptions(const QStringList& args, int& exit_code) {
   o.controller = p.value(controller);
   o.replay_recording = p.value(replay);
   o.params = p.value(params);
+  o.balance = p.value(balance);
   o.start_calibration = p.value(start_cal);
   if (!o.dock_screenshot.isEmpty() && o.dock.isEmpty() && p.value(calibration).isEmpty() && p.value(start_cal).isEmpty())
     return fail("--dock-screenshot needs --dock TITLE (or --calibration)");
@@ -165,6 +171,16 @@ bool ScriptedRun::start() {
   if (!o_.params.isEmpty() && !w_->applyParameterFile(o_.params)) return false;
   for (const QString& path : o_.overlays)
     if (!w_->openOverlay(path)) return false;
+  if (!o_.balance.isEmpty()) {
+    BalanceParams bp;
+    try {
+      bp = parseBalanceParams(o_.balance.toStdString());
+    } catch (const InputError& e) {
+      std::cerr << "gapsim: " << e.what() << "\n";
+      return false;
+    }
+    if (!w_->setAnkleBalance(true, bp)) return false;
+  }
   if (!o_.hop.isEmpty() && o_.controller != "hop") {
     std::cerr << "gapsim: --hop needs --controller hop\n";
     return false;

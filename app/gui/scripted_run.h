@@ -27,6 +27,7 @@ struct Options {
   QStringList overlays;
   QStringList plots;                ///< --plot: columns of the n-th plot
   QString hop;                      ///< --hop: hopping-controller parameters (parseHopParams)
+  QString balance;                  ///< --balance: ankle balance on, with these parameters (parseBalanceParams)
   QString params;                      ///< parameter file applied after loading (MainWindow::applyParameterFile)
   QString replay_recording;            ///< real BIOLOID recording to replay (MainWindow::openRecordingReplay)
   QString controller;                 ///< keyframe controller to show in the Robot dock; "hop": MABEL's hopping controller

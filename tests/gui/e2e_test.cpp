@@ -5,6 +5,7 @@
 // differs from the same scene without the robot) and the plot must show the curves (pixels of
 // the simulated pitch's and roll's colours). One Xvfb server serves all runs (xvfb-run per run
 // races on its own clean-up when the program exits at once). Skipped (exit 77) without Xvfb.
+#include <QFile>
 #include <QImage>
 #include <QProcess>
 #include <QStandardPaths>
@@ -14,6 +15,17 @@
 
 namespace {
 QString g_display;  // ":N" of the Xvfb server started by initTestCase
+
+/// One column of a CSV log written by --export-csv (empty if the file or column is missing).
+QVector<double> csvColumn(const QString& path, const QString& column) {
+  QFile f(path);
+  QVector<double> out;
+  if (!f.open(QIODevice::ReadOnly | QIODevice::Text)) return out;
+  const int c = QString::fromUtf8(f.readLine()).trimmed().split(',').indexOf(column);
+  if (c < 0) return out;
+  while (!f.atEnd()) out.push_back(QString::fromUtf8(f.readLine()).trimmed().split(',').value(c).toDouble());
+  return out;
+}
 
 struct Run {
   int code = -1;
@@ -121,6 +133,27 @@ class GuiEndToEndTest : public QObject {
     const Run m = gapsim({"--robot", "nao", "--motion", QString(GAPSIM_SOURCE_DIR) + "/tests/app/data/motion_nonnumeric.csv", "--quit"});
     QCOMPARE(m.code, 2);
     QVERIFY2(m.output.contains("motion_nonnumeric.csv:"), qPrintable(m.output));
+    const QString squat = QString(GAPSIM_SOURCE_DIR) + "/robots/nao/motions/squat.csv";
+    const Run b = gapsim({"--robot", "nao", "--motion", squat, "--balance", "roll_rate=0.1,gain=3", "--quit"});
+    QCOMPARE(b.code, 2);
+    QVERIFY2(b.output.contains("--balance: gain: unknown balance parameter"), qPrintable(b.output));
+  }
+
+  void ankleBalanceFromTheCommandLine() {
+    // --balance plays the motion with the feedback: the ankle roll targets leave the motion's.
+    QTemporaryDir dir;
+    const QString squat = QString(GAPSIM_SOURCE_DIR) + "/robots/nao/motions/squat.csv";
+    const QString on = dir.filePath("on.csv"), off = dir.filePath("off.csv");
+    const Run a = gapsim({"--robot", "nao", "--motion", squat, "--balance", "roll_rate=0.2", "--play-for", "0.5",
+                          "--speed", "5", "--export-csv", on, "--quit"});
+    QVERIFY2(a.code == 0, qPrintable(a.output));
+    const Run b = gapsim({"--robot", "nao", "--motion", squat, "--play-for", "0.5", "--speed", "5", "--export-csv", off, "--quit"});
+    QVERIFY2(b.code == 0, qPrintable(b.output));
+    const QVector<double> ron = csvColumn(on, "LAnkleRoll/q_target_rad"), roff = csvColumn(off, "LAnkleRoll/q_target_rad");
+    QVERIFY(ron.size() >= 40 && roff.size() >= 40);
+    bool differ = false;
+    for (int i = 0; i < 40; ++i) differ = differ || ron[i] != roff[i];
+    QVERIFY2(differ, "the ankle roll targets are the motion's: no feedback");
   }
 };
 
