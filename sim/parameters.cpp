@@ -190,6 +190,19 @@ bool setContactParameter(RobotModel& m, const std::string& name, double value, c
   return true;
 }
 
+/// solver/iterations: QuickStep's iterations per step, a whole number from 1 to 10000 (the walks on
+/// the full pipeline need 60, docs/walk.md; this makes that settable from a parameter file and the
+/// GUI's tree). True and applied, false if `name` is not solver/...
+bool setSolverParameter(RobotModel& m, const std::string& name, double value, const std::string& file, int line) {
+  if (name.rfind("solver/", 0) != 0) return false;
+  if (name != "solver/iterations")
+    throw InputError(file, line, name, "unknown parameter for robot '" + m.name + "': solver parameters are solver/iterations");
+  if (!(value >= 1 && value <= 10000) || value != std::floor(value))
+    throw InputError(file, line, name, "invalid value " + std::to_string(value) + ": iterations must be a whole number from 1 to 10000");
+  m.solver.iterations = static_cast<int>(value);
+  return true;
+}
+
 /// <mabel_leg name>/<MabelTransmission leaf> (e.g. mabel/left/spring/K_B) and <compliant_ground
 /// name>/<CompliantGround leaf> (e.g. mabel/ground/k). True and applied, false if `name` names
 /// no MABEL leg or ground; InputError for an unknown leaf or an invalid value (model unchanged).
@@ -250,6 +263,8 @@ std::vector<ParameterEntry> listParameters(const RobotModel& m) {
     for (const auto& leaf : motorgear::CompliantGround::Params::paramInfo())
       out.push_back({g.name + "/" + leaf.name, g.params.get(leaf.name), leaf.unit, leaf.description});
   out.push_back({"contact/mu", m.contact.mu, "-", "Coulomb friction coefficient of every contact (ground, scene boxes)"});
+  out.push_back({"solver/iterations", static_cast<double>(m.solver.iterations), "-",
+                 "QuickStep iterations per step (walks on the full pipeline need 60, docs/walk.md)"});
   for (const SceneBox& b : m.scene_boxes)
     for (int a = 0; a < 3; ++a)
       out.push_back({"scene/" + b.name + "/" + "xyz"[a], b.pose.translation()[a], "m",
@@ -259,7 +274,8 @@ std::vector<ParameterEntry> listParameters(const RobotModel& m) {
 
 void setParameter(RobotModel& m, const std::string& name, double value, const std::string& file, int line) {
   if (setLinkParameter(m, name, value, file, line) || setSceneParameter(m, name, value, file, line) ||
-      setContactParameter(m, name, value, file, line) || setMabelParameter(m, name, value, file, line))
+      setContactParameter(m, name, value, file, line) || setSolverParameter(m, name, value, file, line) ||
+      setMabelParameter(m, name, value, file, line))
     return;
   int hits = 0;
   // All or nothing: a value that fails validation on any joint leaves the model unchanged.

@@ -97,6 +97,23 @@ TEST(LinkParameters, ContactMuSetsTheFrictionCoefficient) {
                          "unknown parameter");
 }
 
+// solver/iterations sets QuickStep's iterations (the walks need 60 on the full pipeline; the GUI
+// has no other way to set them): listed, applied, whole numbers only.
+TEST(LinkParameters, SolverIterationsAreAParameter) {
+  RobotModel m = loadRobotFile(resolveRobotFile("nao"));
+  setParameter(m, "solver/iterations", 60);
+  EXPECT_EQ(m.solver.iterations, 60);
+  bool listed = false;
+  for (const auto& e : listParameters(m)) listed |= e.name == "solver/iterations" && e.value == 60;
+  EXPECT_TRUE(listed);
+  test::expectInputError([&] { setParameter(m, "solver/iterations", 2.5, "f.csv", 2); }, 2, "solver/iterations",
+                         "whole number");
+  test::expectInputError([&] { setParameter(m, "solver/iterations", 0, "f.csv", 3); }, 3, "solver/iterations",
+                         "whole number");
+  test::expectInputError([&] { setParameter(m, "solver/erp", 0.2, "f.csv", 4); }, 4, "solver/erp", "unknown parameter");
+  EXPECT_EQ(m.solver.iterations, 60);
+}
+
 TEST(LinkParameters, BadNamesAndValuesAreRefused) {
   RobotModel m = loadRobotFile(resolveRobotFile("bioloid"));
   const double before = m.totalMass_kg();
