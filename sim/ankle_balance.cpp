@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "sim/ankle_balance.h"
 
-#include <charconv>
 #include <cmath>
 
 #include "sim/input_error.h"
+#include "sim/key_values.h"
 #include "sim/simulation.h"
 
 namespace gapsim {
@@ -21,28 +21,13 @@ void BalanceParams::validate(const std::string& source) const {
 
 BalanceParams parseBalanceParams(const std::string& spec, const std::string& source) {
   BalanceParams p;
-  std::size_t pos = 0;
-  while (pos < spec.size()) {
-    std::size_t end = spec.find_first_of(",;", pos);
-    if (end == std::string::npos) end = spec.size();
-    std::string item = spec.substr(pos, end - pos);
-    pos = end + 1;
-    item.erase(0, item.find_first_not_of(" \t"));
-    item.erase(item.find_last_not_of(" \t") + 1);
-    if (item.empty()) continue;
-    const std::size_t eq = item.find('=');
-    const std::string keys = "roll_rate, pitch_rate, period, min_load";
-    if (eq == std::string::npos) throw InputError(source, 0, "balance", "'" + item + "' is not key=value (keys: " + keys + ")");
-    const std::string key = item.substr(0, eq), text = item.substr(eq + 1);
-    double v = 0;
-    const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (text.empty() || r.ec != std::errc() || r.ptr != text.data() + text.size())
-      throw InputError(source, 0, key, "not a number: '" + text + "'");
-    if (key == "roll_rate") p.roll_rate_gain_s = v;
-    else if (key == "pitch_rate") p.pitch_rate_gain_s = v;
-    else if (key == "period") p.period_s = v;
-    else if (key == "min_load") p.min_load_N = v;
-    else throw InputError(source, 0, key, "unknown balance parameter '" + key + "' (keys: " + keys + ")");
+  const std::string keys = "roll_rate, pitch_rate, period, min_load";
+  for (const KeyValue& kv : parseKeyValues(spec, source, keys, ",;", "balance")) {
+    if (kv.key == "roll_rate") p.roll_rate_gain_s = kv.value;
+    else if (kv.key == "pitch_rate") p.pitch_rate_gain_s = kv.value;
+    else if (kv.key == "period") p.period_s = kv.value;
+    else if (kv.key == "min_load") p.min_load_N = kv.value;
+    else throw InputError(source, 0, kv.key, "unknown balance parameter '" + kv.key + "' (keys: " + keys + ")");
   }
   p.validate(source);
   return p;

@@ -2,12 +2,12 @@
 #include "sim/walk_generator.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <map>
 
 #include "sim/input_error.h"
+#include "sim/key_values.h"
 #include "sim/kinematics.h"
 #include "sim/log_writer.h"
 
@@ -155,30 +155,12 @@ std::string walkParamKeys() {
 }
 
 WalkParams parseWalkParams(const std::string& spec, WalkParams p) {
-  size_t pos = 0;
   bool steps_given = false;
-  while (pos <= spec.size()) {
-    size_t end = spec.find(',', pos);
-    if (end == std::string::npos) end = spec.size();
-    std::string item = spec.substr(pos, end - pos);
-    pos = end + 1;
-    // trim blanks
-    item.erase(0, item.find_first_not_of(" \t"));
-    item.erase(item.find_last_not_of(" \t") + 1);
-    if (item.empty()) {
-      if (end == spec.size()) break;
-      continue;
-    }
-    const size_t eq = item.find('=');
-    if (eq == std::string::npos)
-      throw InputError("--walk", 0, "", "'" + item + "' is not key=value (keys: " + walkParamKeys() + ")");
-    const std::string key = item.substr(0, eq), text = item.substr(eq + 1);
-    double v = 0;
-    const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (text.empty() || r.ec != std::errc() || r.ptr != text.data() + text.size())
-      throw InputError("--walk", 0, key, "not a number: '" + text + "'");
+  for (const KeyValue& kv : parseKeyValues(spec, "--walk", walkParamKeys())) {
+    const std::string& key = kv.key;
+    const double v = kv.value;
     if (key == "steps") {
-      if (v != std::floor(v) || v < 1 || v > 10000) throw InputError("--walk", 0, key, "must be a whole number from 1 to 10000, got '" + text + "'");
+      if (v != std::floor(v) || v < 1 || v > 10000) throw InputError("--walk", 0, key, "must be a whole number from 1 to 10000, got '" + kv.text + "'");
       p.steps = static_cast<int>(v);
       steps_given = true;
       continue;
@@ -194,7 +176,6 @@ WalkParams parseWalkParams(const std::string& spec, WalkParams p) {
         found = true;
       }
     if (!found) throw InputError("--walk", 0, key, "unknown walk parameter '" + key + "' (keys: " + walkParamKeys() + ")");
-    if (end == spec.size()) break;
   }
   if (steps_given && p.duration_s) throw InputError("--walk", 0, "", "give steps or duration, not both");
   p.validate();

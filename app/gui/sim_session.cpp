@@ -54,30 +54,26 @@ void SimSession::reset() {
   if (model_) load(model_, motion_);
 }
 
-void SimSession::setHopController(bool on, const MabelHopController::Params& p) {
-  const auto before = hop_;
-  if (on) hop_ = p;
-  else hop_.reset();
+template <class T>
+void SimSession::setAndReload(std::optional<T>& setting, const std::optional<T>& value) {
+  const auto before = setting;
+  setting = value;
   if (!model_) return;
   try {
     load(model_, motion_);
   } catch (...) {
-    hop_ = before;
+    setting = before;
     throw;
   }
 }
 
+void SimSession::setHopController(bool on, const MabelHopController::Params& p) {
+  setAndReload(hop_, on ? std::optional<MabelHopController::Params>(p) : std::nullopt);
+}
+
 void SimSession::setBalance(const std::optional<BalanceParams>& p) {
   if (p && model_) AnkleBalance check(*model_, *p);  // InputError for a robot without ankles
-  const auto before = balance_;
-  balance_ = p;
-  if (!model_) return;
-  try {
-    load(model_, motion_);
-  } catch (...) {
-    balance_ = before;
-    throw;
-  }
+  setAndReload(balance_, p);
 }
 
 double SimSession::endTime_s() const {

@@ -87,6 +87,9 @@ class SimSession : public QObject {
 
  private:
   void show(int index);
+  /// Sets a controller option and restarts with it; restores the old value if the restart throws.
+  template <class T>
+  void setAndReload(std::optional<T>& setting, const std::optional<T>& value);
   void setWorkerRunning();
 
   SignalStore* store_;

@@ -16,6 +16,7 @@
 #include "sim/runner.h"
 #include "sim/simulation.h"
 #include "sim/urdf_parser.h"
+#include "twin_walk.h"
 
 using namespace gapsim;
 
@@ -96,17 +97,9 @@ namespace {
 /// RMS of the torso roll (rad) from 3 s (walking) to the end of the walking twin's held-out
 /// walk, hidden parameter set, full pipeline, QuickStep 60.
 double heldOutWalkRollRms_rad(const std::optional<BalanceParams>& balance) {
-  const std::string ex = std::string(GAPSIM_SOURCE_DIR) + "/calib/examples/nao_walk_twin";
-  auto model = std::make_shared<RobotModel>(loadRobotFile(resolveRobotFile("nao")));
-  loadParameterFile(*model, ex + "/hidden.params");
-  model->solver.iterations = 60;
-  const Motion walk = loadMotion(ex + "/motions/walk_120mm_s_1.5s.csv");
-  Simulation sim(model);
-  RunConfig rc;
-  rc.duration_s = 8.5;
-  rc.balance = balance;
-  Log log(Recorder(*model).columns());
-  const RunSummary s = runMotion(sim, &walk, rc, &log);
+  const test::TwinWalk w = test::runTwinWalk("walk_120mm_s_1.5s.csv", 8.5, balance);
+  const RunSummary& s = w.summary;
+  const Log& log = w.log;
   EXPECT_FALSE(s.diverged) << s.divergence;
   EXPECT_FALSE(s.fall_time_s.has_value());
   const auto roll = log.column("torso/roll_rad");

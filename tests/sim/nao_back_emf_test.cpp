@@ -21,6 +21,7 @@
 #include "sim/runner.h"
 #include "sim/simulation.h"
 #include "sim/urdf_parser.h"
+#include "twin_walk.h"
 
 using namespace gapsim;
 
@@ -80,16 +81,9 @@ TEST(NaoBackEmf, WristsStayCalmInAWalkWhereTheyUsedToLimitCycle) {
   // The walking twin's hidden parameter set on its 1.5 s training walk, full pipeline, QuickStep
   // 60 (calib/examples/nao_walk_twin). With the leg motor's R and gear in the arms the wrists
   // limit-cycled in the twin walks (12-44 rad/s); now they follow the arm swing at under 1 rad/s.
-  const std::string ex = std::string(GAPSIM_SOURCE_DIR) + "/calib/examples/nao_walk_twin";
-  auto model = std::make_shared<RobotModel>(loadRobotFile(resolveRobotFile("nao")));
-  loadParameterFile(*model, ex + "/hidden.params");
-  model->solver.iterations = 60;
-  const Motion walk = loadMotion(ex + "/motions/walk_140mm_s_1.5s.csv");
-  Simulation sim(model);
-  RunConfig rc;
-  rc.duration_s = 6.5;
-  Log log(Recorder(*model).columns());
-  const RunSummary s = runMotion(sim, &walk, rc, &log);
+  const test::TwinWalk w = test::runTwinWalk("walk_140mm_s_1.5s.csv", 6.5);
+  const RunSummary& s = w.summary;
+  const Log& log = w.log;
   ASSERT_FALSE(s.diverged) << s.divergence;
   EXPECT_FALSE(s.fall_time_s.has_value());
   for (const char* c : {"LWristYaw/qd_rad_s", "RWristYaw/qd_rad_s"}) {
