@@ -669,12 +669,10 @@ def build_nao(data):
          "  <source>" + xml_escape("\n    ".join(src_lines)) + "</source>"]
     g += ["  " + ln for ln in pose_lines]
     g += [
-        "  <!-- 15 QuickStep iterations: measured with scripts/iterations_study.py (docs/drivetrain.md, Speed)",
-        "       on the full MoToFlex pipeline (soft legs, torque-driven joints with implicit damper rows), max",
-        "       tilt standing / squat: 10 it. 0.60 deg / falls, 15 it. 0.46 / 1.68, 20 it. 0.36 / 1.19, 40 it.",
-        "       0.39 / 0.83, dWorldStep 0.07 / 1.06; the 50 mm/s walk stays up at 15 and 20 (falls at 10).",
-        "       Plain ODE (velocity servos) needs 15-20: 10 it. 1.17 deg, 20 it. 0.40. -->",
-        '  <solver dt_s="0.001" stepper="quick" iterations="15" erp="0.2" cfm="1e-5" gravity_m_s2="0 0 -9.81"/>',
+        "  <!-- QuickStep, 15 iterations, with an inertia floor of 1e-3 kg m^2 on every body: the light pelvis,",
+        "       hip and ankle links (0.07-0.16 kg) otherwise make the solver need ~1000 iterations to hold a",
+        "       stance leg (docs/solver.md). With the floor the shipped walks agree with dWorldStep. -->",
+        '  <solver dt_s="0.001" stepper="quick" iterations="15" min_inertia_kgm2="0.001" erp="0.2" cfm="1e-5" gravity_m_s2="0 0 -9.81"/>',
         '  <contact mu="1.0" soft_erp="0.2" soft_cfm="1e-5" self_collision="false"/>',
         '  <ground type="plane"/>',
         "  <sensors>",

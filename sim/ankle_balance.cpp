@@ -33,6 +33,19 @@ BalanceParams parseBalanceParams(const std::string& spec, const std::string& sou
   return p;
 }
 
+std::optional<BalanceParams> parseMotionController(const std::string& spec, const std::string& file, int line) {
+  if (spec.empty() || spec == "none") return std::nullopt;
+  const std::string name = spec.substr(0, spec.find(':'));
+  if (name != "balance")
+    throw InputError(file, line, "controller", "unknown controller '" + name + "' (known: balance, none)");
+  const std::string keys = name.size() < spec.size() ? spec.substr(name.size() + 1) : std::string();
+  try {
+    return parseBalanceParams(keys, file);
+  } catch (const InputError& e) {
+    throw InputError(file, line, "controller", e.what());
+  }
+}
+
 std::array<double, 2> footLoadShares(double force0_N, double force1_N, double min_load_N) {
   const double f0 = std::max(0.0, force0_N), f1 = std::max(0.0, force1_N);
   const double total = f0 + f1;

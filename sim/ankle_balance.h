@@ -22,6 +22,7 @@
 /// Update times are whole simulation steps, so a run stays deterministic.
 
 #include <array>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,16 @@ struct BalanceParams {
 /// roll_rate, pitch_rate, period, min_load; others keep their defaults). Throws InputError
 /// (file = `source`, field = the key) for unknown keys and bad numbers.
 BalanceParams parseBalanceParams(const std::string& spec, const std::string& source = "--balance");
+
+/// The controller a motion names (Motion::controller): "balance" or "balance:KEYS" (keys as
+/// parseBalanceParams) gives the feedback's parameters, "" or "none" gives nullopt (open loop).
+/// Throws InputError(file, line, "controller") for any other controller name.
+std::optional<BalanceParams> parseMotionController(const std::string& spec, const std::string& file = {},
+                                                   int line = 0);
+
+/// The feedback the walk generator writes into its motions (`# controller:` line) and `run --walk`
+/// plays: roll and pitch rate damping on the stance ankles (docs/walk.md, "Ankle balance").
+inline constexpr const char* kWalkController = "balance:roll_rate=0.1,pitch_rate=0.05";
 
 /// Each foot's share of the load: F_i / (F_0 + F_1), or 1/2 each below min_load_N in total.
 std::array<double, 2> footLoadShares(double force0_N, double force1_N, double min_load_N);

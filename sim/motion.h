@@ -42,6 +42,19 @@ class Motion {
          int header_line = 0, std::vector<int> frame_lines = {});
 
   const std::string& sourceFile() const { return source_file_; }
+
+  /// The controller this motion is meant to play with, as its file names it in a
+  /// `# controller: SPEC` line (e.g. "balance:roll_rate=0.1,pitch_rate=0.05", parsed by
+  /// parseMotionController in sim/ankle_balance.h); empty: open loop. Set by the readers and the
+  /// walk generator before the motion is shared; front ends play it unless the user asks for
+  /// open loop (`run --open-loop`, the GUI's Ankle Balance switch).
+  const std::string& controller() const { return controller_; }
+  /// 1-based line of the `# controller:` line (0 if built in code).
+  int controllerLine() const { return controller_line_; }
+  void setController(std::string spec, int line = 0) {
+    controller_ = std::move(spec);
+    controller_line_ = line;
+  }
   /// 1-based line of the file's header (0 if built in code).
   int headerLine() const { return header_line_; }
   /// 1-based line of frame `frame` (0 if unknown).
@@ -84,6 +97,8 @@ class Motion {
 
   std::string source_file_;
   int header_line_ = 0;
+  std::string controller_;
+  int controller_line_ = 0;
   std::vector<int> frame_lines_;
   std::vector<std::string> joints_;
   std::vector<double> times_s_;

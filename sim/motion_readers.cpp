@@ -129,6 +129,26 @@ void splitCommas(std::string_view line, std::vector<std::string_view>& cells) {
 
 }  // namespace
 
+std::optional<std::pair<std::string, int>> findControllerLine(const std::string& path) {
+  // Comment lines before the header; "# controller: SPEC" names the controller (sim/motion.h).
+  const std::string text = readTextFile(path);
+  std::istringstream in(text);
+  std::string line;
+  const std::string key = "controller:";
+  for (int no = 1; std::getline(in, line); ++no) {
+    std::size_t p = line.find_first_not_of(" \t");
+    if (p == std::string::npos) continue;
+    if (line[p] != '#') break;
+    p = line.find_first_not_of(" \t", p + 1);
+    if (p == std::string::npos || line.compare(p, key.size(), key) != 0) continue;
+    std::string spec = line.substr(p + key.size());
+    const auto b = spec.find_first_not_of(" \t"), e = spec.find_last_not_of(" \t\r");
+    spec = b == std::string::npos ? std::string() : spec.substr(b, e - b + 1);
+    return std::make_pair(spec, no);
+  }
+  return std::nullopt;
+}
+
 Motion readMotionCsv(const std::string& path) {
   CsvReadOptions opt;
   opt.time_column = "time_s";
@@ -136,7 +156,9 @@ Motion readMotionCsv(const std::string& path) {
   opt.allow_empty_cells = true;
   opt.missing_time_hint = "for a joint table without time give --frame-period";
   const CsvTable table = CsvTable::read(path, opt);
-  return motionFromTable(table, table.columnIndex("time_s"), 0.0);
+  Motion motion = motionFromTable(table, table.columnIndex("time_s"), 0.0);
+  if (const auto c = findControllerLine(path)) motion.setController(c->first, c->second);
+  return motion;
 }
 
 Motion readJointTable(const std::string& path, double frame_period_s) {

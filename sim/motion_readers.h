@@ -20,6 +20,9 @@ namespace gapsim {
 /// CSV keyframes: a `time_s` column (non-decreasing; equal times are a step) plus joint target
 /// columns in radians. `,` or `;` delimited (see csv_table.h for the syntax).
 Motion readMotionCsv(const std::string& path);
+/// The `# controller: SPEC` comment among the comment lines that open a CSV motion, with its
+/// 1-based line (sim/motion.h, Motion::controller); nullopt if there is none.
+std::optional<std::pair<std::string, int>> findControllerLine(const std::string& path);
 
 /// Joint-angle table without a time column (the MoToFlex walk files: `;`-separated, one frame
 /// every 20 ms): a header of joint names, frame k (0-based) at t = k * frame_period_s. Values in

@@ -190,13 +190,19 @@ bool setContactParameter(RobotModel& m, const std::string& name, double value, c
   return true;
 }
 
-/// solver/iterations: QuickStep's iterations per step, a whole number from 1 to 10000 (the walks on
-/// the full pipeline need 60, docs/walk.md; this makes that settable from a parameter file and the
-/// GUI's tree). True and applied, false if `name` is not solver/...
+/// solver/iterations: QuickStep's iterations per step, a whole number from 1 to 10000;
+/// solver/min_inertia: the inertia floor (kg m^2, SolverSettings::min_inertia_kgm2), 0..1.
+/// True and applied, false if `name` is not solver/...
 bool setSolverParameter(RobotModel& m, const std::string& name, double value, const std::string& file, int line) {
   if (name.rfind("solver/", 0) != 0) return false;
+  if (name == "solver/min_inertia") {
+    if (!(value >= 0 && value <= 1))
+      throw InputError(file, line, name, "invalid value " + sixDigits(value) + ": the inertia floor must be within 0..1 kg m^2");
+    m.solver.min_inertia_kgm2 = value;
+    return true;
+  }
   if (name != "solver/iterations")
-    throw InputError(file, line, name, "unknown parameter for robot '" + m.name + "': solver parameters are solver/iterations");
+    throw InputError(file, line, name, "unknown parameter for robot '" + m.name + "': solver parameters are solver/iterations, solver/min_inertia");
   if (!(value >= 1 && value <= 10000) || value != std::floor(value))
     throw InputError(file, line, name, "invalid value " + std::to_string(value) + ": iterations must be a whole number from 1 to 10000");
   m.solver.iterations = static_cast<int>(value);
@@ -264,7 +270,9 @@ std::vector<ParameterEntry> listParameters(const RobotModel& m) {
       out.push_back({g.name + "/" + leaf.name, g.params.get(leaf.name), leaf.unit, leaf.description});
   out.push_back({"contact/mu", m.contact.mu, "-", "Coulomb friction coefficient of every contact (ground, scene boxes)"});
   out.push_back({"solver/iterations", static_cast<double>(m.solver.iterations), "-",
-                 "QuickStep iterations per step (walks on the full pipeline need 60, docs/walk.md)"});
+                 "QuickStep iterations per step"});
+  out.push_back({"solver/min_inertia", m.solver.min_inertia_kgm2, "kg*m^2",
+                 "floor on every body's principal moments of inertia (docs/solver.md)"});
   for (const SceneBox& b : m.scene_boxes)
     for (int a = 0; a < 3; ++a)
       out.push_back({"scene/" + b.name + "/" + "xyz"[a], b.pose.translation()[a], "m",

@@ -122,6 +122,13 @@ struct SolverSettings {
   double dt_s = 0.001;
   bool quickstep = true;  ///< dWorldQuickStep (iterative) or dWorldStep (direct, O(n^3))
   int iterations = 20;
+  /// Floor on every simulated body's principal moments of inertia (kg m^2), applied when the
+  /// world is built (0 = none). Light links between heavy ones (the Nao's pelvis and ankle links,
+  /// 0.07-0.16 kg with moments near 1e-4) make the iterative solver's problem so ill-conditioned
+  /// that QuickStep needs about 1000 iterations to hold a stance leg; raising their smallest
+  /// moments to 1e-3 lets 15 iterations agree with dWorldStep (docs/solver.md). It changes those
+  /// links' rotational inertia, so a robot file states it and `gapsim-cli info` lists every body it raises.
+  double min_inertia_kgm2 = 0.0;
   double erp = 0.2;
   double cfm = 1e-5;
   Eigen::Vector3d gravity_m_s2{0.0, 0.0, -9.81};

@@ -161,6 +161,8 @@ std::pair<double, double> Simulation::softJointAngles_rad(int index) const {
 
 int Simulation::bodyCount() const { return static_cast<int>(impl_->bodies.size()); }
 
+const std::vector<InertiaFloorChange>& Simulation::inertiaFloorChanges() const { return impl_->inertia_floor_changes; }
+
 Eigen::Isometry3d Simulation::linkPose(int link) const {
   const int bi = impl_->link_body[link];
   if (bi < 0) return impl_->static_link_pose[link];

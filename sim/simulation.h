@@ -60,6 +60,13 @@ struct FootContactReading {
   int points = 0;
 };
 
+/// A body whose inertia the solver's inertia floor raised (SolverSettings::min_inertia_kgm2).
+struct InertiaFloorChange {
+  std::string body;                        ///< body name (first link of its rigid group; segments link#k)
+  Eigen::Vector3d principal_before_kgm2;   ///< principal moments before, ascending
+  double floor_kgm2 = 0;                   ///< every moment below this was raised to it
+};
+
 struct StageTimes {
   double collide_s = 0, step_s = 0, total_s = 0;
   long steps = 0;
@@ -118,6 +125,8 @@ class Simulation {
   std::vector<std::string> softJointNames() const;
   std::pair<double, double> softJointAngles_rad(int index) const;
   int bodyCount() const;
+  /// The bodies whose principal moments the robot file's inertia floor raised, in creation order.
+  const std::vector<InertiaFloorChange>& inertiaFloorChanges() const;
   ImuReading imu(int index = 0) const;             ///< model.imus[index]; the root link if none
   FootContactReading footContact(int index) const; ///< model.foot_contacts[index]
   Eigen::Vector3d com_m() const;                   ///< whole-robot centre of mass (world)

@@ -60,6 +60,16 @@ MassProps combine(const std::vector<Part>& parts) {
 
 bool positiveDefinite(const Eigen::Matrix3d& I) { return Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(I).eigenvalues().minCoeff() > 0; }
 
+/// `I` with every principal moment raised to at least `floor_kgm2` (same principal axes): the
+/// solver's inertia floor (SolverSettings::min_inertia_kgm2).
+Eigen::Matrix3d withInertiaFloor(const Eigen::Matrix3d& I, double floor_kgm2) {
+  if (floor_kgm2 <= 0) return I;
+  const Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> es(I);
+  if (es.eigenvalues().minCoeff() >= floor_kgm2) return I;
+  const Eigen::Vector3d raised = es.eigenvalues().cwiseMax(floor_kgm2);
+  return es.eigenvectors() * raised.asDiagonal() * es.eigenvectors().transpose();
+}
+
 dBodyID createBody(dWorldID w, const MassProps& mp) {
   dBodyID b = dBodyCreate(w);
   dMass dm;
@@ -193,6 +203,15 @@ Simulation::Simulation(std::shared_ptr<const RobotModel> model, const SimOptions
     Eigen::Vector3d axis_link;  // link frame vector from the link origin to its child joint
   };
   std::vector<SoftPlan> soft_plans;
+  // The inertia floor, applied to each body's inertia about its COM (armature included) and listed
+  // in inertia_floor_changes() so that `gapsim-cli info` can say which bodies it raised.
+  auto floorInertia = [&](const std::string& name, MassProps& mp) {
+    const Eigen::Matrix3d raised = withInertiaFloor(mp.inertia, m.solver.min_inertia_kgm2);
+    if (raised == mp.inertia) return;
+    const Eigen::Vector3d before = Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(mp.inertia).eigenvalues();
+    I.inertia_floor_changes.push_back({name, before, m.solver.min_inertia_kgm2});
+    mp.inertia = raised;
+  };
 
   auto addBody = [&](dBodyID id, const std::string& name, double mass, const Eigen::Isometry3d& p0,
                      const Eigen::Isometry3d& pinit) {
@@ -253,6 +272,7 @@ Simulation::Simulation(std::shared_ptr<const RobotModel> model, const SimOptions
         Eigen::Isometry3d segi = pose_init[rep];
         segi.translation() = pose_init[rep] * mp.com;
         mp.com.setZero();
+        floorInertia(RL.name + "#" + std::to_string(k), mp);
         dBodyID id = createBody(I.world, mp);
         addBody(id, RL.name + "#" + std::to_string(k), ms, seg0, segi);
         // Geometry goes to the segment whose span holds its centre.
@@ -286,6 +306,7 @@ Simulation::Simulation(std::shared_ptr<const RobotModel> model, const SimOptions
     bodyi.translation() = pose_init[rep] * mp.com;
     const double mass = mp.mass;
     mp.com.setZero();
+    floorInertia(RL.name, mp);
     dBodyID id = createBody(I.world, mp);
     const int bi = addBody(id, RL.name, mass, body0, bodyi);
     for (size_t l : members) {

@@ -91,6 +91,7 @@ struct Simulation::Impl {
   std::vector<motorgear::CompliantGround::Output> toe_out;
   std::vector<dJointFeedback> toe_fb;     ///< force of each toe's contact row (stable addresses: sized once)
   std::vector<bool> toe_link_feedback;    ///< the toe had a contact row in the last step
+  std::vector<InertiaFloorChange> inertia_floor_changes;
 
   static void nearCallback(void* data, dGeomID o1, dGeomID o2);
   void addContacts(dGeomID o1, dGeomID o2);

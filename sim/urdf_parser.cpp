@@ -599,6 +599,9 @@ void parseGapsim(Ctx& c, const XMLElement* g, RobotModel& m) {
       }
       s.iterations = static_cast<int>(attrDouble(c, e, "iterations", f, s.iterations));
       if (s.iterations < 1) c.fail(e, f + "@iterations", "must be >= 1");
+      s.min_inertia_kgm2 = attrDouble(c, e, "min_inertia_kgm2", f, s.min_inertia_kgm2);
+      if (!(s.min_inertia_kgm2 >= 0 && s.min_inertia_kgm2 <= 1))
+        c.fail(e, f + "@min_inertia_kgm2", "must be within 0..1 kg m^2, got " + sixDigits(s.min_inertia_kgm2));
       s.erp = attrDouble(c, e, "erp", f, s.erp);
       s.cfm = attrDouble(c, e, "cfm", f, s.cfm);
       s.gravity_m_s2 = attrVec3(c, e, "gravity_m_s2", f, s.gravity_m_s2);

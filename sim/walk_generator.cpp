@@ -4,8 +4,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
 #include <map>
 
+#include "sim/ankle_balance.h"
 #include "sim/input_error.h"
 #include "sim/key_values.h"
 #include "sim/kinematics.h"
@@ -182,7 +186,11 @@ WalkParams parseWalkParams(const std::string& spec, WalkParams p) {
   return p;
 }
 
-Motion GeneratedMotion::motion(const std::string& source) const { return Motion(joints, frame_times_s, frames_rad, source); }
+Motion GeneratedMotion::motion(const std::string& source) const {
+  Motion m(joints, frame_times_s, frames_rad, source);
+  m.setController(controller);
+  return m;
+}
 
 void GeneratedMotion::writeCsv(const std::string& path) const {
   std::vector<std::string> cols{"time_s"};
@@ -194,7 +202,12 @@ void GeneratedMotion::writeCsv(const std::string& path) const {
     std::copy(frames_rad[f].begin(), frames_rad[f].end(), row.begin() + 1);
     log.appendRow(row);
   }
-  log.write(path);
+  const std::string text = (controller.empty() ? std::string() : "# controller: " + controller + "\n") + log.toCsv();
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) throw InputError(path, 0, "", std::string("cannot open for writing: ") + std::strerror(errno));
+  out.write(text.data(), static_cast<std::streamsize>(text.size()));
+  out.close();
+  if (out.fail()) throw InputError(path, 0, "", "write failed (disk full?)");
 }
 
 ComPoser::ComPoser(const RobotModel& model, std::string source)
@@ -250,6 +263,7 @@ WalkPlan planWalk(const RobotModel& model, const WalkParams& p) {
   p.validate();
   WalkPlan plan;
   plan.params = p;
+  plan.controller = kWalkController;
   const double Ts = p.stepTime_s();
   const double Tss = (1 - p.double_support_fraction) * Ts;
   const double dt = p.frame_period_s;

@@ -93,9 +93,12 @@ struct GeneratedMotion {
   std::vector<std::string> joints;  ///< motion columns
   std::vector<double> frame_times_s;
   std::vector<std::vector<double>> frames_rad;  ///< [frame][joint]
+  /// The controller the motion is meant to play with (Motion::controller), written as its first line.
+  std::string controller;
 
   Motion motion(const std::string& source = "generated") const;
-  /// Writes the motion as a keyframe CSV (time_s + one column per joint, radians).
+  /// Writes the motion as a keyframe CSV (`# controller:` line if any, time_s + one column per
+  /// joint, radians).
   void writeCsv(const std::string& path) const;
 };
 

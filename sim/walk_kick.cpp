@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "sim/ankle_balance.h"
 #include "sim/input_error.h"
 
 namespace gapsim {
@@ -52,6 +53,7 @@ GeneratedMotion planKick(const RobotModel& model, const KickParams& p) {
   p.validate();
   ComPoser poser(model, "kick");
   GeneratedMotion out;
+  out.controller = kWalkController;
   out.joints = poser.columnNames();
   out.frame_times_s.push_back(0.0);
   out.frames_rad.push_back(poser.columns(model.initial_q));

@@ -5,6 +5,7 @@
 
 #include "app/cli/commands.h"
 #include "sim/robot_library.h"
+#include "sim/simulation.h"
 #include "sim/urdf_parser.h"
 
 namespace gapsim::cli {
@@ -87,6 +88,16 @@ Action addInfo(CLI::App& app) {
     std::printf("solver: dt %.4g s, %s, %d iterations; contact mu %.3g\n", m.solver.dt_s,
                 m.solver.quickstep ? "QuickStep" : "dWorldStep", m.solver.iterations, m.contact.mu);
     std::printf("total mass: %.6f kg\n", m.totalMass_kg());
+    if (m.solver.min_inertia_kgm2 > 0) {
+      // What the world builder changes: build one world and list the bodies the floor raised.
+      const Simulation sim(std::make_shared<const RobotModel>(m));
+      const auto& changes = sim.inertiaFloorChanges();
+      std::printf("inertia floor %.3g kg m^2 (solver min_inertia_kgm2): raises %zu of %d bodies\n",
+                  m.solver.min_inertia_kgm2, changes.size(), sim.bodyCount());
+      for (const InertiaFloorChange& c : changes)
+        std::printf("  %-22s principal moments %.3g %.3g %.3g kg m^2 -> at least %.3g\n", c.body.c_str(),
+                    c.principal_before_kgm2[0], c.principal_before_kgm2[1], c.principal_before_kgm2[2], c.floor_kgm2);
+    }
     return kExitOk;
   };
 }

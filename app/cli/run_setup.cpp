@@ -45,6 +45,8 @@ void addRunArgs(CLI::App& app, RunArgs& a) {
   app.add_option("--hop", a.hop, "hopping-controller parameters, e.g. torso_update=0,K_Tor=0.5 (docs/mabel.md)");
   app.add_option("--balance", a.balance, "gyro feedback on the stance ankles while the motion plays, e.g. "
                                          "roll_rate=0.1 (keys: roll_rate, pitch_rate, period, min_load; docs/walk.md)");
+  app.add_flag("--open-loop", a.open_loop, "play the motion without the controller its file names "
+                                          "(walks name the ankle balance: `# controller:` line, docs/walk.md)");
   app.add_option("--probe", a.probes, "log internal signals whose column matches this glob, e.g. 'LKnee*' "
                                       "(repeatable)");
 }
@@ -113,9 +115,15 @@ RunSetup prepareRun(const RunArgs& a, bool with_log, bool profile) {
   s.config.stop_on_fall = a.stop_on_fall;
   if (!a.balance.empty()) {
     if (!s.motion) throw InputError("", 0, "--balance", "needs a motion to add the feedback to (--motion or --walk)");
+    if (a.open_loop) throw InputError("", 0, "--balance", "give --balance or --open-loop, not both");
     s.config.balance = parseBalanceParams(a.balance);
-    AnkleBalance check(*s.model, *s.config.balance);  // refuses a robot without ankles now, not mid-run
+  } else if (s.motion && !a.open_loop) {
+    // The controller the motion names plays by default (walks and the kick name the ankle balance).
+    s.config.balance = parseMotionController(s.motion->controller(), s.motion->sourceFile(), s.motion->controllerLine());
+    if (s.config.balance && !a.quiet)
+      std::cerr << "controller: " << s.motion->controller() << " (named by the motion; --open-loop plays it without)\n";
   }
+  if (s.config.balance) AnkleBalance check(*s.model, *s.config.balance);  // refuses a robot without ankles now, not mid-run
   if (!a.probes.empty()) {
     const auto available = Recorder::probeColumns(*s.model);
     for (const auto& p : a.probes)

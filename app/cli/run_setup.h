@@ -37,6 +37,7 @@ struct RunArgs {
   std::string controller;             ///< --controller hop: MABEL's hopping controller (sim/mabel_hop_controller.h)
   std::string hop;                    ///< --hop key=value,...: hopping-controller parameters
   std::string balance;                ///< --balance key=value,...: gyro feedback on the stance ankles (sim/ankle_balance.h)
+  bool open_loop = false;             ///< --open-loop: ignore the controller the motion names (Motion::controller)
 };
 
 struct RunSetup {

@@ -208,8 +208,15 @@ void MainWindow::buildMenus() {
   balance_action_ = play->addAction(tr("Ankle &Balance (Gyro Feedback)"));
   balance_action_->setCheckable(true);
   balance_action_->setToolTip(tr("Damp the torso's rocking with the gyro on the stance ankles, as a walking engine "
-                                 "does (gapsim-cli run --balance roll_rate=0.1; docs/walk.md). Restarts the run."));
-  connect(balance_action_, &QAction::triggered, this, [this](bool on) { setAnkleBalance(on); });
+                                 "does. Walks and the kick name it and play with it; off plays them open loop (gapsim-cli run --open-loop; "
+                                 "docs/walk.md). Restarts the run."));
+  connect(balance_action_, &QAction::triggered, this, [this](bool on) {
+    // Back on: the feedback the motion names (walks: roll and pitch), else the roll damper.
+    const Motion* m = session_->motion().get();
+    std::optional<BalanceParams> named;
+    if (m) named = parseMotionController(m->controller(), m->sourceFile(), m->controllerLine());
+    setAnkleBalance(on, named.value_or(BalanceParams{}));
+  });
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
   auto toggle = [&](const QString& text, const QKeySequence& key, bool on, auto setter) {

@@ -19,7 +19,10 @@ void SimSession::load(std::shared_ptr<const RobotModel> model, std::shared_ptr<c
   // A new motion replaces the hopping controller (the same motion on a reset or apply does not).
   const bool new_motion = motion && motion != motion_;
   const bool hop = hop_ && !new_motion && !model->mabel_legs.empty();
-  std::optional<BalanceParams> balance = balance_;
+  // A new motion plays with the controller it names (walks: the ankle balance; none: open loop);
+  // Playback > Ankle Balance switches it for this motion, as `gapsim-cli run --open-loop` does.
+  std::optional<BalanceParams> balance =
+      new_motion ? parseMotionController(motion->controller(), motion->sourceFile(), motion->controllerLine()) : balance_;
   if (balance) {  // a robot without ankles switches the feedback off instead of failing to load
     try {
       AnkleBalance check(*model, *balance);

@@ -35,7 +35,9 @@ TEST(WalkCli, WritesAMotionThatRunPlays) {
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_TRUE(contains(r.out, "walk: 4 steps of 0.500 s")) << r.out;
   std::ifstream in(out);
-  std::string header;
+  std::string controller, header;
+  std::getline(in, controller);
+  EXPECT_EQ(controller, "# controller: balance:roll_rate=0.1,pitch_rate=0.05");  // what the walk plays with
   std::getline(in, header);
   EXPECT_EQ(header.rfind("time_s,LHipYawPitch,LHipRoll,LHipPitch,LKneePitch,LAnklePitch,LAnkleRoll,RHipRoll", 0), 0u)
       << header;

@@ -24,7 +24,7 @@ scenarios=(
   "nao_stand_full|run --robot nao --motion robots/nao/motions/stand.csv --duration 3 --out OUT/log.csv|0"
   "nao_squat_full|run --robot nao --motion robots/nao/motions/squat.csv --out OUT/log.csv|0"
   "nao_squat_plain|run --robot nao --motion robots/nao/motions/squat.csv --plain --out OUT/log.csv|0"
-  "nao_walk100_full_qs60|run --robot nao --motion robots/nao/motions/walk_100mm_s_1.5s.csv --iterations 60 --duration 9 --out OUT/log.csv|0"
+  "nao_walk100_full|run --robot nao --motion robots/nao/motions/walk_100mm_s_1.5s.csv --duration 9 --out OUT/log.csv|0"
   "bioloid_lean|rise --task lean --controller robots/bioloid/controllers/lean.csv --out OUT/log.csv|0"
   "bioloid_replay_one|replay --recordings SHARED/real-data/bioloid --trials 0.02-01 --settle 0.5 --out OUT|1"
   "mabel_hop|run --robot mabel --controller hop --duration 3 --out OUT/log.csv|0"

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The solver's inertia floor (SolverSettings::min_inertia_kgm2): which bodies it raises, and the
+// physics it gives: a pendulum whose bob's own moment is raised swings with the compound period.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <memory>
+#include <string>
+
+#include "sim/input_error.h"
+#include "sim/parameters.h"
+#include "sim/simulation.h"
+#include "sim/urdf_parser.h"
+
+namespace gapsim {
+namespace {
+
+/// A 1 kg bob 0.1 m below a hinge about y, with a tiny own moment (1e-6 kg m^2), released at
+/// `q0_rad`; no ground, dWorldStep, passive joint.
+std::string pendulum(double floor_kgm2, double q0_rad) {
+  return R"(<robot name="pendulum">
+  <link name="world"/>
+  <link name="bob"><inertial><origin xyz="0 0 -0.1"/><mass value="1"/>
+    <inertia ixx="1e-6" iyy="1e-6" izz="1e-6" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="swing" type="continuous"><parent link="world"/><child link="bob"/><axis xyz="0 1 0"/>
+    <origin xyz="0 0 1"/></joint>
+  <gapsim>
+    <initial_pose><joint name="swing" value_rad=")" +
+         std::to_string(q0_rad) + R"("/></initial_pose>
+    <solver dt_s="0.0001" stepper="big" min_inertia_kgm2=")" +
+         std::to_string(floor_kgm2) + R"("/>
+    <ground type="none"/>
+    <servo joint="swing" fmax_Nm="0"/>
+  </gapsim>
+</robot>)";
+}
+
+/// Time of the first zero crossing of the joint angle: a quarter period.
+double quarterPeriod_s(double floor_kgm2) {
+  Simulation sim(std::make_shared<RobotModel>(parseRobotXml(pendulum(floor_kgm2, 0.02), "pendulum.urdf")));
+  while (sim.jointAngle_rad(0) > 0 && sim.time_s() < 5) sim.step();
+  return sim.time_s();
+}
+
+TEST(InertiaFloor, ListsTheRaisedBodiesAndLeavesOthersAlone) {
+  Simulation raised(std::make_shared<RobotModel>(parseRobotXml(pendulum(0.01, 0.0), "p.urdf")));
+  ASSERT_EQ(raised.inertiaFloorChanges().size(), 1u);
+  EXPECT_EQ(raised.inertiaFloorChanges()[0].body, "bob");
+  EXPECT_NEAR(raised.inertiaFloorChanges()[0].principal_before_kgm2[0], 1e-6, 1e-12);
+  EXPECT_DOUBLE_EQ(raised.inertiaFloorChanges()[0].floor_kgm2, 0.01);
+  Simulation below(std::make_shared<RobotModel>(parseRobotXml(pendulum(1e-7, 0.0), "p.urdf")));
+  EXPECT_TRUE(below.inertiaFloorChanges().empty());  // 1e-6 is above a 1e-7 floor
+  Simulation none(std::make_shared<RobotModel>(parseRobotXml(pendulum(0.0, 0.0), "p.urdf")));
+  EXPECT_TRUE(none.inertiaFloorChanges().empty());
+}
+
+TEST(InertiaFloor, PendulumSwingsWithTheRaisedMoment) {
+  // Small-angle compound pendulum: T = 2 pi sqrt((I_c + m l^2) / (m g l)), m = 1 kg, l = 0.1 m,
+  // g = 9.81. I_c = 1e-6 (no floor) or 0.01 (floor): quarter periods 0.1586 s and 0.2243 s.
+  // Tolerance 0.5 %: dt = 0.1 ms is 0.06 % of the quarter period, and 0.02 rad amplitude changes
+  // the period by 2.5e-5 (1 + theta^2 / 16).
+  const auto quarter = [](double I_c) { return 0.5 * M_PI * std::sqrt((I_c + 0.01) / (9.81 * 0.1)); };
+  EXPECT_NEAR(quarterPeriod_s(0.0), quarter(1e-6), 0.005 * quarter(1e-6));
+  EXPECT_NEAR(quarterPeriod_s(0.01), quarter(0.01), 0.005 * quarter(0.01));
+}
+
+TEST(InertiaFloor, IsAParameterWithARange) {
+  RobotModel m = parseRobotXml(pendulum(0.0, 0.0), "p.urdf");
+  setParameter(m, "solver/min_inertia", 0.002, "set.csv", 3);
+  EXPECT_DOUBLE_EQ(m.solver.min_inertia_kgm2, 0.002);
+  EXPECT_THROW(setParameter(m, "solver/min_inertia", -1.0, "set.csv", 4), InputError);
+  EXPECT_THROW(setParameter(m, "solver/min_inertia", NAN, "set.csv", 4), InputError);
+  EXPECT_THROW(parseRobotXml(pendulum(2.0, 0.0), "p.urdf"), InputError);
+}
+
+}  // namespace
+}  // namespace gapsim
