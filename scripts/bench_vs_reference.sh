@@ -15,7 +15,7 @@ gap=() full=() ref=()
 # Thread-CPU time on both sides (gapsim bench's "cpu us/step", the reference's "cpu median" of a
 # 10 s run), so that machine load does not enter the ratio.
 for ((i = 0; i < ROUNDS; i++)); do
-  out=$(./build/gapsim-cli bench --robot nao --reps 1 --duration 10 --standing-only)
+  out=$(./build/gapsim-cli bench --robot nao --reps 1 --duration 10 --standing-only --plain-iterations 20)
   g=$(awk '/standing, plain/ {for (k=1;k<=NF;k++) if ($k=="us/step") print $(k+1)+0}' <<<"$out")
   f=$(awk '/standing, full/ {for (k=1;k<=NF;k++) if ($k=="us/step") print $(k+1)+0}' <<<"$out")
   r=$("$REF_BIN" stand quick 0 1 20 2>/dev/null | awk '/SUMMARY/ {for (k=1;k<=NF;k++) if ($k=="cpu") print $(k+2) / 10000 * 1e6}')

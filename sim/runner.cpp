@@ -28,6 +28,11 @@ RunSummary runMotion(Simulation& sim, const Motion* motion, const RunConfig& cfg
   const long n_steps = std::lround(cfg.duration_s / sim.dt_s());
   const int imu_link = m.imus.empty() ? m.root_link : m.imus.front().link;
   const Eigen::Vector3d start = sim.linkPose(imu_link).translation();
+  const auto yaw_rad = [&] {
+    const Eigen::Matrix3d R = sim.linkPose(imu_link).linear();
+    return std::atan2(R(1, 0), R(0, 0));
+  };
+  const double start_yaw_rad = yaw_rad();
 
   std::optional<AnkleBalance> balance;
   if (motion && cfg.balance) balance.emplace(m, *cfg.balance);
@@ -67,6 +72,7 @@ RunSummary runMotion(Simulation& sim, const Motion* motion, const RunConfig& cfg
   if (!s.diverged) {
     const Eigen::Vector3d end = sim.linkPose(imu_link).translation();
     s.distance_m = std::hypot(end.x() - start.x(), end.y() - start.y());
+    s.heading_deg = std::remainder(yaw_rad() - start_yaw_rad, 2 * M_PI) * 180.0 / M_PI;
   }
   s.rtf = s.wall_s > 0 ? s.sim_time_s / s.wall_s : 0.0;
   return s;
@@ -77,8 +83,10 @@ std::string formatSummary(const RunSummary& s) {
   char fell[32];
   if (s.fall_time_s) std::snprintf(fell, sizeof fell, "%.3f", *s.fall_time_s);
   else std::snprintf(fell, sizeof fell, "no");
-  std::snprintf(buf, sizeof buf, "sim_time_s=%.3f steps=%ld fell=%s max_tilt_deg=%.2f distance_m=%.4f rtf=%.2f%s",
-                s.sim_time_s, s.steps, fell, s.max_tilt_deg, s.distance_m, s.rtf, s.diverged ? " diverged=yes" : "");
+  std::snprintf(buf, sizeof buf,
+                "sim_time_s=%.3f steps=%ld fell=%s max_tilt_deg=%.2f distance_m=%.4f heading_deg=%.2f rtf=%.2f%s",
+                s.sim_time_s, s.steps, fell, s.max_tilt_deg, s.distance_m, s.heading_deg, s.rtf,
+                s.diverged ? " diverged=yes" : "");
   return buf;
 }
 

@@ -52,7 +52,8 @@ std::string fmtNum(const char* f, double v) {
 
 struct Options {
   std::string out_dir = "motoflex-walk";
-  std::string stepper = "big";
+  std::string stepper;  ///< empty: the robot file's solver
+  bool feedback = false;  ///< play the walks with the controller they name instead of open loop
   std::vector<std::string> pipelines;
   std::string robot = "nao";
 };
@@ -70,8 +71,9 @@ int runMotoflexWalk(const Options& o) {
     if (std::none_of(std::begin(kPipelines), std::end(kPipelines), [&](const Pipeline& p) { return n == p.name; }))
       throw InputError("", 0, "--pipelines", "unknown pipeline '" + n + "' (plain, full)");
 
-  std::printf("MoToFlex walking experiments (paper Section 5): open-loop ZMP walk, robot %s, stepper %s\n",
-              o.robot.c_str(), o.stepper.c_str());
+  std::printf("MoToFlex walking experiments (paper Section 5): %s ZMP walk, robot %s, stepper %s\n",
+              o.feedback ? "closed-loop (the walk's ankle balance)" : "open-loop", o.robot.c_str(),
+              o.stepper.empty() ? "of the robot file" : o.stepper.c_str());
   std::printf("%-20s %-8s %10s %13s %9s %12s %8s  %-22s  %s\n", "setup", "pipeline", "speed_mm_s", "pitch_amp_deg",
               "pitch_Hz", "roll_amp_deg", "roll_Hz", "fell", "paper");
   for (const Setup& setup : kSetups) {
@@ -81,6 +83,7 @@ int runMotoflexWalk(const Options& o) {
       a.robot = o.robot;
       a.walk = setup.walk;
       a.stepper = o.stepper;
+      a.open_loop = !o.feedback;  // the paper plays its walks open loop
       a.quiet = true;
       pipe->configure(a);
       RunSetup s = prepareRun(a);
@@ -128,9 +131,8 @@ Action addExperiment(CLI::App& app) {
       "the plain pipeline (ideal servos) and the full one (drivetrains, soft legs); one table of forward speed, "
       "pitch and roll oscillation and falls, with the paper's figures; logs and pitch/roll CSVs per run");
   mw->add_option("--out-dir", o->out_dir, "directory of the logs")->capture_default_str();
-  mw->add_option("--stepper", o->stepper,
-                 "big (dWorldStep, exact: the default, since QuickStep's 20 iterations leave the ideal servos "
-                 "too soft under single support) or quick (the robot file's)")
+  mw->add_flag("--feedback", o->feedback, "play the walks with the ankle balance they name (default: open loop, as the paper)");
+  mw->add_option("--stepper", o->stepper, "quick or big (dWorldStep, exact); default: the robot file's")
       ->check(CLI::IsMember({"quick", "big"}))
       ->capture_default_str();
   mw->add_option("--pipelines", o->pipelines, "which pipelines: plain, full (default: all)")->delimiter(',');
