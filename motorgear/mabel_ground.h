@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
-// CompliantGround: the ground MABEL's point toes hop on (MABEL report /work/shared/papers/003_*,
+// CompliantGround: the ground MABEL's point toes hop on (MABEL report shared/papers/003_*,
 // Sec. VIII-A and Table VII: "the compliant ground model in [18], [2], using the modifications
 // proposed in [20]").
 //

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // MabelSpring: MABEL's unilateral fibreglass spring with its hard stop, eq. (30) of Park, Sreenath,
-// Hurst, Grizzle (MABEL identification report, /work/shared/papers/003_*), torque on the B_Spring
+// Hurst, Grizzle (MABEL identification report, shared/papers/003_*), torque on the B_Spring
 // pulley coordinate q_Bsp [rad] (q_Bsp > 0: spring deflected):
 //
 //   tau_Bsp = -K_B q - Kd_B qd                                   q > 0             (free spring)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // MabelTransmission: one leg of MABEL's cable-differential drivetrain (Park, Sreenath, Hurst,
-// Grizzle, MABEL identification report, /work/shared/papers/003_*: Sec. II, IV, VII; eqs. 1, 5,
+// Grizzle, MABEL identification report, shared/papers/003_*: Sec. II, IV, VII; eqs. 1, 5,
 // 6, 17, 25-27, 30; Tables IV, V, VII, IX). The leg-angle motor (mLA), the leg-shape motor (mLS)
 // and the spring pulley B_Spring (Bsp) are three degrees of freedom integrated here; the thigh and
 // shin are the simulator's. They meet through two stretching cables.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// \file
-/// MABEL's two-legged hopping controller (MABEL report /work/shared/papers/003_*, Sec. VIII-B and
+/// MABEL's two-legged hopping controller (MABEL report shared/papers/003_*, Sec. VIII-B and
 /// Appendix D, eqs. 41-53). Every T_s = 1 ms it reads quantised encoders, differentiates them
 /// numerically, runs the phase machine I -> II -> III -> IV_a/IV_b/V -> V -> I and writes the four
 /// motor commands through Simulation::setMotorCommands_Nm:

@@ -5,7 +5,7 @@
 /// on the curve it belongs to. Columns named as the simulation's stay as they are. The torso tilt
 /// (angle between torso up and world up) is the one signal every recording of a rising robot
 /// has, under the name of its body (`torso/tilt_rad` in the BIOLOID recordings, see
-/// /work/shared/real-data/bioloid/README.md) while the simulation names it after the robot's
+/// shared/real-data/bioloid/README.md) while the simulation names it after the robot's
 /// IMU (`<imu>/tilt_rad`): a recording's single `*/tilt_rad` column is renamed to the
 /// simulation's single tilt column when the names differ.
 

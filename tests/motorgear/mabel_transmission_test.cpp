@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // MABEL's transmission, spring and ground against the paper's relations (MABEL report
-// /work/shared/papers/003_*): eqs. 1, 5, 6, 23, 24, 30, Tables III, IV, IX, VII.
+// shared/papers/003_*): eqs. 1, 5, 6, 23, 24, 30, Tables III, IV, IX, VII.
 #include "motorgear/mabel_transmission.h"
 
 #include <gtest/gtest.h>
