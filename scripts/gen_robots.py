@@ -1176,8 +1176,10 @@ def validate(path, motions):
     movable = [n for n, j in joints.items() if j.get("type") != "fixed"]
     for mp in motions:
         with open(mp) as f:
-            first = f.readline().strip()
-            rest = f.read().splitlines()
+            lines = f.read().splitlines()
+            if mp.endswith(".csv"):  # a CSV motion may open with comments (`# controller:`)
+                lines = [ln for ln in lines if not ln.lstrip().startswith("#")]
+            first, rest = lines[0].strip(), lines[1:]
         if mp.endswith(".motion"):
             names = first.split(",")[2:]
         else:
