@@ -4,6 +4,7 @@
 #include <cmath>
 #include <memory>
 
+#include "sim/ankle_balance.h"
 #include "sim/input_error.h"
 #include "sim/motion_readers.h"
 #include "sim/parameters.h"
@@ -79,6 +80,8 @@ SweepCase runCase(const RobotModel& base, const std::vector<ParameterRange>& ran
     Simulation sim(m, so);
     RunConfig rc;
     rc.duration_s = cfg.duration_s;
+    // The motion plays as at the defaults: with the controller it names (walks: the ankle balance).
+    if (motion) rc.balance = parseMotionController(motion->controller(), motion->sourceFile(), motion->controllerLine());
     const RunSummary s = runMotion(sim, motion.get(), rc, nullptr);
     c.max_tilt_deg = s.max_tilt_deg;
     if (s.diverged) {

@@ -24,10 +24,11 @@ jobs="${JOBS:-2}" generations="${GENERATIONS:-22}" lambda="${LAMBDA:-16}" seed="
 [ -x "$cli" ] || { echo "twin_experiment: no gapsim-cli at $cli (set GAPSIM_CLI)" >&2; exit 2; }
 mkdir -p "$out"
 cp "${ROBOT:-$here/robots/nao/nao.urdf}" "$out/robot.urdf"
-# Walks need more QuickStep iterations than the file's 15 (docs/walk.md): ITERATIONS=60 by default.
-iterations="${ITERATIONS:-60}"
-sed -i -E 's/(<solver [^>]*iterations=")[0-9]+"/\1'"$iterations"'"/' "$out/robot.urdf"
-grep -q "iterations=\"$iterations\"" "$out/robot.urdf" || { echo "twin_experiment: could not set $iterations iterations in $out/robot.urdf" >&2; exit 2; }
+# The robot file's solver by default; ITERATIONS=N overrides its QuickStep iterations.
+if [ -n "${ITERATIONS:-}" ]; then
+  sed -i -E 's/(<solver [^>]*iterations=")[0-9]+"/\1'"$ITERATIONS"'"/' "$out/robot.urdf"
+  grep -q "iterations=\"$ITERATIONS\"" "$out/robot.urdf" || { echo "twin_experiment: could not set $ITERATIONS iterations in $out/robot.urdf" >&2; exit 2; }
+fi
 robot="$out/robot.urdf"
 
 echo "== twin experiment $(date -u '+%Y-%m-%d %H:%M:%S UTC'), $(nproc) cores, load at start:$(cut -d' ' -f1-3 /proc/loadavg)"

@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
+#include <optional>
 #include <fstream>
 #include <sstream>
 
@@ -13,6 +15,7 @@
 #include "app/cli/run_setup.h"
 #include "calib/stability_sweep.h"
 #include "sim/input_error.h"
+#include "sim/motion_readers.h"
 
 namespace gapsim::cli {
 
@@ -21,7 +24,7 @@ namespace {
 struct SweepArgs {
   RunArgs run;
   int sets = 200;
-  double duration_s = 5.0;
+  std::optional<double> duration_s;  ///< default: the motion's length + 1 s
   std::uint64_t seed = 1;
   int jobs = 0;
   std::string out;
@@ -44,22 +47,28 @@ std::string formatCase(const calib::SweepCase& c) {
 Action addSweep(CLI::App& app) {
   auto a = std::make_shared<SweepArgs>();
   app.add_option("--robot", a->run.robot, "robot (its drivetrain parameters are swept)")->capture_default_str();
-  app.add_option("--motion", a->run.motion, "motion to play (default: stand)");
+  app.add_option("--motion", a->run.motion,
+                 "motion to play, with the controller it names (default: the robot's walk_200mm_s_1s.csv if it has one, else stand)");
   app.add_option("--sets", a->sets, "number of parameter sets")->capture_default_str();
-  app.add_option("--duration", a->duration_s, "simulated seconds per set")->capture_default_str();
+  app.add_option("--duration", a->duration_s, "simulated seconds per set (default: the motion's length + 1 s, or 5 s standing)");
   app.add_option("--seed", a->seed, "seed of the draws")->capture_default_str();
   app.add_option("--jobs", a->jobs, "worker processes (default: all cores)");
   app.add_option("--out", a->out, "CSV of every set: index, outcome, fall time, max tilt, values, message");
   return [a] {
-    if (a->sets < 1 || !(a->duration_s > 0)) throw InputError("", 0, "--sets/--duration", "must be positive");
     a->run.quiet = true;
     const auto model = loadConfiguredModel(a->run);
+    if (a->run.motion.empty()) {  // the job users do: a walk, when the robot ships one
+      const auto walk = std::filesystem::path(model->source_file).parent_path() / "motions" / "walk_200mm_s_1s.csv";
+      if (std::filesystem::exists(walk)) a->run.motion = walk.string();
+    }
+    if (!a->duration_s) a->duration_s = a->run.motion.empty() ? 5.0 : loadMotion(a->run.motion).endTime_s() + 1.0;
+    if (a->sets < 1 || !(*a->duration_s > 0)) throw InputError("", 0, "--sets/--duration", "must be positive");
     const auto ranges = calib::naoDrivetrainRanges();
-    calib::SweepConfig cfg{a->sets, a->duration_s, a->seed, a->run.motion};
+    calib::SweepConfig cfg{a->sets, *a->duration_s, a->seed, a->run.motion};
     calib::drawSet(*model, ranges, cfg.seed, 0);  // unknown names fail here, before forking
     const int jobs = std::max(1, a->jobs > 0 ? a->jobs : static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN)));
     std::printf("sweep: %d parameter sets of %zu parameters, %.1f s each, %d worker processes, seed %llu\n", a->sets,
-                ranges.size(), a->duration_s, jobs, static_cast<unsigned long long>(a->seed));
+                ranges.size(), *a->duration_s, jobs, static_cast<unsigned long long>(a->seed));
     for (const auto& r : ranges)
       std::printf("  %-28s %s [%g, %g]%s\n", r.name.c_str(), r.relative ? "x" : "", r.lower, r.upper,
                   r.logarithmic ? " log-uniform" : " uniform");
@@ -101,8 +110,8 @@ Action addSweep(CLI::App& app) {
       else if (outcome == "diverged") ++diverged;
       else ++rejected;
       if (outcome != "upright") {
-        std::printf("set %s: %s; reproduce with: gapsim-cli run --robot %s --duration %g", idx.c_str(), outcome.c_str(),
-                    a->run.robot.c_str(), a->duration_s);
+        std::printf("set %s: %s; reproduce with: gapsim-cli run --robot %s%s%s --duration %g", idx.c_str(), outcome.c_str(),
+                    a->run.robot.c_str(), a->run.motion.empty() ? "" : " --motion ", a->run.motion.c_str(), *a->duration_s);
         for (const auto& [n, v] : calib::drawSet(*model, ranges, cfg.seed, std::stoi(idx)))
           std::printf(" --set %s=%.17g", n.c_str(), v);
         std::printf("\n");
