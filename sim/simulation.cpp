@@ -161,6 +161,8 @@ std::pair<double, double> Simulation::softJointAngles_rad(int index) const {
 
 int Simulation::bodyCount() const { return static_cast<int>(impl_->bodies.size()); }
 
+const CompileReport& Simulation::compileReport() const { return impl_->report; }
+
 const std::vector<InertiaFloorChange>& Simulation::inertiaFloorChanges() const { return impl_->inertia_floor_changes; }
 
 Eigen::Isometry3d Simulation::linkPose(int link) const {

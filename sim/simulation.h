@@ -67,6 +67,27 @@ struct InertiaFloorChange {
   double floor_kgm2 = 0;                   ///< every moment below this was raised to it
 };
 
+/// What building the world decided (`gapsim-cli info --compiled`): the simulated bodies and every
+/// place where the value that runs differs from the robot file's, with the reason.
+struct CompileReport {
+  struct Body {
+    std::string name;                 ///< first link of the rigid group (soft segments: link#k)
+    std::vector<std::string> links;   ///< links merged into it (fixed joints)
+    double mass_kg = 0;
+    Eigen::Vector3d principal_kgm2 = Eigen::Vector3d::Zero();  ///< as simulated, ascending
+    double armature_kgm2 = 0;         ///< reflected rotor inertia added about its joint axis
+  };
+  struct Change {
+    std::string item;     ///< e.g. "LKneePitch: motor/B_v"
+    std::string in_file;  ///< the file's value (text)
+    std::string compiled; ///< what runs instead
+    std::string why;
+  };
+  std::string stepper;    ///< e.g. "QuickStep, 15 iterations, dt 0.001 s"
+  std::vector<Body> bodies;
+  std::vector<Change> changes;
+};
+
 struct StageTimes {
   double collide_s = 0, step_s = 0, total_s = 0;
   long steps = 0;
@@ -125,6 +146,8 @@ class Simulation {
   std::vector<std::string> softJointNames() const;
   std::pair<double, double> softJointAngles_rad(int index) const;
   int bodyCount() const;
+  /// What the world builder decided (bodies, implicit rows, changed values).
+  const CompileReport& compileReport() const;
   /// The bodies whose principal moments the robot file's inertia floor raised, in creation order.
   const std::vector<InertiaFloorChange>& inertiaFloorChanges() const;
   ImuReading imu(int index = 0) const;             ///< model.imus[index]; the root link if none

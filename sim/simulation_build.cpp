@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sim/input_error.h"
 #include "sim/kinematics.h"
 #include "sim/ode_init.h"
 #include "sim/simulation_impl.h"
@@ -133,6 +134,11 @@ Simulation::Simulation(std::shared_ptr<const RobotModel> model, const SimOptions
   profile_ = options.profile;
   quickstep_ = options.quickstep.value_or(m.solver.quickstep);
   I.rand_seed = static_cast<unsigned long>(options.seed);
+  {
+    const int iterations = options.iterations.value_or(m.solver.iterations);
+    I.report.stepper = quickstep_ ? "QuickStep, " + std::to_string(iterations) + " iterations" : std::string("dWorldStep (exact LCP)");
+    I.report.stepper += ", dt " + sixDigits(dt_s_) + " s, ERP " + sixDigits(m.solver.erp) + ", CFM " + sixDigits(m.solver.cfm);
+  }
 
   I.world = dWorldCreate();
   // One threading object per world: the default one that dInitODE2 creates is shared by all
@@ -210,6 +216,10 @@ Simulation::Simulation(std::shared_ptr<const RobotModel> model, const SimOptions
     if (raised == mp.inertia) return;
     const Eigen::Vector3d before = Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(mp.inertia).eigenvalues();
     I.inertia_floor_changes.push_back({name, before, m.solver.min_inertia_kgm2});
+    I.report.changes.push_back({"body " + name + ": principal moments", sixDigits(before[0]) + " " + sixDigits(before[1]) + " " +
+                                    sixDigits(before[2]) + " kg m^2",
+                                "at least " + sixDigits(m.solver.min_inertia_kgm2),
+                                "solver min_inertia_kgm2: QuickStep converges on light links (docs/solver.md)"});
     mp.inertia = raised;
   };
 
@@ -316,6 +326,25 @@ Simulation::Simulation(std::shared_ptr<const RobotModel> model, const SimOptions
       for (const Geometry& gm : m.links[l].collisions) addGeometry(I.robot_space, id, gm, I.link_in_body[l]);
     }
   }
+  for (size_t bi = 0; bi < I.bodies.size(); ++bi) {
+    CompileReport::Body rb;
+    rb.name = I.bodies[bi].name;
+    rb.mass_kg = I.bodies[bi].mass_kg;
+    for (size_t l = 0; l < nl; ++l)
+      if (I.link_body[l] == static_cast<int>(bi) || (I.link_last_body[l] == static_cast<int>(bi) && I.link_body[l] != I.link_last_body[l]))
+        rb.links.push_back(m.links[l].name);
+    dMass dm;
+    dBodyGetMass(I.bodies[bi].id, &dm);
+    Eigen::Matrix3d J;
+    J << dm.I[0], dm.I[1], dm.I[2], dm.I[4], dm.I[5], dm.I[6], dm.I[8], dm.I[9], dm.I[10];
+    rb.principal_kgm2 = Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(J).eigenvalues();
+    I.report.bodies.push_back(rb);
+  }
+  for (size_t ji = 0; ji < m.joints.size(); ++ji) {
+    const int child = m.joints[ji].child;
+    if (!m.joints[ji].movable() || I.link_body[child] < 0) continue;
+    I.report.bodies[static_cast<std::size_t>(I.link_body[child])].armature_kgm2 = m.joints[ji].drive.armature_kgm2();
+  }
   for (size_t f = 0; f < m.foot_contacts.size(); ++f) {
     const int bi = I.link_last_body[m.foot_contacts[f].link];
     if (bi >= 0) I.bodies[bi].foot = static_cast<int>(f);
@@ -405,6 +434,9 @@ Simulation::Simulation(std::shared_ptr<const RobotModel> model, const SimOptions
     const Drivetrain& d = j.drive;
     if (d.kind == DriveKind::MoToFlex) {
       motorgear::JointDrivetrain::Params p = d.motoflex;
+      if (p.gear.frame_s != dt_s_)
+        I.report.changes.push_back({j.name + ": gear/frame", sixDigits(p.gear.frame_s) + " s", sixDigits(dt_s_) + " s",
+                                    "the chain is stepped once per physics step"});
       p.gear.frame_s = dt_s_;
       if (p.gear.variant == motorgear::Gear::Variant::kMotoflex2011) {
         // The speed friction sigma B_v qd and the back-EMF damping sigma^2 S K_t K_e / R leave the
@@ -414,6 +446,10 @@ Simulation::Simulation(std::shared_ptr<const RobotModel> model, const SimOptions
         // instead of overshooting. Exact up to the RL lag L/R = 48 us << dt (I is linear in qd).
         if (p.enable_motor) {
           A.damping_Nms_rad = motorgear::DcMotor(p.motor).jointDamping_Nm_s_rad(p.gear.sigma);
+          I.report.changes.push_back({j.name + ": motor/B_v and back-EMF", "B_v " + sixDigits(p.motor.B_v_Nm_s_rad) + " N m s/rad, K_e " +
+                                          sixDigits(p.motor.K_e_V_s_rad) + " V s/rad in the chain",
+                                      "implicit damper row b = " + sixDigits(A.damping_Nms_rad) + " N m s/rad",
+                                      "explicit, b dt / J < 2 fails on light links (docs/drivetrain.md, Back-EMF)"});
           p.motor.B_v_Nm_s_rad = 0.0;
           p.back_emf_external = true;
         }
@@ -421,6 +457,9 @@ Simulation::Simulation(std::shared_ptr<const RobotModel> model, const SimOptions
         // The coupled gear needs the joint's inertia for its in-frame joint reaction; the exact
         // integrator cannot take that reaction (3rd-order contact), so it falls back to substeps.
         p.gear.J_joint_kgm2 = subtreeInertiaAboutAxis(m, static_cast<int>(ji), pose_init) + p.gear.reflectedInertia_kgm2();
+        I.report.changes.push_back({j.name + ": gear/J_joint and gear/integrator", "0 (none), as in the file",
+                                    sixDigits(p.gear.J_joint_kgm2) + " kg m^2, substeps",
+                                    "the coupled gear needs the joint inertia; the exact integrator cannot take its reaction"});
         p.gear.integrator = motorgear::Gear::Integrator::kSubsteps;
       }
       A.chain = std::make_unique<motorgear::JointDrivetrain>(p);

@@ -92,6 +92,7 @@ struct Simulation::Impl {
   std::vector<dJointFeedback> toe_fb;     ///< force of each toe's contact row (stable addresses: sized once)
   std::vector<bool> toe_link_feedback;    ///< the toe had a contact row in the last step
   std::vector<InertiaFloorChange> inertia_floor_changes;
+  CompileReport report;
 
   static void nearCallback(void* data, dGeomID o1, dGeomID o2);
   void addContacts(dGeomID o1, dGeomID o2);

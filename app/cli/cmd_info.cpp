@@ -25,7 +25,11 @@ const char* typeName(JointType t) {
 Action addInfo(CLI::App& app) {
   auto robot = std::make_shared<std::string>();
   app.add_option("robot", *robot, "nao, bioloid, mabel or a path to a robot file")->required();
-  return [robot] {
+  auto compiled = std::make_shared<bool>(false);
+  app.add_flag("--compiled", *compiled,
+               "also print what building the world decided: simulated bodies (merged links, mass, principal moments, "
+               "armature) and every value that runs differently from the file's, with the reason");
+  return [robot, compiled] {
     const RobotModel m = loadRobotFile(resolveRobotFile(*robot));
     std::printf("robot %s (%s)\n", m.name.c_str(), m.source_file.c_str());
     if (!m.source_text.empty()) std::printf("source: %s\n", m.source_text.c_str());
@@ -88,6 +92,23 @@ Action addInfo(CLI::App& app) {
     std::printf("solver: dt %.4g s, %s, %d iterations; contact mu %.3g\n", m.solver.dt_s,
                 m.solver.quickstep ? "QuickStep" : "dWorldStep", m.solver.iterations, m.contact.mu);
     std::printf("total mass: %.6f kg\n", m.totalMass_kg());
+    if (*compiled) {
+      const Simulation sim(std::make_shared<const RobotModel>(m));
+      const CompileReport& r = sim.compileReport();
+      std::printf("\ncompiled: %s\nbodies (%zu):\n  %-22s %10s  %-32s %10s  %s\n", r.stepper.c_str(), r.bodies.size(), "name",
+                  "mass_kg", "principal moments kg m^2", "armature", "links");
+      for (const CompileReport::Body& b : r.bodies) {
+        std::string links;
+        for (const auto& l : b.links) links += (links.empty() ? "" : " ") + l;
+        std::printf("  %-22s %10.5f  %10.3g %10.3g %10.3g %10.3g  %s\n", b.name.c_str(), b.mass_kg, b.principal_kgm2[0],
+                    b.principal_kgm2[1], b.principal_kgm2[2], b.armature_kgm2, links.c_str());
+      }
+      std::printf("values that run differently from the file's (%zu):\n", r.changes.size());
+      for (const CompileReport::Change& c : r.changes)
+        std::printf("  %s: file %s -> runs as %s (%s)\n", c.item.c_str(), c.in_file.c_str(), c.compiled.c_str(),
+                    c.why.c_str());
+      return kExitOk;
+    }
     if (m.solver.min_inertia_kgm2 > 0) {
       // What the world builder changes: build one world and list the bodies the floor raised.
       const Simulation sim(std::make_shared<const RobotModel>(m));
