@@ -16,10 +16,19 @@ PACKAGES=(build-essential cmake pkg-config libode-dev libeigen3-dev libtinyxml2-
           libgl1-mesa-dri libglx-mesa0 xvfb xauth
           # gapsim-cli identify servo draws its figure (PNG) with gnuplot
           gnuplot-nox)
+# Optional: installed when the distribution has them, and what needs them is built only when found.
+OPTIONAL_PACKAGES=(
+          # the MuJoCo reference of scripts/bench_vs_mujoco.sh (bench/, gapsim-mujoco-walk)
+          libmujoco-dev)
 
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+for p in "${OPTIONAL_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" && continue
+  # apt-cache show succeeds only for a package this distribution knows (MuJoCo: Debian 12 and later)
+  apt-cache show "$p" >/dev/null 2>&1 && missing+=("$p") || echo "gapsim setup: optional package $p not available, skipped"
 done
 if ((${#missing[@]})); then
   echo "gapsim setup: installing ${missing[*]}"

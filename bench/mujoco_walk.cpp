@@ -1,0 +1,463 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// gapsim-mujoco-walk: the MuJoCo reference for gapsim's walk benchmark. It reads a gapsim robot
+// file with gapsim's own loader, writes the same robot as MJCF, and plays a gapsim motion on it
+// through MuJoCo position actuators, so that scripts/bench_vs_mujoco.sh can print the speed ratio
+// gapsim / MuJoCo on the job users do (the Nao's walk), not on a standing robot.
+//
+// What is the same as gapsim: link masses, COMs and full inertia tensors (as the file gives them),
+// joint frames, axes and ranges, the collision primitives, a free root at initialRootPose(), the
+// initial joint angles, a ground plane, friction 1.0, dt = 1 ms, the mimic joint as an equality
+// constraint, links joined by fixed joints merged into one body, and the ankle-balance feedback
+// the motion's `# controller:` line names (sim/ankle_balance.h, re-implemented below on MuJoCo's
+// state; --open-loop plays without it), the fall test (torso tilt > fall_tilt_rad) and the walked
+// distance (IMU link, horizontal) of sim/runner.cpp.
+// What differs, on purpose: links are rigid and every joint is a MuJoCo position actuator (as
+// gapsim's --plain: ideal servos, no soft links, no MoToFlex drivetrain); gapsim's inertia floor
+// (solver min_inertia_kgm2) is not applied, MuJoCo's generalised-coordinate solver does not need
+// it; MuJoCo's own contact model and solver (soft contacts, Newton, pyramidal cone) at its
+// defaults. Figures only, nothing is asserted.
+//
+// usage: gapsim-mujoco-walk [--robot nao] [--motion FILE] [--mjcf-out FILE] [--kp N_m_per_rad]
+//                           [--open-loop]
+#include <mujoco/mujoco.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <fstream>
+#include <functional>
+#include <iomanip>
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "sim/ankle_balance.h"
+#include "sim/kinematics.h"
+#include "sim/motion_readers.h"
+#include "sim/robot_library.h"
+#include "sim/urdf_parser.h"
+
+namespace {
+
+using gapsim::Geometry;
+using gapsim::Joint;
+using gapsim::RobotModel;
+
+/// Actuator and joint settings of the MJCF. Why these numbers:
+///  - kp_Nm_rad = 200: the walk needs the servos to hold the leg geometry under load. The stance
+///    knee of the walking Nao carries torques of the order of its 3 N m effort limit (5 kg, COM
+///    some centimetres behind the bent knee), so at kp = 100 the knee lags 0.03 rad before it
+///    saturates and the robot falls after 3 s of walking. Of kp = 100, 150, 175,
+///    200, 225, 250 (walk_200mm_s_1s.csv, ankle balance on) only 175 and 200 walked the whole
+///    motion; the others fell after 3 to 6 s. A position-controlled walk is chaotic: small
+///    changes (a gain, the mimic joint's armature) flip the outcome, so do not read more into it.
+///  - force limit: ServoSettings::fmax_Nm, which the loader sets to the URDF effort limit (3.0 to
+///    3.3 N m on the Nao's legs): the cap of gapsim's ideal servo, which --plain walks with.
+///  - damping 0.5 N m s/rad (plus the file's joint damping): about critical on a leg joint
+///    (effective inertia ~2e-3 kg m^2 with the reflected rotor, c = 2 sqrt(kp I) = 1.3) and a lag
+///    c/kp of 2.5 ms, well under the 10 ms balance period (0.8 fell in every trial, 0.3 in most).
+///    MuJoCo's Euler integrator treats joint damping implicitly, so it costs no stability.
+///  - armature: the reflected rotor inertia sigma^2 J_rotor of the joint's drivetrain (what gapsim
+///    adds to the body), but on an actuated joint at least kp dt^2 / 0.5^2 = 8e-4 kg m^2. Why the
+///    floor: the position actuator's spring is explicit in MuJoCo's semi-implicit Euler, which is
+///    stable for w dt < 2 with w = sqrt(kp / I); the floor keeps w dt <= 0.5 even for a hand or
+///    wrist whose own inertia is ~1e-5 kg m^2 (w dt > 2 without it: the arm explodes).
+struct ActuatorSettings {
+  double kp_Nm_rad = 200.0;
+  double damping_Nms_rad = 0.5;
+  double stability_margin = 0.5;  ///< required w dt of the stiffest actuated joint
+};
+
+/// Mass, COM and inertia about the COM, in one body frame.
+struct MassProps {
+  double mass_kg = 0.0;
+  Eigen::Vector3d com = Eigen::Vector3d::Zero();
+  Eigen::Matrix3d inertia_kgm2 = Eigen::Matrix3d::Zero();
+};
+
+/// Sum of rigidly joined parts, each given by mass, inertial frame (in the body frame) and inertia
+/// about its COM in that frame's axes: I = sum R_i I_i R_i^T + m_i (|d|^2 1 - d d^T), d = c_i - c.
+MassProps combine(const std::vector<std::tuple<double, Eigen::Isometry3d, Eigen::Matrix3d>>& parts) {
+  MassProps mp;
+  for (const auto& [m, f, I] : parts) {
+    mp.mass_kg += m;
+    mp.com += m * f.translation();
+  }
+  if (mp.mass_kg <= 0) return mp;
+  mp.com /= mp.mass_kg;
+  for (const auto& [m, f, I] : parts) {
+    const Eigen::Vector3d d = f.translation() - mp.com;
+    mp.inertia_kgm2 += f.linear() * I * f.linear().transpose() +
+                       m * (d.squaredNorm() * Eigen::Matrix3d::Identity() - d * d.transpose());
+  }
+  return mp;
+}
+
+std::string vec(const Eigen::Vector3d& v) {
+  std::ostringstream s;
+  s << std::setprecision(12) << v.x() << ' ' << v.y() << ' ' << v.z();
+  return s.str();
+}
+
+/// MuJoCo quaternion order: w x y z.
+std::string quat(const Eigen::Matrix3d& R) {
+  const Eigen::Quaterniond q(R);
+  std::ostringstream s;
+  s << std::setprecision(12) << q.w() << ' ' << q.x() << ' ' << q.y() << ' ' << q.z();
+  return s.str();
+}
+
+/// The MJCF of `m` plus what the player needs to find in the compiled model.
+struct Mjcf {
+  std::string xml;
+  std::vector<std::string> body_of_link;  ///< MuJoCo body name carrying each link
+};
+
+Mjcf writeMjcf(const RobotModel& m, const ActuatorSettings& a) {
+  if (m.fixed_base) throw std::runtime_error(m.source_file + ": a fixed-base robot is not a walk benchmark");
+  const double dt = m.solver.dt_s;
+  const size_t nl = m.links.size();
+  // Rigid groups: a link joined to its parent by a fixed joint belongs to its parent's body.
+  std::vector<int> group(nl, -1);
+  group[m.root_link] = m.root_link;
+  for (size_t sweep = 0; sweep <= nl; ++sweep)
+    for (const Joint& j : m.joints)
+      if (group[j.parent] >= 0 && group[j.child] < 0) group[j.child] = j.movable() ? j.child : group[j.parent];
+  Mjcf out;
+  for (size_t l = 0; l < nl; ++l) {
+    if (group[l] < 0) throw std::runtime_error(m.source_file + ": link '" + m.links[l].name + "' is not connected");
+    out.body_of_link.push_back(m.links[group[l]].name);
+  }
+  const std::vector<Eigen::Isometry3d> pose0 =
+      gapsim::linkPoses(m, std::vector<double>(m.joints.size(), 0.0), Eigen::Isometry3d::Identity());
+
+  std::ostringstream x;
+  x << std::setprecision(12);
+  x << "<mujoco model=\"" << m.name << " (gapsim-mujoco-walk)\">\n"
+    << "  <compiler angle=\"radian\" inertiafromgeom=\"false\"/>\n"
+    << "  <option timestep=\"" << dt << "\" gravity=\"" << vec(m.solver.gravity_m_s2) << "\"/>\n"
+    << "  <default>\n"
+    << "    <geom friction=\"" << m.contact.mu << " 0.005 0.0001\" contype=\"1\" conaffinity=\""
+    << (m.contact.self_collision ? 1 : 0) << "\"/>\n"
+    << "  </default>\n"
+    << "  <worldbody>\n"
+    << "    <geom name=\"ground\" type=\"plane\" size=\"0 0 1\" contype=\"0\" conaffinity=\"1\"/>\n";
+
+  auto writeGeoms = [&](int rep, const std::string& ind) {
+    const Eigen::Isometry3d rep_inv = pose0[rep].inverse();
+    for (size_t l = 0; l < nl; ++l) {
+      if (group[l] != rep) continue;
+      for (const Geometry& g : m.links[l].collisions) {
+        const Eigen::Isometry3d p = rep_inv * pose0[l] * g.origin;
+        x << ind << "<geom";
+        switch (g.type) {
+          case Geometry::Type::Box:
+            x << " type=\"box\" size=\"" << vec(g.size_m / 2) << '"';
+            break;
+          case Geometry::Type::Sphere:
+            x << " type=\"sphere\" size=\"" << g.size_m.x() << '"';
+            break;
+          case Geometry::Type::Capsule:
+            x << " type=\"capsule\" size=\"" << g.size_m.x() << ' ' << g.size_m.y() / 2 << '"';
+            break;
+          case Geometry::Type::Cylinder:
+            x << " type=\"cylinder\" size=\"" << g.size_m.x() << ' ' << g.size_m.y() / 2 << '"';
+            break;
+          case Geometry::Type::Mesh:
+            throw std::runtime_error(m.source_file + ":" + std::to_string(g.line) + ": link '" + m.links[l].name +
+                                     "': mesh collision geometry is not written to MJCF");
+        }
+        x << " pos=\"" << vec(p.translation()) << "\" quat=\"" << quat(p.linear()) << "\"/>\n";
+      }
+    }
+  };
+
+  // Depth-first over movable joints; body frame = the group's representative link frame.
+  std::function<void(int, const std::string&)> writeBody = [&](int rep, const std::string& ind) {
+    std::vector<std::tuple<double, Eigen::Isometry3d, Eigen::Matrix3d>> parts;
+    const Eigen::Isometry3d rep_inv = pose0[rep].inverse();
+    for (size_t l = 0; l < nl; ++l)
+      if (group[l] == rep && m.links[l].has_inertial)
+        parts.emplace_back(m.links[l].inertial.mass_kg, rep_inv * pose0[l] * m.links[l].inertial.origin,
+                           m.links[l].inertial.inertia_kgm2);
+    const MassProps mp = combine(parts);
+    if (mp.mass_kg <= 0) throw std::runtime_error(m.source_file + ": body '" + m.links[rep].name + "' has no mass");
+    const Eigen::Matrix3d& I = mp.inertia_kgm2;
+    x << ind << "<inertial pos=\"" << vec(mp.com) << "\" mass=\"" << mp.mass_kg << "\" fullinertia=\"" << I(0, 0) << ' '
+      << I(1, 1) << ' ' << I(2, 2) << ' ' << I(0, 1) << ' ' << I(0, 2) << ' ' << I(1, 2) << "\"/>\n";
+    writeGeoms(rep, ind);
+    for (const Joint& j : m.joints) {
+      if (!j.movable() || group[j.parent] != rep) continue;
+      if (j.type == gapsim::JointType::Prismatic)
+        throw std::runtime_error(m.source_file + ":" + std::to_string(j.line) + ": joint '" + j.name +
+                                 "': prismatic joints are not written to MJCF");
+      const Eigen::Isometry3d rel = rep_inv * pose0[j.child];
+      x << ind << "<body name=\"" << m.links[j.child].name << "\" pos=\"" << vec(rel.translation()) << "\" quat=\""
+        << quat(rel.linear()) << "\">\n";
+      const bool actuated = j.mimic.master < 0;
+      const double armature = std::max(
+          j.drive.armature_kgm2(), actuated ? a.kp_Nm_rad * dt * dt / (a.stability_margin * a.stability_margin) : 0.0);
+      x << ind << "  <joint name=\"" << j.name << "\" type=\"hinge\" axis=\"" << vec(j.axis) << "\" damping=\""
+        << a.damping_Nms_rad + j.damping_Nms_rad << "\" armature=\"" << armature << '"';
+      if (j.has_limits && j.type == gapsim::JointType::Revolute)
+        x << " limited=\"true\" range=\"" << j.lower << ' ' << j.upper << '"';
+      else
+        x << " limited=\"false\"";
+      x << "/>\n";
+      writeBody(j.child, ind + "  ");
+      x << ind << "</body>\n";
+    }
+  };
+  x << "    <body name=\"" << m.links[m.root_link].name << "\">\n"
+    << "      <freejoint name=\"root\"/>\n";
+  writeBody(m.root_link, "      ");
+  x << "    </body>\n  </worldbody>\n";
+
+  x << "  <equality>\n";
+  for (const Joint& j : m.joints)
+    if (j.movable() && j.mimic.master >= 0)  // q_j = offset + multiplier q_master
+      x << "    <joint joint1=\"" << j.name << "\" joint2=\"" << m.joints[j.mimic.master].name << "\" polycoef=\""
+        << j.mimic.offset << ' ' << j.mimic.multiplier << " 0 0 0\"/>\n";
+  x << "  </equality>\n  <actuator>\n";
+  for (const Joint& j : m.joints)
+    if (j.movable() && j.mimic.master < 0)
+      x << "    <position name=\"" << j.name << "\" joint=\"" << j.name << "\" kp=\"" << a.kp_Nm_rad
+        << "\" ctrllimited=\"false\" forcelimited=\"true\" forcerange=\"" << -j.servo.fmax_Nm << ' ' << j.servo.fmax_Nm
+        << "\"/>\n";
+  x << "  </actuator>\n</mujoco>\n";
+  out.xml = x.str();
+  return out;
+}
+
+/// Compiles MJCF text: mj_loadXML reads files only, so the text goes through a temporary file.
+mjModel* compile(const std::string& xml) {
+  const char* tmp = std::getenv("TMPDIR");
+  std::string path = std::string(tmp && *tmp ? tmp : "/tmp") + "/gapsim_mujoco_XXXXXX";
+  const int fd = mkstemp(path.data());
+  if (fd < 0) throw std::runtime_error("cannot create a temporary file at " + path);
+  close(fd);
+  std::ofstream(path) << xml;
+  char err[1000] = "";
+  mjModel* mm = mj_loadXML(path.c_str(), nullptr, err, sizeof err);
+  std::remove(path.c_str());
+  if (!mm) throw std::runtime_error(std::string("MuJoCo cannot load the generated MJCF: ") + err);
+  return mm;
+}
+
+double cpuSeconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+int id(const mjModel* mm, mjtObj type, const std::string& name) {
+  const int i = mj_name2id(mm, type, name.c_str());
+  if (i < 0) throw std::runtime_error("the compiled MJCF has no '" + name + "'");
+  return i;
+}
+
+/// sim/ankle_balance.h's law on MuJoCo's state: every period, per foot,
+/// d_roll = share * roll_rate_gain * w_x * sign(roll axis . x), the same for pitch with w_y,
+/// share = the foot's part of the vertical load, w = the IMU's angular velocity in its frame.
+struct Balance {
+  gapsim::BalanceParams p;
+  long period_steps = 1;
+  int imu_body = -1;
+  Eigen::Matrix3d R_link_sensor = Eigen::Matrix3d::Identity();
+  struct Foot {
+    int body = -1, roll_joint = -1, pitch_joint = -1;
+    double roll_sign = 1, pitch_sign = 1;
+  };
+  Foot feet[2];
+  double corr[2][2] = {{0, 0}, {0, 0}};
+
+  void update(const mjModel* mm, mjData* d) {
+    mjtNum v[6];  // rotational then translational, in the body frame (= the IMU link frame)
+    mj_objectVelocity(mm, d, mjOBJ_BODY, imu_body, v, 1);
+    const Eigen::Vector3d w = R_link_sensor.transpose() * Eigen::Vector3d(v[0], v[1], v[2]);
+    double force[2] = {0, 0};
+    for (int c = 0; c < d->ncon; ++c) {
+      const mjContact& con = d->contact[c];
+      mjtNum f[6];
+      mj_contactForce(mm, d, c, f);  // f[0]: normal force, contact frame row 0 is the normal
+      for (int i = 0; i < 2; ++i)
+        if (mm->geom_bodyid[con.geom1] == feet[i].body || mm->geom_bodyid[con.geom2] == feet[i].body)
+          force[i] += std::abs(f[0] * con.frame[2]);  // vertical part of the normal force
+    }
+    const auto share = gapsim::footLoadShares(force[0], force[1], p.min_load_N);
+    for (int i = 0; i < 2; ++i) {
+      corr[i][0] = share[i] * p.roll_rate_gain_s * w.x() * feet[i].roll_sign;
+      corr[i][1] = share[i] * p.pitch_rate_gain_s * w.y() * feet[i].pitch_sign;
+    }
+  }
+};
+
+int jointAbove(const RobotModel& m, int link) {
+  for (size_t j = 0; j < m.joints.size(); ++j)
+    if (m.joints[j].child == link) return static_cast<int>(j);
+  return -1;
+}
+
+int run(int argc, char** argv) {
+  std::string robot = "nao", motion_file, mjcf_out;
+  ActuatorSettings act;
+  bool open_loop = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) throw std::runtime_error(a + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--robot")
+      robot = next();
+    else if (a == "--motion")
+      motion_file = next();
+    else if (a == "--mjcf-out")
+      mjcf_out = next();
+    else if (a == "--kp")
+      act.kp_Nm_rad = std::stod(next());
+    else if (a == "--open-loop")
+      open_loop = true;
+    else if (a == "-h" || a == "--help") {
+      std::cout << "usage: gapsim-mujoco-walk [--robot NAME|FILE] [--motion FILE] [--mjcf-out FILE]\n"
+                   "                          [--kp N_m_per_rad (200)] [--open-loop]\n"
+                   "Plays a gapsim motion on the same robot in MuJoCo; default motion: the robot's\n"
+                   "motions/walk_200mm_s_1s.csv.\n";
+      return 0;
+    } else
+      throw std::runtime_error("unknown option '" + a + "' (--help)");
+  }
+  if (!(act.kp_Nm_rad > 0 && std::isfinite(act.kp_Nm_rad)))
+    throw std::runtime_error("--kp " + std::to_string(act.kp_Nm_rad) + ": must be finite and > 0");
+  const std::string robot_file = gapsim::resolveRobotFile(robot);
+  const RobotModel m = gapsim::loadRobotFile(robot_file);
+  if (motion_file.empty())
+    motion_file = robot_file.substr(0, robot_file.find_last_of('/') + 1) + "motions/walk_200mm_s_1s.csv";
+  const gapsim::Motion motion = gapsim::loadMotion(motion_file);
+
+  const Mjcf mjcf = writeMjcf(m, act);
+  if (!mjcf_out.empty()) {
+    std::ofstream f(mjcf_out);
+    f << mjcf.xml;
+    if (!f) throw std::runtime_error("cannot write " + mjcf_out);
+  }
+  mjModel* mm = compile(mjcf.xml);
+  mjData* d = mj_makeData(mm);
+
+  // Model joint -> qpos address and actuator (-1: fixed, or a mimic joint without actuator).
+  std::vector<int> qadr(m.joints.size(), -1), act_of(m.joints.size(), -1);
+  for (size_t j = 0; j < m.joints.size(); ++j) {
+    if (!m.joints[j].movable()) continue;
+    qadr[j] = mm->jnt_qposadr[id(mm, mjOBJ_JOINT, m.joints[j].name)];
+    if (m.joints[j].mimic.master < 0) act_of[j] = id(mm, mjOBJ_ACTUATOR, m.joints[j].name);
+  }
+  const Eigen::Isometry3d root = gapsim::initialRootPose(m);
+  const Eigen::Quaterniond q0(root.linear());
+  const double qroot[7] = {
+      root.translation().x(), root.translation().y(), root.translation().z(), q0.w(), q0.x(), q0.y(), q0.z()};
+  std::copy(qroot, qroot + 7, d->qpos);
+  for (size_t j = 0; j < m.joints.size(); ++j)
+    if (qadr[j] >= 0) d->qpos[qadr[j]] = m.initial_q[j];
+  mj_forward(mm, d);
+
+  std::vector<std::string> names;
+  for (const Joint& j : m.joints) names.push_back(j.name);
+  const std::vector<int> map = motion.mapJoints(names);
+  std::optional<Balance> balance;
+  if (!open_loop)
+    if (auto p = gapsim::parseMotionController(motion.controller(), motion.sourceFile(), motion.controllerLine())) {
+      Balance b;
+      b.p = *p;
+      b.period_steps = std::max(1L, std::lround(p->period_s / mm->opt.timestep));
+      if (m.foot_contacts.size() < 2) throw std::runtime_error("ankle balance needs two foot contacts");
+      for (int i = 0; i < 2; ++i) {
+        const int link = m.foot_contacts[i].link;
+        Balance::Foot& f = b.feet[i];
+        f.body = id(mm, mjOBJ_BODY, mjcf.body_of_link[link]);
+        f.roll_joint = jointAbove(m, link);
+        f.pitch_joint = f.roll_joint < 0 ? -1 : jointAbove(m, m.joints[f.roll_joint].parent);
+        if (f.pitch_joint < 0) throw std::runtime_error("a foot is not carried by an ankle roll and pitch joint");
+        f.roll_sign = m.joints[f.roll_joint].axis.x() > 0 ? 1.0 : -1.0;
+        f.pitch_sign = m.joints[f.pitch_joint].axis.y() > 0 ? 1.0 : -1.0;
+      }
+      const int imu_link = m.imus.empty() ? m.root_link : m.imus.front().link;
+      b.imu_body = id(mm, mjOBJ_BODY, mjcf.body_of_link[imu_link]);
+      if (!m.imus.empty()) b.R_link_sensor = m.imus.front().R_link_sensor;
+      balance = b;
+    }
+
+  // The loop of sim/runner.cpp: sample the motion at the step's start time, add the held balance
+  // corrections (recomputed every period, never at step 0), step; track tilt, fall and distance.
+  const int imu_body = id(mm, mjOBJ_BODY, mjcf.body_of_link[m.imus.empty() ? m.root_link : m.imus.front().link]);
+  const int torso_body = id(mm, mjOBJ_BODY, mjcf.body_of_link[m.root_link]);
+  auto tilt_rad = [&] {  // angle between the root body's z axis and world z; xmat is row-major
+    return std::acos(std::clamp(d->xmat[9 * torso_body + 8], -1.0, 1.0));
+  };
+  const Eigen::Vector3d start(d->xpos[3 * imu_body], d->xpos[3 * imu_body + 1], d->xpos[3 * imu_body + 2]);
+  auto yaw_rad = [&] { return std::atan2(d->xmat[9 * imu_body + 3], d->xmat[9 * imu_body]); };
+  const double start_yaw = yaw_rad();
+  std::vector<double> target = m.initial_q, values;
+  gapsim::MotionCursor cursor;
+  const double duration_s = motion.endTime_s() + 1.0;
+  const long n_steps = std::lround(duration_s / mm->opt.timestep);
+  double max_tilt = 0.0;
+  std::optional<double> fall_time;
+  bool diverged = false;
+  const double cpu0 = cpuSeconds();
+  long k = 0;
+  for (; k < n_steps; ++k) {
+    motion.sampleAll(d->time, values, cursor);
+    for (size_t c = 0; c < map.size(); ++c) target[map[c]] = values[c];
+    if (balance && k > 0 && k % balance->period_steps == 0) balance->update(mm, d);
+    for (size_t j = 0; j < m.joints.size(); ++j)
+      if (act_of[j] >= 0) d->ctrl[act_of[j]] = target[j];
+    if (balance)
+      for (int i = 0; i < 2; ++i) {
+        const Balance::Foot& f = balance->feet[i];
+        if (act_of[f.roll_joint] >= 0) d->ctrl[act_of[f.roll_joint]] += balance->corr[i][0];
+        if (act_of[f.pitch_joint] >= 0) d->ctrl[act_of[f.pitch_joint]] += balance->corr[i][1];
+      }
+    mj_step(mm, d);
+    if (!std::isfinite(d->qpos[2]) || d->warning[mjWARN_BADQACC].number > 0) {
+      diverged = true;
+      ++k;
+      break;
+    }
+    max_tilt = std::max(max_tilt, tilt_rad());
+    if (!fall_time && tilt_rad() > m.fall_tilt_rad) fall_time = d->time;
+  }
+  const double cpu_s = cpuSeconds() - cpu0;
+  const double distance = std::hypot(d->xpos[3 * imu_body] - start.x(), d->xpos[3 * imu_body + 1] - start.y());
+  const double heading_deg = std::remainder(yaw_rad() - start_yaw, 2 * M_PI) * 180.0 / M_PI;
+  char fell[32] = "no";
+  if (fall_time) std::snprintf(fell, sizeof fell, "%.3f", *fall_time);
+  std::printf("robot=%s motion=%s controller=%s kp_Nm_rad=%g bodies=%d dofs=%d actuators=%d\n", m.name.c_str(),
+              motion_file.c_str(), balance ? motion.controller().c_str() : "none", act.kp_Nm_rad, mm->nbody - 1, mm->nv,
+              mm->nu);
+  std::printf(
+      "sim_time_s=%.3f steps=%ld cpu_s=%.3f rtf=%.2f fell=%s max_tilt_deg=%.2f distance_m=%.4f "
+      "heading_deg=%.2f%s\n",
+      d->time, k, cpu_s, cpu_s > 0 ? d->time / cpu_s : 0.0, fell, max_tilt * 180.0 / M_PI, distance, heading_deg,
+      diverged ? " diverged=yes" : "");
+  mj_deleteData(d);
+  mj_deleteModel(mm);
+  return diverged ? 3 : 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "gapsim-mujoco-walk: " << e.what() << '\n';
+    return 1;
+  }
+}
