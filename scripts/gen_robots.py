@@ -403,9 +403,8 @@ NAO_FINGER_MASS = 0.010  # kg moved from l_wrist/r_wrist into l_gripper/r_grippe
 # the leg values so that BOTH datasheet figures keep their ratio to the leg motor's:
 #   K_t = K_e = 0.0195 * 8000 / n0        (no-load speed U / K_e scales with n0)
 #   R = 6.44 * (K_t / 0.0195) * (59.5 / T_stall)   (stall torque U K_t / R scales with T_stall)
-# (Until session 5 only K_t was scaled, by the stall torque, with the leg's R: that gave the wrists a
-# no-load speed of 850 rad/s and a back-EMF 25 times too weak, and they limit-cycled in walks,
-# docs/calibration.md.)
+# (Scaling only K_t, by the stall torque, with the leg's R would give the wrists a no-load speed of
+# 850 rad/s and a back-EMF 25 times too weak, and they limit-cycle in walks.)
 # Their gears take the type A gear scaled by k = joint stall torque / type A's (T_stall sigma,
 # 59.5 mN m x 201.3 = 11.98 N m for type A): m_g, D_g and B_g times k keep its natural frequency,
 # damping ratio and hull-crossing time l_h B_g / T' for torques in proportion. The unscaled type A

@@ -441,7 +441,7 @@ Simulation::Simulation(std::shared_ptr<const RobotModel> model, const SimOptions
       if (p.gear.variant == motorgear::Gear::Variant::kMotoflex2011) {
         // The speed friction sigma B_v qd and the back-EMF damping sigma^2 S K_t K_e / R leave the
         // explicit chain for the implicit damper row. Explicit, they need b dt / J < 2, which the
-        // light pelvis and soft-leg segments violate (14 of 100 sweep sets diverged, session 3);
+        // light pelvis and soft-leg segments violate (14 of 100 sweep sets diverged with explicit damping);
         // implicit, a motor on a light link reaches its no-load speed U / (K_e sigma) in one step
         // instead of overshooting. Exact up to the RL lag L/R = 48 us << dt (I is linear in qd).
         if (p.enable_motor) {

@@ -138,7 +138,7 @@ Action addCalibrate(CLI::App& app) {
     os.sim_seed = std::stoull(inputs.at("sim_seed").get<std::string>());
     const std::string stepper = inputs.value("stepper", std::string());  // absent in older checkpoints
     if (!stepper.empty()) os.quickstep = stepper == "quick";
-    os.f_motion_joints_only = inputs.value("f_joints", std::string("all")) == "motion";  // absent before session 4
+    os.f_motion_joints_only = inputs.value("f_joints", std::string("all")) == "motion";  // absent in older checkpoints
     auto problem = std::make_shared<const calib::CalibrationProblem>(model, space, set, os);
     calib::EvalFunction fn = [problem](const Eigen::VectorXd& v) { return problem->evaluate(v); };
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 /// \file
-/// The Calibrate dock (issue 6, part 9). A form for `gapsim-cli calibrate` (space, scenarios,
+/// The Calibrate dock. A form for `gapsim-cli calibrate` (space, scenarios,
 /// algorithm, generations, population, seed, workers, results directory, resume), Start and Stop;
 /// the job runs as a child process (calib_job.h), so whatever happens to it the GUI stays up and
 /// shows its exit code and stderr. Progress: a bar, the last generation's figures, and the

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 /// \file
-/// The MABEL tab of the robot dock (issue 8): the cable-differential transmission and unilateral
+/// The MABEL tab of the robot dock: the cable-differential transmission and unilateral
 /// spring of each leg (one column per <mabel_leg>, one row per parameter of
 /// motorgear::MabelTransmission::Params: gear ratios, K_T, mu, rotor and pulley inertias, cable
 /// K_C/Kd_C, spring K_B/Kd_B and hard stop), the compliant ground's parameters, and the hopping

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 /// \file
-/// The servo gains of a robot with Dynamixel servos (the BIOLOID GP, issue 7): one row per servo
+/// The servo gains of a robot with Dynamixel servos (the BIOLOID GP): one row per servo
 /// group (all joints of a <drivetrain>) and one per joint, one column per gain of the servo model
 /// tau = clamp(-kp (q - qbar) - kd qdot - kc sgn(qdot), tau_min, tau_max). A cell is the parameter
 /// `<row>/servo/<gain>` of sim/parameters.h, the name `gapsim-cli params` lists and `--set` takes;

@@ -61,7 +61,7 @@ Stat cmaStat(const Fn& f, double x0, double sigma0, long budget) {
   return {evals[15], ok};
 }
 
-// Issue 6 acceptance, 10-D, target 1e-8, 31 seeds. Hansen's reference implementation needs
+// Acceptance, 10-D, target 1e-8, 31 seeds. Hansen's reference implementation needs
 // 1,460 / 5,870 / 5,945 evaluations (median); the limits allow ~10-20% for the seeds we draw.
 TEST(CmaEs, SphereMedianWithin1600Evaluations) {
   const Stat s = cmaStat(sphere, 1.0, 0.5, 20000);

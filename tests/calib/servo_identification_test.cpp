@@ -182,7 +182,7 @@ TEST(ServoId, BadInput) {
 }
 
 TEST(ServoId, NoiseFreeWithinTwoPercentOnTheOneJointRigSimulation) {
-  // Issue 7 acceptance: synthetic data from a SIMULATED single joint with known gains. The rig
+  // Acceptance: synthetic data from a SIMULATED single joint with known gains. The rig
   // (robots/bioloid/identification/ankle_r_foot.urdf, the model's foot on the r_foot axis) is run
   // by replayServoExperiment with the paper's gains scaled to the rig's inertia (kp/I, kd/I, kc/I
   // as in the RK4 truth), its q(t) is identified, and kp, kd must come back within 2 %.
@@ -218,7 +218,7 @@ TEST(ServoId, NoiseFreeWithinTwoPercentOnTheOneJointRigSimulation) {
 }
 
 TEST(ServoId, NinetyFivePercentIntervalsCoverTheTruthInNinetyOfHundredNoisySeeds) {
-  // Issue 7 acceptance: 100 noisy synthetic step tests (the RK4 joint with the paper's gains,
+  // Acceptance: 100 noisy synthetic step tests (the RK4 joint with the paper's gains,
   // Gaussian noise 0.002 rad on q, 1 kHz, quartic pieces of 20 ms); the 95 % interval of each
   // gain must contain the true value in at least 90 of them. Binomial(100, 0.95) puts >= 90
   // at 98.9 %, so a correct interval passes; the piece-clustered intervals account for the

@@ -6,7 +6,7 @@
 // and 1.18 rad/s, a fifth of the real robot (docs/drivetrain.md, "Back-EMF").
 // The head and arm motors are scaled from the leg motor by the datasheet's no-load speed and stall
 // torque (scripts/gen_robots.py), and their wrists stay calm in a walk where they used to
-// limit-cycle (docs/calibration.md, session 5).
+// limit-cycle (docs/drivetrain.md).
 #include <gtest/gtest.h>
 
 #include <algorithm>

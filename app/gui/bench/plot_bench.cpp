@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Redraw speed of the plot libraries with 4 signals of 10 minutes at 100 Hz (60 000 points each),
-// the case issue 4 names. Prints one line per variant: the time to hand the data to the chart and
+// the case a long log makes. Prints one line per variant: the time to hand the data to the chart and
 // the time to repaint the widget, as medians over repeated frames. Run under a display (xvfb-run).
 //
 //   gapsim-plot-bench [--width 1000] [--frames 15]
