@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
-# The twin experiment of issue 6 (acceptance), rerunnable: a virtual Nao with HIDDEN gear,
+# The walking twin experiment, rerunnable: a virtual Nao with HIDDEN gear,
 # friction and PID values (calib/examples/nao_walk_twin/hidden.params: the defaults changed by
 # 25-40%) writes SYNTHETIC logs of four walks and a kick (+ a held-out walk); calibration starts
 # from the defaults; the script prints the fitness on the held-out walk before and after, and the
@@ -10,7 +10,7 @@
 # Usage: scripts/twin_experiment.sh [OUT_DIR] [extra calibrate options]
 #   GAPSIM_CLI=path/to/gapsim-cli (default: build/gapsim-cli), JOBS=2, GENERATIONS=22, LAMBDA=16
 #   (352 evaluations: about 18 minutes on 2 free cores; lambda 8 left the population far from its
-#   lucky best, docs/calibration.md "Session 5"), SEED=1, ITERATIONS=60, F_JOINTS=all (F over every
+#   lucky best, docs/calibration.md), SEED=1, F_JOINTS=all (F over every
 #   joint, as the paper; `motion` sums over the joints the motion commands), ROBOT=robots/nao/nao.urdf.
 #   Runs the full pipeline (drivetrains, soft legs). The robot file is copied into OUT_DIR first, so that every step of the
 #   run (twin, calibration, speed runs) simulates the same robot even if the file is edited meanwhile.
