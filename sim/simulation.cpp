@@ -81,7 +81,7 @@ Simulation::~Simulation() {
     dWorldSetStepThreadingImplementation(I.world, nullptr, nullptr);
     dWorldDestroy(I.world);
   }
-  if (I.threading) dThreadingFreeImplementation(I.threading);
+  if (I.threading) detail::freeThreading(I.threading);
 }
 
 void Simulation::setTargets(std::span<const double> q) {

@@ -126,9 +126,10 @@ Simulation::Simulation(std::shared_ptr<const RobotModel> model, const SimOptions
 
   I.world = dWorldCreate();
   // One threading object per world: the default one that dInitODE2 creates is shared by all
-  // worlds and is not thread-safe (DESIGN.md).
+  // worlds and is not thread-safe (DESIGN.md). Guarded: an OdeError out of a step leaves its jobs
+  // queued, and the object must then not be freed (sim/ode_init.h).
   I.threading = dThreadingAllocateSelfThreadedImplementation();
-  dWorldSetStepThreadingImplementation(I.world, dThreadingImplementationGetFunctions(I.threading), I.threading);
+  dWorldSetStepThreadingImplementation(I.world, detail::guardedThreadingFunctions(I.threading), I.threading);
   const Eigen::Vector3d& g = m.solver.gravity_m_s2;
   dWorldSetGravity(I.world, g.x(), g.y(), g.z());
   dWorldSetERP(I.world, m.solver.erp);
