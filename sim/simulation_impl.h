@@ -92,6 +92,9 @@ struct Simulation::Impl {
   std::vector<dJointFeedback> toe_fb;     ///< force of each toe's contact row (stable addresses: sized once)
   std::vector<bool> toe_link_feedback;    ///< the toe had a contact row in the last step
 
+  /// Destroys every ODE object of this world (idempotent): for ~Simulation and for a constructor
+  /// that throws, whose destructor does not run.
+  void releaseOde();
   static void nearCallback(void* data, dGeomID o1, dGeomID o2);
   void addContacts(dGeomID o1, dGeomID o2);
 };

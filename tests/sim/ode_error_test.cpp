@@ -4,7 +4,10 @@
 // values are put into a model directly, as a program may do: the parsers refuse them.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cmath>
+#include <fstream>
 #include <memory>
 #include <string>
 
@@ -92,6 +95,39 @@ TEST(OdeError, AnInvalidMassIsRefusedByOdeInTheConstructor) {
     EXPECT_NE(what.find("dMassCheck"), std::string::npos) << what;
     EXPECT_NE(what.find("inertia must be positive definite"), std::string::npos) << what;
   }
+}
+
+/// Resident memory of this process (bytes), from /proc/self/statm.
+double residentBytes() {
+  std::ifstream in("/proc/self/statm");
+  double pages_total = 0, pages_resident = 0;
+  in >> pages_total >> pages_resident;
+  return pages_resident * static_cast<double>(sysconf(_SC_PAGESIZE));
+}
+
+TEST(OdeError, AConstructorThatThrowsLeavesNoOdeObjectBehind) {
+  // ~Simulation does not run for a constructor that throws; the ODE world, its bodies, geoms and
+  // joints were leaked. A hinge axis of NaN makes the initial poses NaN, and ODE asserts
+  // (dxOrthogonalizeR) when they are set, after every body and geom was created. Memory freed is
+  // reused: growth over 1000 attempts stays far below the 36 MB the leak amounted to.
+  auto m = std::make_shared<RobotModel>(loadRobotFile(resolveRobotFile("nao")));
+  for (auto it = m->joints.rbegin(); it != m->joints.rend(); ++it)
+    if (it->movable()) {
+      it->axis = Eigen::Vector3d(NAN, 0, 0);
+      break;
+    }
+  auto attempt = [&] {
+    try {
+      Simulation sim(m);
+      ADD_FAILURE() << "no OdeError";
+    } catch (const OdeError& e) {
+      EXPECT_NE(std::string(e.what()).find("ODE internal error"), std::string::npos) << e.what();
+    }
+  };
+  for (int i = 0; i < 20; ++i) attempt();  // warm up the allocator
+  const double before = residentBytes();
+  for (int i = 0; i < 1000; ++i) attempt();
+  EXPECT_LT(residentBytes() - before, 5e6) << "resident memory grew by " << (residentBytes() - before) / 1e6 << " MB";
 }
 
 TEST(OdeError, LaterSimulationsInTheProcessAreBitIdentical) {
