@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 #include <unordered_set>
+#include <vector>
 
 #include "sim/ode_error.h"
 
@@ -58,6 +59,9 @@ std::mutex g_threading_mutex;
 const dThreadingFunctionsInfo* g_ode_functions = nullptr;  // ODE's table for self-threaded implementations
 dThreadingFunctionsInfo g_guarded_functions;
 std::unordered_set<dThreadingImplementationID> g_interrupted;
+// Kept, never freed: reachable from here until the process ends (never destroyed itself, so
+// also when LeakSanitizer looks, after static destructors), so they are not reported as leaks.
+std::vector<dThreadingImplementationID>* const g_kept = new std::vector<dThreadingImplementationID>();
 
 void markInterrupted(dThreadingImplementationID impl) {
   std::lock_guard<std::mutex> lock(g_threading_mutex);
@@ -135,7 +139,10 @@ const dThreadingFunctionsInfo* guardedThreadingFunctions(dThreadingImplementatio
 void freeThreading(dThreadingImplementationID impl) {
   {
     std::lock_guard<std::mutex> lock(g_threading_mutex);
-    if (g_interrupted.erase(impl)) return;  // leaked on purpose, see the header
+    if (g_interrupted.erase(impl)) {  // not freed on purpose, see the header
+      g_kept->push_back(impl);
+      return;
+    }
   }
   dThreadingFreeImplementation(impl);
 }

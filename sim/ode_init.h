@@ -23,8 +23,8 @@ const dThreadingFunctionsInfo* guardedThreadingFunctions(dThreadingImplementatio
 /// dThreadingFreeImplementation(impl), unless an OdeError left a step while `impl` ran its jobs:
 /// ODE's job list then still holds that step's jobs, and the list's destructor asserts that it is
 /// empty, from a destructor, where the handler's exception can only end in std::terminate. Such an
-/// implementation is leaked instead (a job list and a few call waits; a world using it is
-/// unaffected, and later worlds too: nothing of it is shared).
+/// implementation is kept instead, for the life of the process (a job list and a few call waits,
+/// a few kB; later worlds are unaffected: nothing of it is shared).
 void freeThreading(dThreadingImplementationID impl);
 
 }  // namespace gapsim::detail

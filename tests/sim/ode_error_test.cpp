@@ -17,6 +17,12 @@
 #include "sim/simulation.h"
 #include "sim/urdf_parser.h"
 
+// For builds with -fsanitize=address (LeakSanitizer), for this whole test binary: the job an
+// OdeError interrupts is already off ODE's job list and only the unwound frames referred to it,
+// 80 bytes per interrupted step (the rest of that world's threading object is kept reachable,
+// sim/ode_init.h). Only the job records of ODE's threading are exempt.
+extern "C" const char* __lsan_default_suppressions() { return "leak:PreallocateJobInfos\n"; }
+
 namespace gapsim {
 namespace {
 
@@ -110,6 +116,9 @@ TEST(OdeError, AConstructorThatThrowsLeavesNoOdeObjectBehind) {
   // joints were leaked. A hinge axis of NaN makes the initial poses NaN, and ODE asserts
   // (dxOrthogonalizeR) when they are set, after every body and geom was created. Memory freed is
   // reused: growth over 1000 attempts stays far below the 36 MB the leak amounted to.
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "AddressSanitizer quarantines freed memory: resident memory grows anyway; its leak check covers this";
+#endif
   auto m = std::make_shared<RobotModel>(loadRobotFile(resolveRobotFile("nao")));
   for (auto it = m->joints.rbegin(); it != m->joints.rend(); ++it)
     if (it->movable()) {
