@@ -12,6 +12,7 @@
 #include "calib/log_compare.h"
 #include "sim/input_error.h"
 #include "sim/motion_readers.h"
+#include "sim/plausible.h"
 #include "sim/recorder.h"
 #include "sim/runner.h"
 #include "sim/simulation.h"
@@ -79,6 +80,8 @@ ScenarioSet ScenarioSet::load(const std::string& path, bool need_references) {
       throw InputError(path, n, "reference", "no such file: " + s.reference_path);
     s.duration_s = number(c[3], path, n, "duration_s");
     if (!(s.duration_s > 0)) throw InputError(path, n, "duration_s", "must be > 0");
+    // 2147483648 s ran a calibration for ever.
+    plausible::check(s.duration_s, plausible::kDuration_s, path, n, "duration_s", "duration");
     if (c.size() > 4 && !c[4].empty()) s.weight = number(c[4], path, n, "weight");
     if (!(s.weight >= 0)) throw InputError(path, n, "weight", "must be >= 0");
     if (c.size() > 5 && !c[5].empty()) {

@@ -199,6 +199,12 @@ void ParameterSpace::apply(RobotModel& model, const Eigen::VectorXd& values) con
 }
 
 void ParameterSpace::checkAgainst(const RobotModel& model) const {
+  // The bounds too: a calibration draws values anywhere between them.
+  for (const SpaceEntry& e : entries_) {
+    checkParameterValue(model, e.name, e.lower, source_, e.line, "lower bound");
+    checkParameterValue(model, e.name, e.upper, source_, e.line, "upper bound");
+    checkParameterValue(model, e.name, e.value, source_, e.line, "value");
+  }
   RobotModel copy = model;
   apply(copy, initialValues());
 }

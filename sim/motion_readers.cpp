@@ -13,6 +13,7 @@
 
 #include "sim/csv_table.h"
 #include "sim/input_error.h"
+#include "sim/plausible.h"
 #include "sim/text_file.h"
 
 namespace gapsim {
@@ -37,6 +38,11 @@ std::string_view trimBlanks(std::string_view s) {
 
 bool endsWith(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+/// A joint target as read; NaN is "not given at this frame" (an empty cell, Webots' `*`).
+void checkTarget(double q, const std::string& path, int line, const std::string& field) {
+  if (!std::isnan(q)) plausible::check(q, plausible::kJointTarget, path, line, field, "joint target");
 }
 
 /// Builds a Motion from a table: `time_col` < 0 means frame k at k * frame_period_s.
@@ -82,10 +88,15 @@ Motion motionFromTable(const CsvTable& table, int time_col, double frame_period_
   std::vector<std::vector<double>> values(F, std::vector<double>(joints.size()));
   std::vector<int> lines(F);
   for (std::size_t k = 0; k < F; ++k) {
+    lines[k] = table.lineOfRow(k);
     times[k] = time_col >= 0 ? table.at(k, static_cast<std::size_t>(time_col))
                              : static_cast<double>(k) * frame_period_s;
-    for (std::size_t j = 0; j < joints.size(); ++j) values[k][j] = table.at(k, source_cols[j]);
-    lines[k] = table.lineOfRow(k);
+    plausible::check(times[k], plausible::kMotionTime_s, table.path(), lines[k],
+                     time_col >= 0 ? cols[static_cast<std::size_t>(time_col)] : "time_s", "time");
+    for (std::size_t j = 0; j < joints.size(); ++j) {
+      values[k][j] = table.at(k, source_cols[j]);
+      checkTarget(values[k][j], table.path(), lines[k], cols[source_cols[j]]);
+    }
   }
   return Motion(std::move(joints), std::move(times), std::move(values), table.path(),
                 table.headerLine(), std::move(lines));
@@ -167,6 +178,7 @@ Motion readJointTable(const std::string& path, double frame_period_s) {
                      "frame period must be a positive number of seconds, got " +
                          numberText(frame_period_s));
   }
+  plausible::check(frame_period_s, plausible::kFramePeriod_s, path, 0, "frame_period_s", "frame period");
   CsvReadOptions opt;
   opt.time_column.clear();
   opt.allow_empty_cells = true;
@@ -241,6 +253,7 @@ Motion readWebotsMotion(const std::string& path) {
                        "bad time '" + std::string(trimBlanks(cells[0])) +
                            "' (expected MM:SS:mmm, e.g. 00:01:250)");
     }
+    plausible::check(t_s, plausible::kMotionTime_s, path, line_no, "time", "time");
     if (!times.empty() && t_s < times.back()) {
       throw InputError(path, line_no, "time",
                        "time " + numberText(t_s) + " s at line " + std::to_string(line_no) +
@@ -260,6 +273,7 @@ Motion readWebotsMotion(const std::string& path) {
                          st == CsvNumberStatus::Empty ? "empty value (write '*' for not given)"
                                                       : csvNumberError(st, cell));
       }
+      checkTarget(row[j], path, line_no, joints[j]);
     }
     times.push_back(t_s);
     values.push_back(std::move(row));

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "sim/input_error.h"
+#include "sim/plausible.h"
 
 namespace gapsim {
 
@@ -123,6 +124,7 @@ MotorMap MotorMap::read(const std::string& path) {
       throw InputError(path, line, "dynamixel_id", "not an id in 1..25: '" + cells[c_id] + "'");
     if (!parseDouble(cells[c_off], e.offset_rad))
       throw InputError(path, line, "offset_rad", "not a number: '" + cells[c_off] + "'");
+    plausible::check(e.offset_rad, plausible::kJointTarget, path, line, "offset_rad", "offset");
     if (cells[c_swap] != "0" && cells[c_swap] != "1")
       throw InputError(path, line, "swap", "must be 0 or 1, got '" + cells[c_swap] + "'");
     e.swap = cells[c_swap] == "1";
@@ -222,6 +224,8 @@ MtnFile MtnFile::read(const std::string& path) {
         throw InputError(path, line, "step/pause", "must be a number >= 0 (s), got '" + w[kIds] + "'");
       if (!parseDouble(w[kIds + 1], s.time_s) || s.time_s < 0)
         throw InputError(path, line, "step/time", "must be a number >= 0 (s), got '" + w[kIds + 1] + "'");
+      plausible::check(s.pause_s, plausible::kMotionTime_s, path, line, "step/pause", "pause");
+      plausible::check(s.time_s, plausible::kMotionTime_s, path, line, "step/time", "time");
       page->steps.push_back(std::move(s));
     } else {
       throw InputError(path, line, key, "unknown key '" + key + "' inside a page");
@@ -278,11 +282,14 @@ Motion mtnPageMotion(const MtnFile& file, const std::string& page_name, const Mo
   double t = 0.0;
   for (const MtnStep& s : page.steps) {
     t += s.time_s / page.speed_rate;  // ramp end
+    // A small speed_rate stretches the page: its times must stay plausible too.
+    plausible::check(t, plausible::kMotionTime_s, file.path, s.line, "step/time", "time (at the page's speed_rate)");
     times.push_back(t);
     values.push_back(targets(s));
     lines.push_back(s.line);
     if (s.pause_s > 0) {  // hold
       t += s.pause_s / page.speed_rate;
+      plausible::check(t, plausible::kMotionTime_s, file.path, s.line, "step/pause", "time (at the page's speed_rate)");
       times.push_back(t);
       values.push_back(values.back());
       lines.push_back(s.line);

@@ -4,10 +4,12 @@
 #include <charconv>
 #include <cmath>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <sstream>
 
 #include "sim/input_error.h"
+#include "sim/plausible.h"
 
 namespace gapsim {
 namespace {
@@ -233,7 +235,53 @@ bool setMabelParameter(RobotModel& m, const std::string& name, double value, con
   return false;
 }
 
+/// The unit of the parameter `name` addresses (the first match, as setParameter finds them), or
+/// nothing for a name setParameter would not know.
+std::optional<std::string> parameterUnit(const RobotModel& m, const std::string& name) {
+  auto leafUnit = [](const std::vector<motorgear::ParamInfo>& info, const std::string& leaf) -> std::optional<std::string> {
+    for (const auto& i : info)
+      if (i.name == leaf) return i.unit;
+    return std::nullopt;
+  };
+  if (name.rfind("link/", 0) == 0) return leafUnit(linkLeaves(), name.substr(name.rfind('/') + 1));
+  if (name.rfind("scene/", 0) == 0) return std::string("m");
+  if (name.rfind("contact/", 0) == 0 || name.rfind("solver/", 0) == 0) return std::string("-");
+  auto under = [&](const std::string& prefix) {
+    return name.size() > prefix.size() + 1 && name.compare(0, prefix.size(), prefix) == 0 && name[prefix.size()] == '/';
+  };
+  for (const MabelLegSpec& l : m.mabel_legs)
+    if (under(l.name)) return leafUnit(motorgear::MabelTransmission::Params::paramInfo(), name.substr(l.name.size() + 1));
+  for (const CompliantGroundSpec& g : m.compliant_grounds)
+    if (under(g.name)) return leafUnit(motorgear::CompliantGround::Params::paramInfo(), name.substr(g.name.size() + 1));
+  for (const Joint& j : m.joints) {
+    if (!j.movable() || j.mimic.master >= 0) continue;
+    for (const auto& leaf : jointLeaves(j)) {
+      if (!endsWith(name, leaf.name)) continue;
+      const std::string prefix = name.substr(0, name.size() - leaf.name.size() - 1);
+      if (prefix == j.name || prefix == "*" || (!j.drive.group.empty() && prefix == j.drive.group)) return leaf.unit;
+    }
+  }
+  for (const SoftLink& sl : m.soft_links)
+    for (const auto& leaf : softLeaves()) {
+      if (!endsWith(name, leaf.name)) continue;
+      const std::string prefix = name.substr(0, name.size() - leaf.name.size() - 1);
+      if (prefix == m.links[sl.link].name + "/soft" || prefix == "*/soft" || (!sl.group.empty() && prefix == sl.group))
+        return leaf.unit;
+    }
+  return std::nullopt;
+}
+
 }  // namespace
+
+void checkParameterValue(const RobotModel& m, const std::string& name, double value, const std::string& file, int line,
+                         const std::string& what) {
+  if (const auto unit = parameterUnit(m, name)) plausible::check(value, plausible::parameterRange(*unit), file, line, name, what);
+}
+
+void setInputParameter(RobotModel& m, const std::string& name, double value, const std::string& file, int line) {
+  checkParameterValue(m, name, value, file, line);
+  setParameter(m, name, value, file, line);
+}
 
 std::vector<ParameterEntry> listParameters(const RobotModel& m) {
   std::vector<ParameterEntry> out;
@@ -329,7 +377,7 @@ void setParameterAssignment(RobotModel& m, const std::string& a) {
   auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
   if (ec != std::errc() || p != text.data() + text.size() || !std::isfinite(v))
     throw InputError("", 0, name, "not a finite number: '" + text + "'");
-  setParameter(m, name, v);
+  setInputParameter(m, name, v);
 }
 
 void loadParameterFile(RobotModel& model, const std::string& path) {
@@ -362,7 +410,7 @@ void loadParameterFile(RobotModel& model, const std::string& path) {
     auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
     if (ec != std::errc() || p != t.data() + t.size() || !std::isfinite(v))
       throw InputError(path, n, cells[0], "not a finite number: '" + t + "'");
-    setParameter(m, cells[0], v, path, n);
+    setInputParameter(m, cells[0], v, path, n);
   }
   if (!header) throw InputError(path, 0, "header", "empty parameter file");
   model = std::move(m);

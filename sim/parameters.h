@@ -39,10 +39,22 @@ std::vector<ParameterEntry> listParameters(const RobotModel& model);
 void setParameter(RobotModel& model, const std::string& name, double value, const std::string& file = "",
                   int line = 0);
 
-/// Parses "name=value" (the command line's --set).
+/// Refuses, with InputError(file, line, name, ...), a value outside the plausible range of the
+/// parameter's unit (sim/plausible.h: e.g. 1e-320 V s/rad as a back-EMF constant, a 1e6 m COM).
+/// `what` (e.g. "lower bound") goes before the value in the message. Unknown names pass:
+/// setParameter names them.
+void checkParameterValue(const RobotModel& model, const std::string& name, double value, const std::string& file = "",
+                         int line = 0, const std::string& what = "");
+
+/// checkParameterValue, then setParameter: for a value a user wrote (a parameter file, --set, a
+/// robot file's <param>). Programs that compute a value call setParameter.
+void setInputParameter(RobotModel& model, const std::string& name, double value, const std::string& file = "",
+                       int line = 0);
+
+/// Parses "name=value" (the command line's --set) and applies it with setInputParameter.
 void setParameterAssignment(RobotModel& model, const std::string& assignment);
 
-/// Applies a parameter file; on an error (InputError with file, line, name) the model is unchanged.
+/// Applies a parameter file (setInputParameter per line); on an error (InputError with file, line, name) the model is unchanged.
 void loadParameterFile(RobotModel& model, const std::string& path);
 
 /// Writes every parameter (listParameters) as a parameter file.

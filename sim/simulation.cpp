@@ -65,24 +65,7 @@ void Simulation::Impl::addContacts(dGeomID o1, dGeomID o2) {
   contacts_this_step += n;
 }
 
-Simulation::~Simulation() {
-  Impl& I = *impl_;
-  if (I.contacts) dJointGroupDestroy(I.contacts);
-  if (I.ground) dGeomDestroy(I.ground);
-  if (I.scene_space) {
-    dSpaceSetCleanup(I.scene_space, 1);
-    dSpaceDestroy(I.scene_space);
-  }
-  if (I.robot_space) {
-    dSpaceSetCleanup(I.robot_space, 1);
-    dSpaceDestroy(I.robot_space);
-  }
-  if (I.world) {
-    dWorldSetStepThreadingImplementation(I.world, nullptr, nullptr);
-    dWorldDestroy(I.world);
-  }
-  if (I.threading) dThreadingFreeImplementation(I.threading);
-}
+Simulation::~Simulation() { impl_->releaseOde(); }
 
 void Simulation::setTargets(std::span<const double> q) {
   if (q.size() != target_.size())

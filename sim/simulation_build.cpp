@@ -123,11 +123,47 @@ double subtreeInertiaAboutAxis(const RobotModel& m, int j, const std::vector<Eig
 
 }  // namespace
 
+void Simulation::Impl::releaseOde() {
+  if (contacts) dJointGroupDestroy(contacts);
+  if (ground) dGeomDestroy(ground);
+  if (scene_space) {
+    dSpaceSetCleanup(scene_space, 1);
+    dSpaceDestroy(scene_space);
+  }
+  if (robot_space) {
+    dSpaceSetCleanup(robot_space, 1);
+    dSpaceDestroy(robot_space);
+  }
+  if (world) {
+    dWorldSetStepThreadingImplementation(world, nullptr, nullptr);
+    dWorldDestroy(world);  // its bodies and joints too
+  }
+  if (threading) detail::freeThreading(threading);
+  contacts = nullptr;
+  ground = nullptr;
+  scene_space = robot_space = nullptr;
+  world = nullptr;
+  threading = nullptr;
+}
+
 Simulation::Simulation(std::shared_ptr<const RobotModel> model, const SimOptions& options)
     : model_(std::move(model)), impl_(std::make_unique<Impl>()) {
   detail::ensureOdeInitialized();
   const RobotModel& m = *model_;
   Impl& I = *impl_;
+  // A constructor that throws (a bad scene box, an OdeError from a mass ODE refuses) gets no
+  // destructor call: release what was created so far on the way out.
+  struct ReleaseOnThrow {
+    Impl& impl;
+    bool constructed = false;
+    ~ReleaseOnThrow() {
+      if (constructed) return;
+      try {
+        impl.releaseOde();
+      } catch (...) {  // an OdeError while unwinding would end in std::terminate
+      }
+    }
+  } release_on_throw{I};
   I.model = &m;
   dt_s_ = options.dt_s.value_or(m.solver.dt_s);
   if (!(dt_s_ > 0) || !std::isfinite(dt_s_)) throw std::invalid_argument("dt must be > 0");
@@ -142,9 +178,10 @@ Simulation::Simulation(std::shared_ptr<const RobotModel> model, const SimOptions
 
   I.world = dWorldCreate();
   // One threading object per world: the default one that dInitODE2 creates is shared by all
-  // worlds and is not thread-safe (DESIGN.md).
+  // worlds and is not thread-safe (DESIGN.md). Guarded: an OdeError out of a step leaves its jobs
+  // queued, and the object must then not be freed (sim/ode_init.h).
   I.threading = dThreadingAllocateSelfThreadedImplementation();
-  dWorldSetStepThreadingImplementation(I.world, dThreadingImplementationGetFunctions(I.threading), I.threading);
+  dWorldSetStepThreadingImplementation(I.world, detail::guardedThreadingFunctions(I.threading), I.threading);
   const Eigen::Vector3d& g = m.solver.gravity_m_s2;
   dWorldSetGravity(I.world, g.x(), g.y(), g.z());
   dWorldSetERP(I.world, m.solver.erp);
@@ -484,6 +521,7 @@ Simulation::Simulation(std::shared_ptr<const RobotModel> model, const SimOptions
   for (size_t bi = 0; bi < I.bodies.size(); ++bi) setPose(I.bodies[bi].id, body_pose_init[bi]);
   target_ = m.initial_q;
   initMabel();
+  release_on_throw.constructed = true;
 }
 
 }  // namespace gapsim

@@ -94,6 +94,9 @@ struct Simulation::Impl {
   std::vector<InertiaFloorChange> inertia_floor_changes;
   CompileReport report;
 
+  /// Destroys every ODE object of this world (idempotent): for ~Simulation and for a constructor
+  /// that throws, whose destructor does not run.
+  void releaseOde();
   static void nearCallback(void* data, dGeomID o1, dGeomID o2);
   void addContacts(dGeomID o1, dGeomID o2);
 };

@@ -17,6 +17,7 @@
 
 #include "sim/input_error.h"
 #include "sim/parameters.h"
+#include "sim/plausible.h"
 #include "sim/text_file.h"
 
 namespace gapsim {
@@ -36,10 +37,16 @@ struct Ctx {
     throw InputError(file, e ? e->GetLineNum() : 0, field, what);
   }
   void ignore(const std::string& kind) { ++ignored[kind]; }
+  /// plausible::check at e's line.
+  void check(const XMLElement* e, const std::string& field, double v, const plausible::Range& r,
+             const std::string& what = "") const {
+    plausible::check(v, r, file, e ? e->GetLineNum() : 0, field, what);
+  }
 };
 
-std::vector<double> parseNumbers(const Ctx& c, const XMLElement* e, const std::string& field,
-                                 const char* text) {
+/// The numbers of an attribute, each finite and in `range` (sim/plausible.h).
+std::vector<double> parseNumbers(const Ctx& c, const XMLElement* e, const std::string& field, const char* text,
+                                 const plausible::Range& range) {
   std::vector<double> out;
   const char* p = text;
   const char* end = text + std::strlen(text);
@@ -51,6 +58,7 @@ std::vector<double> parseNumbers(const Ctx& c, const XMLElement* e, const std::s
     if (ec != std::errc() || (q < end && !std::isspace(static_cast<unsigned char>(*q))))
       c.fail(e, field, std::string("not a number: '") + text + "'");
     if (!std::isfinite(v)) c.fail(e, field, std::string("not a finite number: '") + text + "'");
+    c.check(e, field, v, range);
     out.push_back(v);
     p = q;
   }
@@ -59,26 +67,29 @@ std::vector<double> parseNumbers(const Ctx& c, const XMLElement* e, const std::s
 
 /// The `count` numbers of attribute `name`, or nothing when it is absent.
 std::optional<std::vector<double>> attrNumbers(const Ctx& c, const XMLElement* e, const char* name,
-                                               const std::string& field, size_t count) {
+                                               const std::string& field, size_t count, const plausible::Range& range) {
   const char* t = e->Attribute(name);
   if (!t) return std::nullopt;
   const std::string f = field + "@" + name;
-  auto v = parseNumbers(c, e, f, t);
+  auto v = parseNumbers(c, e, f, t, range);
   if (v.size() != count)
     c.fail(e, f, std::string(count == 1 ? "expected one number" : "expected three numbers") + ", got '" + t + "'");
   return v;
 }
 
+/// kAnyNumber, the range of a number without one of its own, is a backstop: 0, or a magnitude
+/// that neither overflows nor is subnormal.
 double attrDouble(const Ctx& c, const XMLElement* e, const char* name, const std::string& field,
-                  std::optional<double> fallback = std::nullopt) {
-  if (auto v = attrNumbers(c, e, name, field, 1)) return (*v)[0];
+                  std::optional<double> fallback = std::nullopt, const plausible::Range& range = plausible::kAnyNumber) {
+  if (auto v = attrNumbers(c, e, name, field, 1, range)) return (*v)[0];
   if (!fallback) c.fail(e, field + "@" + name, "missing attribute");
   return *fallback;
 }
 
 Eigen::Vector3d attrVec3(const Ctx& c, const XMLElement* e, const char* name, const std::string& field,
-                         std::optional<Eigen::Vector3d> fallback = std::nullopt) {
-  if (auto v = attrNumbers(c, e, name, field, 3)) return {(*v)[0], (*v)[1], (*v)[2]};
+                         std::optional<Eigen::Vector3d> fallback = std::nullopt,
+                         const plausible::Range& range = plausible::kAnyNumber) {
+  if (auto v = attrNumbers(c, e, name, field, 3, range)) return {(*v)[0], (*v)[1], (*v)[2]};
   if (!fallback) c.fail(e, field + "@" + name, "missing attribute");
   return *fallback;
 }
@@ -109,8 +120,8 @@ Eigen::Matrix3d rotationFromRpy(const Eigen::Vector3d& rpy) {
 Eigen::Isometry3d parsePose(const Ctx& c, const XMLElement* e, const std::string& field) {
   Eigen::Isometry3d T = Eigen::Isometry3d::Identity();
   if (!e) return T;
-  T.translation() = attrVec3(c, e, "xyz", field, Eigen::Vector3d::Zero());
-  T.linear() = rotationFromRpy(attrVec3(c, e, "rpy", field, Eigen::Vector3d::Zero()));
+  T.translation() = attrVec3(c, e, "xyz", field, Eigen::Vector3d::Zero(), plausible::kPosition_m);
+  T.linear() = rotationFromRpy(attrVec3(c, e, "rpy", field, Eigen::Vector3d::Zero(), plausible::kAngle_rad));
   return T;
 }
 
@@ -131,18 +142,14 @@ Geometry parseGeometry(Ctx& c, const XMLElement* holder, const std::string& fiel
   std::string f = field + "/geometry/" + kind;
   if (kind == "box") {
     g.type = Geometry::Type::Box;
-    g.size_m = attrVec3(c, s, "size", f);
-    if ((g.size_m.array() <= 0).any()) c.fail(s, f + "@size", "box sizes must be > 0");
+    g.size_m = attrVec3(c, s, "size", f, std::nullopt, plausible::kSize_m);
   } else if (kind == "sphere") {
     g.type = Geometry::Type::Sphere;
-    g.size_m.x() = attrDouble(c, s, "radius", f);
-    if (g.size_m.x() <= 0) c.fail(s, f + "@radius", "radius must be > 0");
+    g.size_m.x() = attrDouble(c, s, "radius", f, std::nullopt, plausible::kSize_m);
   } else if (kind == "cylinder" || kind == "capsule") {
     g.type = kind == "cylinder" ? Geometry::Type::Cylinder : Geometry::Type::Capsule;
-    g.size_m.x() = attrDouble(c, s, "radius", f);
-    g.size_m.y() = attrDouble(c, s, "length", f);
-    if (g.size_m.x() <= 0) c.fail(s, f + "@radius", "radius must be > 0");
-    if (g.size_m.y() < 0) c.fail(s, f + "@length", "length must be >= 0");
+    g.size_m.x() = attrDouble(c, s, "radius", f, std::nullopt, plausible::kSize_m);
+    g.size_m.y() = attrDouble(c, s, "length", f, std::nullopt, plausible::kLength_m);
   } else if (kind == "mesh") {
     g.type = Geometry::Type::Mesh;
     const char* fn = s->Attribute("filename");
@@ -167,17 +174,15 @@ void parseLink(Ctx& c, const XMLElement* e, RobotModel& m) {
       l.inertial.origin = parseOrigin(c, ch, f + "/inertial");
       const XMLElement* mass = ch->FirstChildElement("mass");
       if (!mass) c.fail(ch, f + "/inertial/mass", "missing <mass>");
-      l.inertial.mass_kg = attrDouble(c, mass, "value", f + "/inertial/mass");
-      if (!(l.inertial.mass_kg > 0))
-        c.fail(mass, f + "/inertial/mass@value",
-               "mass must be > 0 kg (got " + std::to_string(l.inertial.mass_kg) + ")");
+      l.inertial.mass_kg = attrDouble(c, mass, "value", f + "/inertial/mass", std::nullopt, plausible::kMass_kg);
       const XMLElement* in = ch->FirstChildElement("inertia");
       if (!in) c.fail(ch, f + "/inertial/inertia", "missing <inertia>");
       std::string fi = f + "/inertial/inertia";
-      double ixx = attrDouble(c, in, "ixx", fi), iyy = attrDouble(c, in, "iyy", fi),
-             izz = attrDouble(c, in, "izz", fi);
-      double ixy = attrDouble(c, in, "ixy", fi, 0.0), ixz = attrDouble(c, in, "ixz", fi, 0.0),
-             iyz = attrDouble(c, in, "iyz", fi, 0.0);
+      const plausible::Range& ri = plausible::kInertiaElement_kgm2;
+      double ixx = attrDouble(c, in, "ixx", fi, std::nullopt, ri), iyy = attrDouble(c, in, "iyy", fi, std::nullopt, ri),
+             izz = attrDouble(c, in, "izz", fi, std::nullopt, ri);
+      double ixy = attrDouble(c, in, "ixy", fi, 0.0, ri), ixz = attrDouble(c, in, "ixz", fi, 0.0, ri),
+             iyz = attrDouble(c, in, "iyz", fi, 0.0, ri);
       Eigen::Matrix3d I;
       I << ixx, ixy, ixz, ixy, iyy, iyz, ixz, iyz, izz;
       Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> es(I);
@@ -185,6 +190,8 @@ void parseLink(Ctx& c, const XMLElement* e, RobotModel& m) {
       if (ev.minCoeff() <= 0)
         c.fail(in, fi, "inertia is not positive definite (principal moments " + std::to_string(ev(0)) + ", " +
                            std::to_string(ev(1)) + ", " + std::to_string(ev(2)) + " kg m^2)");
+      c.check(in, fi, ev(0), plausible::kInertia_kgm2, "smallest principal moment");
+      c.check(in, fi, ev(2), plausible::kInertia_kgm2, "largest principal moment");
       // Data from CAD exports often violates the triangle inequality slightly (Aldebaran's own
       // Nao URDF does): no rigid body has such an inertia, but ODE integrates it stably, so it is
       // kept as given and reported, as MuJoCo does unless asked to balance it.
@@ -280,14 +287,12 @@ void parseJoint(Ctx& c, const XMLElement* e, RobotModel& m, std::vector<std::pai
   }
   if (const XMLElement* l = e->FirstChildElement("limit")) {
     std::string fl = f + "/limit";
-    j.effort = attrDouble(c, l, "effort", fl, 0.0);
-    j.velocity = attrDouble(c, l, "velocity", fl, 0.0);
-    if (j.effort < 0) c.fail(l, fl + "@effort", "must be >= 0");
-    if (j.velocity < 0) c.fail(l, fl + "@velocity", "must be >= 0");
+    j.effort = attrDouble(c, l, "effort", fl, 0.0, plausible::kEffort);
+    j.velocity = attrDouble(c, l, "velocity", fl, 0.0, plausible::kJointSpeed);
     if (j.type == JointType::Revolute || j.type == JointType::Prismatic) {
       j.has_limits = l->Attribute("lower") || l->Attribute("upper");
-      j.lower = attrDouble(c, l, "lower", fl, 0.0);
-      j.upper = attrDouble(c, l, "upper", fl, 0.0);
+      j.lower = attrDouble(c, l, "lower", fl, 0.0, plausible::kJointPosition);
+      j.upper = attrDouble(c, l, "upper", fl, 0.0, plausible::kJointPosition);
       if (j.lower > j.upper) c.fail(l, fl, "lower limit above upper limit");
     }
   } else if (j.type == JointType::Revolute || j.type == JointType::Prismatic) {
@@ -300,8 +305,8 @@ void parseJoint(Ctx& c, const XMLElement* e, RobotModel& m, std::vector<std::pai
   }
   if (const XMLElement* mi = e->FirstChildElement("mimic")) {
     mimics.emplace_back(static_cast<int>(m.joints.size()), attrString(c, mi, "joint", f + "/mimic"));
-    j.mimic.multiplier = attrDouble(c, mi, "multiplier", f + "/mimic", 1.0);
-    j.mimic.offset = attrDouble(c, mi, "offset", f + "/mimic", 0.0);
+    j.mimic.multiplier = attrDouble(c, mi, "multiplier", f + "/mimic", 1.0, plausible::kMimicFactor);
+    j.mimic.offset = attrDouble(c, mi, "offset", f + "/mimic", 0.0, plausible::kJointPosition);
   }
   for (const XMLElement* ch = e->FirstChildElement(); ch; ch = ch->NextSiblingElement()) {
     std::string n = ch->Name();
@@ -404,8 +409,7 @@ void parseDrivetrain(Ctx& c, const XMLElement* e, RobotModel& m) {
     else if (p == "typeB") d.motoflex = motorgear::JointDrivetrain::Params::typeB();
     else c.fail(e, f + "@preset", "expected typeA or typeB, got '" + p + "'");
   }
-  d.dry_friction_Nm = attrDouble(c, e, "dry_friction_Nm", f, 0.0);
-  if (d.dry_friction_Nm < 0) c.fail(e, f + "@dry_friction_Nm", "must be >= 0");
+  d.dry_friction_Nm = attrDouble(c, e, "dry_friction_Nm", f, 0.0, plausible::kEffort);
   const std::vector<std::string> joints = splitNames(attrString(c, e, "joints", f));
   std::vector<int> idx;
   for (const std::string& jn : joints) {
@@ -425,7 +429,7 @@ void parseDrivetrain(Ctx& c, const XMLElement* e, RobotModel& m) {
     if (std::string(p->Name()) != "param") c.fail(p, f + "/" + p->Name(), "expected <param name value>");
     const std::string leaf = attrString(c, p, "name", f + "/param");
     const double v = attrDouble(c, p, "value", f + "/param[" + leaf + "]");
-    setParameter(m, d.group + "/" + leaf, v, c.file, p->GetLineNum());
+    setInputParameter(m, d.group + "/" + leaf, v, c.file, p->GetLineNum());
   }
   for (int j : idx) {
     try {
@@ -444,11 +448,12 @@ void parseSoft(Ctx& c, const XMLElement* e, RobotModel& m) {
   SoftLink s;
   s.group = attrString(c, e, "name", f);
   s.line = e->GetLineNum();
-  s.segments = static_cast<int>(attrDouble(c, e, "segments", f, 2));
-  if (s.segments < 1 || s.segments > 16) c.fail(e, f + "@segments", "must be within 1..16");
-  s.D_B_Nm_rad = attrDouble(c, e, "D_B_Nm_rad", f, s.D_B_Nm_rad);
-  s.damping_Nms_rad = attrDouble(c, e, "damping_Nms_rad", f, s.damping_Nms_rad);
-  s.friction_Nm = attrDouble(c, e, "friction_Nm", f, s.friction_Nm);
+  const double segments = attrDouble(c, e, "segments", f, 2);
+  if (!(segments >= 1 && segments <= 16)) c.fail(e, f + "@segments", "must be within 1..16");
+  s.segments = static_cast<int>(segments);
+  s.D_B_Nm_rad = attrDouble(c, e, "D_B_Nm_rad", f, s.D_B_Nm_rad, plausible::parameterRange("N m/rad"));
+  s.damping_Nms_rad = attrDouble(c, e, "damping_Nms_rad", f, s.damping_Nms_rad, plausible::parameterRange("N m s/rad"));
+  s.friction_Nm = attrDouble(c, e, "friction_Nm", f, s.friction_Nm, plausible::parameterRange("N m"));
   if (!(s.D_B_Nm_rad > 0) || s.damping_Nms_rad < 0 || s.friction_Nm < 0)
     c.fail(e, f, "D_B_Nm_rad must be > 0, damping_Nms_rad and friction_Nm >= 0");
   for (const std::string& ln : splitNames(attrString(c, e, "links", f))) {
@@ -472,6 +477,14 @@ void parseSoft(Ctx& c, const XMLElement* e, RobotModel& m) {
     s.link = l;
     m.soft_links.push_back(s);
   }
+}
+
+/// The plausible range of a component's parameter `leaf` (MABEL leg, compliant ground): its unit's.
+/// An unknown leaf gets the backstop; the component's set() names it.
+plausible::Range leafRange(const std::vector<motorgear::ParamInfo>& info, const std::string& leaf) {
+  for (const auto& i : info)
+    if (i.name == leaf) return plausible::parameterRange(i.unit);
+  return plausible::kAnyNumber;
 }
 
 /// <mabel_leg name="mabel/left" preset="left|right" hip="hip_L" knee="knee_L"
@@ -506,7 +519,8 @@ void parseMabelLeg(Ctx& c, const XMLElement* e, RobotModel& m) {
   for (const XMLElement* p = e->FirstChildElement(); p; p = p->NextSiblingElement()) {
     if (std::string(p->Name()) != "param") c.fail(p, f + "/" + p->Name(), "expected <param name value>");
     const std::string leaf = attrString(c, p, "name", f + "/param");
-    const double v = attrDouble(c, p, "value", f + "/param[" + leaf + "]");
+    const double v = attrDouble(c, p, "value", f + "/param[" + leaf + "]", std::nullopt,
+                                leafRange(motorgear::MabelTransmission::Params::paramInfo(), leaf));
     try {
       s.params.set(leaf, v);
     } catch (const std::invalid_argument& ex) {
@@ -535,11 +549,12 @@ void parseCompliantGround(Ctx& c, const XMLElement* e, RobotModel& m) {
       ToePoint t;
       t.name = attrString(c, p, "name", f + "/toe");
       t.link = requireLink(c, p, m, f + "/toe");
-      t.point_in_link_m = attrVec3(c, p, "xyz", f + "/toe[" + t.name + "]", Eigen::Vector3d::Zero());
+      t.point_in_link_m = attrVec3(c, p, "xyz", f + "/toe[" + t.name + "]", Eigen::Vector3d::Zero(), plausible::kPosition_m);
       g.toes.push_back(t);
     } else if (pn == "param") {
       const std::string leaf = attrString(c, p, "name", f + "/param");
-      const double v = attrDouble(c, p, "value", f + "/param[" + leaf + "]");
+      const double v = attrDouble(c, p, "value", f + "/param[" + leaf + "]", std::nullopt,
+                                  leafRange(motorgear::CompliantGround::Params::paramInfo(), leaf));
       try {
         g.params.set(leaf, v);
       } catch (const std::invalid_argument& ex) {
@@ -571,7 +586,7 @@ void parseGapsim(Ctx& c, const XMLElement* g, RobotModel& m) {
       m.has_ground_clearance = !e->Attribute("xyz");
       if (e->Attribute("ground_clearance_m")) {
         m.has_ground_clearance = true;
-        m.ground_clearance_m = attrDouble(c, e, "ground_clearance_m", f);
+        m.ground_clearance_m = attrDouble(c, e, "ground_clearance_m", f, std::nullopt, plausible::kPosition_m);
       }
       for (const XMLElement* j = e->FirstChildElement(); j; j = j->NextSiblingElement()) {
         if (std::string(j->Name()) != "joint") c.fail(j, f + "/" + j->Name(), "expected <joint name value_rad>");
@@ -579,7 +594,7 @@ void parseGapsim(Ctx& c, const XMLElement* g, RobotModel& m) {
         int idx = m.jointIndex(name);
         if (idx < 0) c.fail(j, f + "/joint@name", "unknown joint '" + name + "'");
         const char* key = j->Attribute("value_rad") ? "value_rad" : "value_m";
-        double v = attrDouble(c, j, key, f + "/joint[" + name + "]");
+        double v = attrDouble(c, j, key, f + "/joint[" + name + "]", std::nullopt, plausible::kJointPosition);
         const Joint& jt = m.joints[idx];
         if (jt.has_limits && (v < jt.lower - 1e-9 || v > jt.upper + 1e-9))
           c.fail(j, f + "/joint[" + name + "]@" + key,
@@ -589,34 +604,35 @@ void parseGapsim(Ctx& c, const XMLElement* g, RobotModel& m) {
       }
     } else if (n == "solver") {
       SolverSettings& s = m.solver;
-      s.dt_s = attrDouble(c, e, "dt_s", f, s.dt_s);
-      if (!(s.dt_s > 0)) c.fail(e, f + "@dt_s", "must be > 0");
+      s.dt_s = attrDouble(c, e, "dt_s", f, s.dt_s, plausible::kTimeStep_s);
       if (const char* st = e->Attribute("stepper")) {
         std::string v = st;
         if (v == "quick") s.quickstep = true;
         else if (v == "big") s.quickstep = false;
         else c.fail(e, f + "@stepper", "expected quick or big, got '" + v + "'");
       }
-      s.iterations = static_cast<int>(attrDouble(c, e, "iterations", f, s.iterations));
-      if (s.iterations < 1) c.fail(e, f + "@iterations", "must be >= 1");
+      const double iterations = attrDouble(c, e, "iterations", f, s.iterations);
+      if (!(iterations >= 1 && iterations <= 10000)) c.fail(e, f + "@iterations", "must be within 1..10000");
+      s.iterations = static_cast<int>(iterations);
       s.min_inertia_kgm2 = attrDouble(c, e, "min_inertia_kgm2", f, s.min_inertia_kgm2);
       if (!(s.min_inertia_kgm2 >= 0 && s.min_inertia_kgm2 <= 1))
         c.fail(e, f + "@min_inertia_kgm2", "must be within 0..1 kg m^2, got " + sixDigits(s.min_inertia_kgm2));
-      s.erp = attrDouble(c, e, "erp", f, s.erp);
-      s.cfm = attrDouble(c, e, "cfm", f, s.cfm);
-      s.gravity_m_s2 = attrVec3(c, e, "gravity_m_s2", f, s.gravity_m_s2);
+      s.erp = attrDouble(c, e, "erp", f, s.erp, plausible::kFraction);
+      s.cfm = attrDouble(c, e, "cfm", f, s.cfm, plausible::kCfm);
+      s.gravity_m_s2 = attrVec3(c, e, "gravity_m_s2", f, s.gravity_m_s2, plausible::kAcceleration_m_s2);
     } else if (n == "contact") {
       ContactSettings& s = m.contact;
-      s.mu = attrDouble(c, e, "mu", f, s.mu);
-      s.soft_erp = attrDouble(c, e, "soft_erp", f, s.soft_erp);
-      s.soft_cfm = attrDouble(c, e, "soft_cfm", f, s.soft_cfm);
-      s.slip1 = attrDouble(c, e, "slip1", f, s.slip1);
-      s.slip2 = attrDouble(c, e, "slip2", f, s.slip2);
-      s.max_contacts = static_cast<int>(attrDouble(c, e, "max_contacts", f, s.max_contacts));
-      if (s.max_contacts < 1 || s.max_contacts > 64) c.fail(e, f + "@max_contacts", "must be within 1..64");
-      s.surface_layer_m = attrDouble(c, e, "surface_layer_m", f, s.surface_layer_m);
+      s.mu = attrDouble(c, e, "mu", f, s.mu, plausible::kFriction);
+      s.soft_erp = attrDouble(c, e, "soft_erp", f, s.soft_erp, plausible::kFraction);
+      s.soft_cfm = attrDouble(c, e, "soft_cfm", f, s.soft_cfm, plausible::kCfm);
+      s.slip1 = attrDouble(c, e, "slip1", f, s.slip1, plausible::kCfm);
+      s.slip2 = attrDouble(c, e, "slip2", f, s.slip2, plausible::kCfm);
+      const double max_contacts = attrDouble(c, e, "max_contacts", f, s.max_contacts);
+      if (!(max_contacts >= 1 && max_contacts <= 64)) c.fail(e, f + "@max_contacts", "must be within 1..64");
+      s.max_contacts = static_cast<int>(max_contacts);
+      s.surface_layer_m = attrDouble(c, e, "surface_layer_m", f, s.surface_layer_m, plausible::kLength_m);
       s.self_collision = attrBool(c, e, "self_collision", f, s.self_collision);
-      if (s.mu < 0) c.fail(e, f + "@mu", "must be >= 0");
+
     } else if (n == "ground") {
       std::string t = attrString(c, e, "type", f);
       if (t == "plane") m.ground_plane = true;
@@ -628,7 +644,7 @@ void parseGapsim(Ctx& c, const XMLElement* g, RobotModel& m) {
         std::string fs = f + "/" + sn;
         if (sn == "imu") {
           ImuSpec imu{attrString(c, s, "name", fs), requireLink(c, s, m, fs)};
-          imu.R_link_sensor = rotationFromRpy(attrVec3(c, s, "rpy", fs, Eigen::Vector3d::Zero()));
+          imu.R_link_sensor = rotationFromRpy(attrVec3(c, s, "rpy", fs, Eigen::Vector3d::Zero(), plausible::kAngle_rad));
           m.imus.push_back(std::move(imu));
         } else if (sn == "foot_contact") {
           m.foot_contacts.push_back({attrString(c, s, "name", fs), requireLink(c, s, m, fs)});
@@ -652,19 +668,19 @@ void parseGapsim(Ctx& c, const XMLElement* g, RobotModel& m) {
       m.max_linear_speed_m_s = attrDouble(c, e, "max_linear_speed_m_s", f, m.max_linear_speed_m_s);
       m.max_angular_speed_rad_s = attrDouble(c, e, "max_angular_speed_rad_s", f, m.max_angular_speed_rad_s);
     } else if (n == "servo_defaults") {
-      double gain = attrDouble(c, e, "gain_1_s", f, 20.0);
-      if (gain <= 0) c.fail(e, f + "@gain_1_s", "must be > 0");
+      double gain = attrDouble(c, e, "gain_1_s", f, 20.0, plausible::kGain_1_s);
       for (Joint& j : m.joints) j.servo.gain_1_s = gain;
       if (e->Attribute("fmax_Nm")) {
-        double fm = attrDouble(c, e, "fmax_Nm", f);
+        double fm = attrDouble(c, e, "fmax_Nm", f, std::nullopt, plausible::kEffort);
         for (Joint& j : m.joints)
           if (j.effort <= 0) j.servo.fmax_Nm = fm;
       }
     } else if (n == "servo") {
       Joint& j = m.joints[requireJoint(c, e, m, f)];
-      j.servo.gain_1_s = attrDouble(c, e, "gain_1_s", f, j.servo.gain_1_s);
-      j.servo.fmax_Nm = attrDouble(c, e, "fmax_Nm", f, j.servo.fmax_Nm);
-      j.servo.max_velocity_rad_s = attrDouble(c, e, "max_velocity_rad_s", f, j.servo.max_velocity_rad_s);
+      j.servo.gain_1_s = attrDouble(c, e, "gain_1_s", f, j.servo.gain_1_s, plausible::kGain_1_s);
+      j.servo.fmax_Nm = attrDouble(c, e, "fmax_Nm", f, j.servo.fmax_Nm, plausible::kEffort);
+      j.servo.max_velocity_rad_s =
+          attrDouble(c, e, "max_velocity_rad_s", f, j.servo.max_velocity_rad_s, plausible::kJointSpeed);
       if (j.servo.gain_1_s <= 0 || j.servo.fmax_Nm < 0 || j.servo.max_velocity_rad_s <= 0)
         c.fail(e, f, "gain_1_s and max_velocity_rad_s must be > 0, fmax_Nm >= 0");
     } else if (n == "drivetrain") {
@@ -686,7 +702,7 @@ void parseGapsim(Ctx& c, const XMLElement* g, RobotModel& m) {
   }
   for (const XMLElement* p : params) {
     const std::string name = attrString(c, p, "name", "gapsim/param");
-    setParameter(m, name, attrDouble(c, p, "value", "gapsim/param[" + name + "]"), c.file, p->GetLineNum());
+    setInputParameter(m, name, attrDouble(c, p, "value", "gapsim/param[" + name + "]"), c.file, p->GetLineNum());
   }
 }
 

@@ -9,6 +9,7 @@
 #include "sim/motion_readers.h"
 #include "sim/mtn_reader.h"
 #include "sim/parameters.h"
+#include "sim/plausible.h"
 #include "sim/recorder.h"
 #include "sim/robot_library.h"
 #include "sim/urdf_parser.h"
@@ -99,10 +100,12 @@ RunSetup prepareRun(const RunArgs& a, bool with_log, bool profile) {
     for (const Joint& j : model->joints) names.push_back(j.name);
     s.motion->checkJoints(names);
   }
-  if (a.dt_s && !(*a.dt_s > 0)) throw InputError("", 0, "--dt", "must be > 0");
-  if (a.duration_s && !(*a.duration_s >= 0)) throw InputError("", 0, "--duration", "must be >= 0");
-  if (!(a.log_period_s > 0)) throw InputError("", 0, "--log-period", "must be > 0");
-  if (a.iterations && *a.iterations < 1) throw InputError("", 0, "--iterations", "must be >= 1");
+  // inf or 1e308 s ran zero steps (the step count overflows), 1e-300 s too: refused with the range.
+  if (a.dt_s) plausible::check(*a.dt_s, plausible::kTimeStep_s, "", 0, "--dt");
+  if (a.duration_s) plausible::check(*a.duration_s, plausible::kDuration_s, "", 0, "--duration");
+  plausible::check(a.log_period_s, plausible::kLogPeriod_s, "", 0, "--log-period");
+  if (a.iterations && (*a.iterations < 1 || *a.iterations > 10000))
+    throw InputError("", 0, "--iterations", "must be within 1..10000");
   SimOptions so;
   so.seed = a.seed;
   so.dt_s = a.dt_s;

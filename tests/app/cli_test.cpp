@@ -101,7 +101,7 @@ TEST(Cli, UnknownRobotAndBadOptionExit2) {
 }
 
 TEST(Cli, AbsurdTimeStepExits3WithDivergenceMessage) {
-  Result r = cli("run --robot nao --plain --quiet --dt 0.2 --duration 20");
+  Result r = cli("run --robot nao --plain --quiet --dt 0.1 --duration 20");
   EXPECT_EQ(r.code, 3) << r.out;
   EXPECT_TRUE(contains(r.out, "diverged at t=")) << r.out;
   EXPECT_TRUE(contains(r.out, "body '")) << r.out;
@@ -110,7 +110,7 @@ TEST(Cli, AbsurdTimeStepExits3WithDivergenceMessage) {
 TEST(Cli, AbsurdTimeStepWithTheGearModelIsRejectedBeforeRunning) {
   // The gear's substep integration has a stability limit (omega dt_g < 2); validate() refuses a
   // setup beyond it with the numbers, before anything runs.
-  Result r = cli("run --robot nao --quiet --dt 0.2 --duration 20");
+  Result r = cli("run --robot nao --quiet --dt 0.1 --duration 20");
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_TRUE(contains(r.out, "unstable substep")) << r.out;
 }

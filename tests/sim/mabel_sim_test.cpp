@@ -74,7 +74,8 @@ TEST(MabelGround, ABounceLosesEnergy) {
   // 1 - alpha v0 at low speed; here alpha = lambda_a / 1.5 k on the way in and lambda_b / 1.5 k
   // on the way out (0.046 and 0.068 s/m). The implicit contact row adds numerical damping at the
   // robot's 0.5 ms; at 20 us the bounce converges to the continuous model's.
-  const auto& p = parse(sliderRobot(0.05, 0.0))->compliant_grounds[0].params;
+  const auto model = parse(sliderRobot(0.05, 0.0));  // held: p refers into it
+  const auto& p = model->compliant_grounds[0].params;
   const double a_in = p.lambda_a / (1.5 * p.k), a_out = p.lambda_b / (1.5 * p.k);
   const auto [v_in, v_out] = bounce(5e-4);
   ASSERT_GT(v_in, 0.9);

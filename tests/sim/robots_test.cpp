@@ -103,7 +103,8 @@ TEST(Robots, MabelStaysOnTheBoomSphere) {
   ASSERT_GE(end_joint, 0);
   Simulation sim(m);
   const Motion motion = loadMotion(motionPath("mabel", "stand.csv"));
-  auto jointPoint = [&](int j) {
+  // A Vector3d, not the translation() block of the temporary pose, which dies with the return.
+  auto jointPoint = [&](int j) -> Eigen::Vector3d {
     const Joint& jt = m->joints[j];
     return (sim.linkPose(jt.parent) * jt.origin).translation();
   };

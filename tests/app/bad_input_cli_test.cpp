@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Bad input never kills gapsim-cli and never runs nonsense. Finite but absurd numbers in a
+// motion, a robot file or a parameter used to reach ODE, whose assertions abort()ed the process
+// (exit 134, no message of gapsim's), or to run zero steps and exit 0. The readers now refuse them
+// with exit 2 and "file:line: field: value is outside the accepted range ..." (sim/plausible.h);
+// what still fails inside ODE ends as a divergence, exit 3 (tests/sim/ode_error_test.cpp).
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <string>
+
+#include "tests/app/cli_runner.h"
+
+namespace {
+
+using gapsim::test::cli;
+using gapsim::test::contains;
+using Result = gapsim::test::CliResult;
+
+std::string scratch(const std::string& file, const std::string& text) {
+  const std::string path = (gapsim::test::testDir("gapsim_bad_input_cli") / file).string();
+  std::ofstream(path) << text;
+  return path;
+}
+
+/// A two-link robot on the ground; `origin` is the joint's origin xyz, `box` the base's box size.
+std::string tinyRobot(const std::string& file, const std::string& origin, const std::string& box = "0.2 0.2 0.2") {
+  return scratch(file, R"(<robot name="tiny">
+  <link name="base"><inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01"/></inertial>
+    <collision><geometry><box size=")" +
+                           box + R"("/></geometry></collision></link>
+  <link name="arm"><inertial><origin xyz="0 0 0.1"/><mass value="0.5"/><inertia ixx="0.001" iyy="0.001" izz="0.001"/></inertial></link>
+  <joint name="j" type="revolute"><parent link="base"/><child link="arm"/><origin xyz=")" +
+                           origin + R"("/><axis xyz="0 1 0"/>
+    <limit lower="-1" upper="1" effort="10" velocity="5"/></joint>
+</robot>
+)");
+}
+
+/// Exit 2 with `message` (the located error, after the file's directory), and no sign of ODE's abort.
+void expectRefused(const Result& r, const std::string& message) {
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_EQ(r.out.rfind("error: ", 0), 0u) << r.out;
+  EXPECT_TRUE(contains(r.out, message)) << "lacks '" << message << "':\n" << r.out;
+  EXPECT_FALSE(contains(r.out, "ODE INTERNAL ERROR")) << r.out;
+}
+
+TEST(BadInputCli, AHugeJointTargetIsRefusedWithItsLine) {
+  const std::string m = scratch("knee_1e308.csv", "time_s,knee_L\n0,0\n0.5,1e308\n");
+  expectRefused(cli("run --robot mabel --quiet --duration 1 --motion " + m),
+                "knee_1e308.csv:3: knee_L: joint target 1e+308 is outside the accepted range [-1000, 1000] rad");
+  const std::string w = scratch("knee.motion", "#WEBOTS_MOTION,V1.0,knee_L\n00:00:000,a,0\n00:00:500,b,-1e308\n");
+  expectRefused(cli("run --robot mabel --quiet --duration 1 --motion " + w),
+                "knee.motion:3: knee_L: joint target -1e+308 is outside the accepted range [-1000, 1000] rad");
+  const std::string t = scratch("late.csv", "time_s,knee_L\n0,0\n1e308,0.1\n");
+  expectRefused(cli("run --robot mabel --quiet --motion " + t),
+                "late.csv:3: time_s: time 1e+308 is outside the accepted range [-1e+06, 1e+06] s");
+}
+
+TEST(BadInputCli, ASubnormalBackEmfConstantIsRefused) {
+  expectRefused(cli("run --robot nao --quiet --duration 1 --set legs/typeB/motor/K_e=1e-320"),
+                "legs/typeB/motor/K_e: 1e-320 is outside the accepted range 0 or |v| in [1e-06, 1000] V s/rad");
+  const std::string p = scratch("k_e.params", "name,value\n# a subnormal\nlegs/typeB/motor/K_e,1e-320\n");
+  expectRefused(cli("run --robot nao --quiet --duration 1 --params " + p), "k_e.params:3: legs/typeB/motor/K_e: 1e-320");
+  EXPECT_EQ(cli("run --robot nao --quiet --duration 0.05 --set legs/typeB/motor/K_e=0").code, 0);  // 0 = folded into B_v
+}
+
+TEST(BadInputCli, AFarCentreOfMassIsRefused) {
+  // It moved the torso 2 km in 1 s, with no divergence reported.
+  expectRefused(cli("run --robot nao --quiet --duration 1 --set link/torso/com_z=1e6"),
+                "link/torso/com_z: 1e+06 is outside the accepted range [-1000, 1000] m");
+}
+
+TEST(BadInputCli, AHugeJointOriginOrBoxIsRefusedWithItsLine) {
+  expectRefused(cli("run --quiet --duration 0.5 --robot " + tinyRobot("origin_1e308.urdf", "1e308 0 0.1")),
+                "origin_1e308.urdf:5: joint 'j'/origin@xyz: 1e+308 is outside the accepted range [-1000, 1000] m");
+  expectRefused(cli("run --quiet --duration 0.5 --robot " + tinyRobot("origin_-1e308.urdf", "-1e308 0 0.1")),
+                "origin_-1e308.urdf:5: joint 'j'/origin@xyz: -1e+308");
+  expectRefused(cli("run --quiet --duration 0.5 --robot " + tinyRobot("box_2e32.urdf", "0 0 0.1", "4294967296 0.2 0.2")),
+                "box_2e32.urdf:3: link 'base'/collision/geometry/box@size: 4294967296 is outside the accepted range "
+                "(0, 1000] m");
+  EXPECT_EQ(cli("run --quiet --duration 0.5 --robot " + tinyRobot("fine.urdf", "0 0 0.1")).code, 0);
+}
+
+TEST(BadInputCli, RunLengthsOutsideTheirRangesAreRefused) {
+  // inf and 1e308 s ran zero steps and said exit 0; so did a 1e-300 s step.
+  for (const auto& [given, shown] : {std::pair{"inf", "inf"}, {"1e308", "1e+308"}, {"0", "0"}, {"-1", "-1"}})
+    expectRefused(cli(std::string("run --robot nao --quiet --duration ") + given),
+                  std::string("--duration: ") + shown + " is outside the accepted range (0, 1e+06] s");
+  expectRefused(cli("run --robot nao --quiet --duration 1 --dt 1e-300"),
+                "--dt: 1e-300 is outside the accepted range [1e-06, 0.1] s");
+  expectRefused(cli("run --robot nao --quiet --duration 1 --log-period 1e-300"), "--log-period: 1e-300");
+}
+
+TEST(BadInputCli, AScenarioLastingSixtyEightYearsIsRefused) {
+  // duration_s = 2^31 s ran a calibration for ever.
+  const std::string motion = std::string(GAPSIM_SOURCE_DIR) + "/calib/examples/nao_twin/motions/squat_fast.csv";
+  const std::string set = scratch("long_set.csv", "name,motion,reference,duration_s\nlong," + motion +
+                                                      ",ref.csv,2147483648\n");
+  expectRefused(cli("twin --robot nao --scenarios " + set + " --out " +
+                    (gapsim::test::testDir("gapsim_bad_input_cli") / "twin_out").string()),
+                "long_set.csv:2: duration_s: duration 2147483648 is outside the accepted range (0, 1e+06] s");
+}
+
+}  // namespace
