@@ -129,7 +129,7 @@ double Simulation::jointTorque_Nm(int j) const {
   return tau;
 }
 
-const motorgear::JointDrivetrain* Simulation::drivetrain(int joint) const { return impl_->act[joint].chain.get(); }
+const motorgear::JointDrivetrain* Simulation::drivetrain(int joint) const { return impl_->act[joint].chain; }
 
 std::vector<std::string> Simulation::softJointNames() const {
   std::vector<std::string> out;
@@ -219,50 +219,23 @@ void Simulation::actuate() {
       const double want = j.mimic.multiplier * jointAngle_rad(mj) + j.mimic.offset;
       vel = j.mimic.multiplier * jointRate_rad_s(mj) + 0.5 * (want - jointAngle_rad(jj)) / dt_s_;
       fmax = 10.0 * std::max(m.joints[mj].servo.fmax_Nm, 1.0);
-    } else if (j.drive.kind == DriveKind::MoToFlex && A.chain) {
-      // MoToFlex pipeline: the chain's torque enters as an explicit joint torque; dry friction
-      // is the joint motor (target speed 0, FMax = friction); the speed friction is the damper row.
-      A.applied_torque_Nm = A.chain->step(dt_s_, target_[ji], jointEncoder_rad(jj), jointRate_rad_s(jj));
-      dJointAddHingeTorque(A.id, A.applied_torque_Nm);
-      fmax = j.drive.dry_friction_Nm;
-    } else if (j.drive.kind == DriveKind::Dynamixel) {
-      // tau = clamp(-kp (q - qbar) - kd qd, tau_max): a motor row with target speed
-      // -kp (q - qbar) / kd, CFM = 1/kd and FMax = tau_max gives exactly this law with qd taken
-      // implicitly (end of step). kc sgn(qd) is the dry friction of the joint motor.
-      // speed_max clamps that target speed (the drive term to +-kd speed_max): the torque-speed
-      // line through the no-load speed. delay_s: the goal of n steps ago (delay line).
-      const motorgear::DynamixelServo::Params& p = j.drive.dynamixel;
-      double goal = target_[ji];
-      const auto n_delay = static_cast<std::size_t>(std::lround(p.delay_s / dt_s_));
-      if (n_delay > 0) {
-        if (A.delay_line.size() != n_delay) {
-          A.delay_line.assign(n_delay, m.initial_q[ji]);
-          A.delay_next = 0;
-        }
-        std::swap(goal, A.delay_line[A.delay_next]);
-        A.delay_next = (A.delay_next + 1) % n_delay;
-      }
-      const double e = jointEncoder_rad(jj) - goal;
-      if (A.damper) {
-        double v = -p.kp_Nm_rad * e / p.kd_Nm_s_rad;
-        if (p.speed_max_rad_s > 0) v = std::clamp(v, -p.speed_max_rad_s, p.speed_max_rad_s);
-        // The row's force bound is symmetric: take the clamp on the side the law pushes to
-        // (tau_min and tau_max may differ).
-        const double push = p.kd_Nm_s_rad * (v - jointRate_rad_s(jj));
-        dJointSetAMotorParam(A.damper, dParamVel, v);
-        dJointSetAMotorParam(A.damper, dParamFMax, push >= 0 ? p.tau_max_Nm : -p.tau_min_Nm);
-      } else {
-        A.applied_torque_Nm = std::clamp(-p.kp_Nm_rad * e, p.tau_min_Nm, p.tau_max_Nm);
+    } else {
+      // The joint's drive (motorgear/drive.h, chosen in sim/drive_registry.cpp) says what enters
+      // the solver: an explicit torque, the motor row and the damper row.
+      const double q = jointAngle_rad(jj);
+      const double r = j.encoder_resolution_rad;
+      const motorgear::DriveInput in{target_[ji], q, r > 0 ? std::round(q / r) * r : q, jointRate_rad_s(jj)};
+      const motorgear::SolverTerms t = A.drive->step(dt_s_, in);
+      if (t.has_explicit_torque) {
+        A.applied_torque_Nm = t.explicit_torque_Nm;
         dJointAddHingeTorque(A.id, A.applied_torque_Nm);
       }
-      fmax = p.kc_Nm;
-    } else if (j.drive.kind == DriveKind::Torque) {
-      fmax = j.drive.dry_friction_Nm;  // torques come from addJointTorque_Nm only
-    } else {
-      // Ideal position servo ("plain ODE"): joint motor velocity toward the target.
-      const double e = target_[ji] - jointAngle_rad(jj);
-      vel = std::clamp(j.servo.gain_1_s * e, -j.servo.max_velocity_rad_s, j.servo.max_velocity_rad_s);
-      fmax = j.servo.fmax_Nm;
+      if (A.damper) {
+        dJointSetAMotorParam(A.damper, dParamVel, t.damper_velocity_rad_s);
+        dJointSetAMotorParam(A.damper, dParamFMax, t.damper_fmax_Nm);
+      }
+      vel = t.motor_velocity_rad_s;
+      fmax = t.motor_fmax_Nm;
     }
     if (A.external_torque_Nm != 0.0) {
       if (hinge) dJointAddHingeTorque(A.id, A.external_torque_Nm);

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "motorgear/drives.h"
+#include "sim/drive_registry.h"
 #include "sim/input_error.h"
 #include "sim/kinematics.h"
 #include "sim/ode_init.h"
@@ -467,10 +469,12 @@ Simulation::Simulation(std::shared_ptr<const RobotModel> model, const SimOptions
     setParam(dParamFMax, 0.0);
     dJointSetFeedback(A.id, &A.fb);
 
-    if (j.mimic.master >= 0 || !hinge) continue;
+    if (j.mimic.master >= 0) continue;  // coupled to its master in actuate()
     const Drivetrain& d = j.drive;
-    if (d.kind == DriveKind::MoToFlex) {
-      motorgear::JointDrivetrain::Params p = d.motoflex;
+    CompiledChain compiled;
+    if (d.kind == DriveKind::MoToFlex && hinge) {
+      motorgear::JointDrivetrain::Params& p = compiled.params;
+      p = d.motoflex;
       if (p.gear.frame_s != dt_s_)
         I.report.changes.push_back({j.name + ": gear/frame", sixDigits(p.gear.frame_s) + " s", sixDigits(dt_s_) + " s",
                                     "the chain is stepped once per physics step"});
@@ -482,10 +486,10 @@ Simulation::Simulation(std::shared_ptr<const RobotModel> model, const SimOptions
         // implicit, a motor on a light link reaches its no-load speed U / (K_e sigma) in one step
         // instead of overshooting. Exact up to the RL lag L/R = 48 us << dt (I is linear in qd).
         if (p.enable_motor) {
-          A.damping_Nms_rad = motorgear::DcMotor(p.motor).jointDamping_Nm_s_rad(p.gear.sigma);
+          compiled.damping_Nm_s_rad = motorgear::DcMotor(p.motor).jointDamping_Nm_s_rad(p.gear.sigma);
           I.report.changes.push_back({j.name + ": motor/B_v and back-EMF", "B_v " + sixDigits(p.motor.B_v_Nm_s_rad) + " N m s/rad, K_e " +
                                           sixDigits(p.motor.K_e_V_s_rad) + " V s/rad in the chain",
-                                      "implicit damper row b = " + sixDigits(A.damping_Nms_rad) + " N m s/rad",
+                                      "implicit damper row b = " + sixDigits(compiled.damping_Nm_s_rad) + " N m s/rad",
                                       "explicit, b dt / J < 2 fails on light links (docs/drivetrain.md, Back-EMF)"});
           p.motor.B_v_Nm_s_rad = 0.0;
           p.back_emf_external = true;
@@ -499,11 +503,11 @@ Simulation::Simulation(std::shared_ptr<const RobotModel> model, const SimOptions
                                     "the coupled gear needs the joint inertia; the exact integrator cannot take its reaction"});
         p.gear.integrator = motorgear::Gear::Integrator::kSubsteps;
       }
-      A.chain = std::make_unique<motorgear::JointDrivetrain>(p);
-      A.chain->reset(m.initial_q[ji], 0.0);
-    } else if (d.kind == DriveKind::Dynamixel) {
-      A.damping_Nms_rad = d.dynamixel.kd_Nm_s_rad;
     }
+    A.drive = makeDrive(j, hinge, dt_s_, m.initial_q[ji], compiled);
+    if (const auto* chain = dynamic_cast<const motorgear::MotoflexDrive*>(A.drive.get())) A.chain = &chain->chain();
+    if (!hinge) continue;  // damper rows are angular motors
+    A.damping_Nms_rad = A.drive->damping_Nm_s_rad();
     if (A.damping_Nms_rad > 0) {
       A.damper = dJointCreateAMotor(I.world, nullptr);
       dJointAttach(A.damper, child, parent);

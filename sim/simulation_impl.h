@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "motorgear/drive.h"
 #include "motorgear/joint_drivetrain.h"
 #include "sim/simulation.h"
 
@@ -29,13 +30,11 @@ struct JointActuator {
   dJointID damper = nullptr;
   dJointFeedback damper_fb{};
   double damping_Nms_rad = 0.0;
-  std::unique_ptr<motorgear::JointDrivetrain> chain;  ///< MoToFlex joints
+  /// What drives the joint (sim/drive_registry.h); null for mimic joints, which follow their master.
+  std::unique_ptr<motorgear::Drive> drive;
+  const motorgear::JointDrivetrain* chain = nullptr;   ///< MoToFlex joints: the drive's chain (probes)
   double applied_torque_Nm = 0.0;                      ///< explicit torque added this step
   double external_torque_Nm = 0.0;                     ///< queued by addJointTorque_Nm for the next step
-  /// Dynamixel goal dead time (DynamixelServo::Params::delay_s): the targets of the last n steps,
-  /// oldest at delay_next; filled with the initial target on the first step.
-  std::vector<double> delay_line;
-  std::size_t delay_next = 0;
 };
 
 /// A force queued by addLinkForce_N for the next step.

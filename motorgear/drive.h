@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#pragma once
+/// \file
+/// The one question every joint drive answers each step: given the joint's measured state and its
+/// target, what enters the solver? A drive is ODE-free; the simulation applies its answer:
+///   - explicit_torque_Nm: a torque about the joint axis (child +, parent -), when has_explicit_torque;
+///   - the joint's own motor row: target velocity motor_velocity_rad_s with force bound
+///     motor_fmax_Nm (an ideal servo's velocity constraint, or dry friction: target 0,
+///     bound = friction torque);
+///   - the implicit damper row, present when damping_Nm_s_rad() > 0: a second motor row with
+///     CFM = 1 / b, target velocity damper_velocity_rad_s and bound damper_fmax_Nm, which gives the
+///     torque b (v - qd_end) with qd at the end of the step (implicit Euler, stable for any b/J).
+/// Sign convention: positive torque and velocity increase the joint angle q (URDF: child relative
+/// to parent about the axis). Units SI. Drives own their state (chains, delay lines) and never throw
+/// in step().
+///
+/// Implementations: motorgear/drives.h (ideal servo, MoToFlex chain, Dynamixel servo, friction
+/// only). The simulation picks one per joint in one place (makeDrive, sim/drive_registry.cpp).
+
+namespace gapsim::motorgear {
+
+/// The joint as the drive sees it before the step.
+struct DriveInput {
+  double target_rad = 0;     ///< commanded position (after any controller)
+  double q_rad = 0;          ///< true joint angle
+  double q_encoder_rad = 0;  ///< angle quantised to the encoder resolution
+  double qd_rad_s = 0;       ///< joint rate
+};
+
+/// What enters the solver this step (see the file comment).
+struct SolverTerms {
+  bool has_explicit_torque = false;
+  double explicit_torque_Nm = 0;
+  double motor_velocity_rad_s = 0;
+  double motor_fmax_Nm = 0;
+  double damper_velocity_rad_s = 0;
+  double damper_fmax_Nm = 1e4;
+};
+
+class Drive {
+ public:
+  virtual ~Drive() = default;
+  /// Viscous coefficient b of the implicit damper row (N m s/rad); 0: the joint gets no such row.
+  /// Constant over a run (the row's CFM is set once).
+  virtual double damping_Nm_s_rad() const { return 0.0; }
+  virtual SolverTerms step(double dt_s, const DriveInput& in) = 0;
+};
+
+}  // namespace gapsim::motorgear

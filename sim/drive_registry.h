@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#pragma once
+/// \file
+/// The one place that maps a joint's DriveKind to the motorgear drive that runs it
+/// (motorgear/drive.h). A new drive: a class in motorgear/drives.h and one case here.
+
+#include <memory>
+
+#include "motorgear/drive.h"
+#include "sim/robot_model.h"
+
+namespace gapsim {
+
+/// What the world builder decided for a MoToFlex chain (compile step, sim/simulation_build.cpp):
+/// its parameters as they run and the damper row's b taken out of them.
+struct CompiledChain {
+  motorgear::JointDrivetrain::Params params;
+  double damping_Nm_s_rad = 0;
+};
+
+/// The drive of a movable joint that is not a mimic. `hinge`: the MoToFlex chain and the Dynamixel
+/// servo drive hinges only; on a slider the joint's ideal servo runs. `chain` is used for MoToFlex.
+std::unique_ptr<motorgear::Drive> makeDrive(const Joint& joint, bool hinge, double dt_s, double q0_rad,
+                                            const CompiledChain& chain);
+
+}  // namespace gapsim
