@@ -8,6 +8,7 @@
 #include <QFile>
 #include <QImage>
 #include <QProcess>
+#include <algorithm>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -154,6 +155,20 @@ class GuiEndToEndTest : public QObject {
     bool differ = false;
     for (int i = 0; i < 40; ++i) differ = differ || ron[i] != roff[i];
     QVERIFY2(differ, "the ankle roll targets are the motion's: no feedback");
+  }
+
+  void shippedWalkWalksAtTheDefaults() {
+    // The product's first story: open the GUI with the Nao, play the 200 mm/s walk, no flag. It
+    // plays with the ankle balance the motion names and walks (as `gapsim-cli run` does).
+    QTemporaryDir dir;
+    const QString walk = QString(GAPSIM_SOURCE_DIR) + "/robots/nao/motions/walk_200mm_s_1s.csv";
+    const QString log = dir.filePath("walk.csv");
+    const Run r = gapsim({"--robot", "nao", "--motion", walk, "--play-for", "12", "--speed", "10", "--export-csv", log, "--quit"});
+    QVERIFY2(r.code == 0, qPrintable(r.output));
+    const QVector<double> tilt = csvColumn(log, "torso/tilt_rad"), x = csvColumn(log, "torso/x_m");
+    QVERIFY2(tilt.size() >= 1100, qPrintable(QString::number(tilt.size())));
+    QVERIFY2(*std::max_element(tilt.begin(), tilt.end()) < 0.3, "the Nao fell in the GUI at the defaults");
+    QVERIFY2(x.last() - x.first() > 1.5, qPrintable(QString("walked only %1 m").arg(x.last() - x.first())));
   }
 };
 
