@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// gapsim-cli demo: the headless first run of a new user. The Nao stands, plays its squat, and
-// the run is summarised and logged.
+// gapsim-cli demo: the headless first run of a new user. The Nao walks its shipped 200 mm/s walk
+// at the defaults (with the ankle balance the walk names), and the run is summarised and logged.
 #include <filesystem>
 #include <iostream>
 
@@ -16,7 +16,7 @@ Action addDemo(CLI::App& app) {
   app.add_option("--out", o->out, "where to write the log")->capture_default_str();
   return [o] {
     o->robot = "nao";
-    o->motion = (std::filesystem::path(robotsDirectory()) / "nao" / "motions" / "squat.csv").string();
+    o->motion = (std::filesystem::path(robotsDirectory()) / "nao" / "motions" / "walk_200mm_s_1s.csv").string();
     RunSetup s = prepareRun(*o);
     int motoflex = 0;
     for (const Joint& j : s.model->joints) motoflex += j.drive.kind == DriveKind::MoToFlex;
@@ -29,6 +29,7 @@ Action addDemo(CLI::App& app) {
     std::cout << "log: " << o->out << " (" << s.log->rows() << " rows x " << s.log->cols()
               << " columns; open it in PlotJuggler or any spreadsheet)\n";
     std::cout << formatSummary(sum) << std::endl;
+    if (sum.fall_time_s) std::cout << "the Nao fell at " << *sum.fall_time_s << " s\n";
     return sum.diverged ? kExitDivergence : kExitOk;
   };
 }
