@@ -14,6 +14,7 @@
 #include "app/gui/overlay_panel.h"
 #include "app/gui/plot_panel.h"
 #include "app/gui/plot_widget.h"
+#include "app/gui/run_event.h"
 #include "app/gui/sim_session.h"
 #include "sim/ankle_balance.h"
 #include "sim/input_error.h"
@@ -325,8 +326,10 @@ void ScriptedRun::finish() {
   });
   save(o_.export_csv, "log", [&] { return w_->exportLogCsv(o_.export_csv); });
   if (diverged_) code = 3;
-  std::printf("gapsim: t=%.3f s, %d samples%s%s\n", w_->session()->currentTime_s(), w_->session()->frameCount(),
-              saved.isEmpty() ? "" : qPrintable(", " + saved.join(", ")), diverged_ ? ", diverged" : "");
+  QString events;
+  for (const RunEvent& e : w_->session()->events()) events += "; " + QString::fromStdString(bannerText(e));
+  std::printf("gapsim: t=%.3f s, %d samples%s%s%s\n", w_->session()->currentTime_s(), w_->session()->frameCount(),
+              saved.isEmpty() ? "" : qPrintable(", " + saved.join(", ")), diverged_ ? ", diverged" : "", qPrintable(events));
   std::fflush(stdout);
   if (o_.quit || o_.quit_after_s) emit finished(code);
 }

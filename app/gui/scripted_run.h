@@ -7,7 +7,8 @@
 ///   gapsim --calibration DIR --compare 2 --window-screenshot calibrate.png --quit
 /// (the Calibrate dock on a results directory, with the before/after of scenario 2)
 /// loads, plays the given simulated time, saves the images and exits with 0, or prints the error
-/// and exits non-zero (2 bad input, 3 divergence, 1 anything else).
+/// and exits non-zero (2 bad input, 3 divergence, 1 anything else). The last line printed names
+/// the run's fall or divergence as the banner does ("fell at 4.64 s: torso tilt 61 deg ...").
 
 #include <QObject>
 #include <QString>
