@@ -14,6 +14,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QSettings>
+#include <QShowEvent>
 #include <QStatusBar>
 #include <QTimer>
 #include <QTreeView>
@@ -106,8 +107,7 @@ MainWindow::MainWindow(bool interactive, QWidget* parent)
   tabifyDockWidget(plot_dock, calibrate_dock);
   signal_dock->raise();
   plot_dock->raise();
-  resizeDocks({plot_dock, robot_dock}, {620, 330}, Qt::Horizontal);
-  resizeDocks({robot_dock, signal_dock}, {430, 400}, Qt::Vertical);
+  resizeDocks({robot_dock, signal_dock}, {430, 400}, Qt::Vertical);  // widths: showEvent, once the size is known
 
   playback_ = new PlaybackBar(session_);
   addToolBar(Qt::BottomToolBarArea, playback_);
@@ -149,8 +149,19 @@ MainWindow::MainWindow(bool interactive, QWidget* parent)
   if (interactive_) {
     QSettings s;
     restoreGeometry(s.value("window/geometry").toByteArray());
-    restoreState(s.value("window/state").toByteArray());
+    docks_sized_ = restoreState(s.value("window/state").toByteArray());  // the user's layout wins
   }
+}
+
+void MainWindow::showEvent(QShowEvent* e) {
+  QMainWindow::showEvent(e);
+  if (docks_sized_) return;
+  docks_sized_ = true;
+  // The 3D view gets the larger share: about half the width (640 px of 1280, 800 of 1600), the
+  // plots 30 % and the robot and signal docks the rest.
+  auto* plots = findChild<QDockWidget*>("plots");
+  auto* robot = findChild<QDockWidget*>("robot");
+  if (plots && robot) resizeDocks({plots, robot}, {width() * 30 / 100, width() * 20 / 100}, Qt::Horizontal);
 }
 
 MainWindow::~MainWindow() = default;
@@ -500,6 +511,12 @@ bool MainWindow::openAny(const QString& path) {
 void MainWindow::onLoaded() {
   const auto model = session_->model();
   view_->setRobot(model, session_->frame(0));
+  // A robot with a floating base walks out of a fixed camera: follow it. Only when another robot
+  // file is loaded, so that a reset or new parameters keep what the user chose.
+  if (model->source_file != follow_default_for_) {
+    follow_default_for_ = model->source_file;
+    view_->setFollow(!model->fixed_base);
+  }
   robot_panel_->setRobot(model, session_->columns());
   if (balance_action_) balance_action_->setChecked(session_->balanceOn());  // a robot without ankles turned it off
   setWindowTitle(QStringLiteral("gapsim — %1%2")

@@ -8,7 +8,8 @@
 ///
 /// A run's fall or divergence (run_event.h) shows as a coloured banner above the 3D view
 /// ("fell at 4.64 s: torso tilt 60.03 deg > 60 deg fall threshold"), a marker on every plot and on the
-/// scrubber, and in the status bar, until the next reset or load.
+/// scrubber, and in the status bar, until the next reset or load. The camera follows robots with a
+/// floating base (they walk away) from the moment they are loaded; View > Follow Robot changes it.
 
 #include <QElapsedTimer>
 #include <QMainWindow>
@@ -104,6 +105,7 @@ class MainWindow : public QMainWindow {
   void dragEnterEvent(QDragEnterEvent* e) override;
   void dropEvent(QDropEvent* e) override;
   void closeEvent(QCloseEvent* e) override;
+  void showEvent(QShowEvent* e) override;
 
  private:
   void buildMenus();
@@ -134,9 +136,11 @@ class MainWindow : public QMainWindow {
   QLabel* status_ = nullptr;
   QLabel* banner_ = nullptr;
   QAction* follow_action_ = nullptr;
+  std::string follow_default_for_;  // robot file whose default follow was applied (a reset keeps the user's)
   QString last_error_;
   QString robot_arg_;  // what the current robot was loaded from (name or path)
   QElapsedTimer panel_clock_;
+  bool docks_sized_ = false;  // the dock widths were set (or restored) once
 };
 
 }  // namespace gapsim::gui

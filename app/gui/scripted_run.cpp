@@ -51,7 +51,8 @@ std::optional<Options> parseOptions(const QStringList& args, int& exit_code) {
   const QCommandLineOption com("show-com", "show the centre of mass.");
   const QCommandLineOption contacts("show-contacts", "show foot contacts and forces.");
   const QCommandLineOption axes("show-axes", "show joint axes.");
-  const QCommandLineOption follow("follow", "camera follows the robot.");
+  const QCommandLineOption follow("follow", "camera follows the robot (the default for a robot with a floating base).");
+  const QCommandLineOption no_follow("no-follow", "fixed camera, also for a robot with a floating base.");
   const QCommandLineOption hide("hide-robot", "draw the scene without the robot (tests).");
   const QCommandLineOption size("size", "window size.", "WxH", "1280x800");
   const QCommandLineOption calibration("calibration", "show this calibration results directory in the Calibrate dock.", "dir");
@@ -74,7 +75,7 @@ std::optional<Options> parseOptions(const QStringList& args, int& exit_code) {
                                     "key=value,...");
   p.addOptions({plot, hop, replay, params, balance});
   p.addOptions({robot, motion, period, overlay, speed, play_for, play, quit_after, shot, plot_shot, window_shot, csv, quit, align, align_on, plot_gl,
-                stats, com, contacts, axes, follow, hide, size, calibration, compare, apply_best, dock, dock_shot, controller, start_cal});
+                stats, com, contacts, axes, follow, no_follow, hide, size, calibration, compare, apply_best, dock, dock_shot, controller, start_cal});
   auto fail = [&](const QString& m) {
     std::cerr << "gapsim: " << m.toStdString() << "\n";
     exit_code = 2;
@@ -131,7 +132,9 @@ std::optional<Options> parseOptions(const QStringList& args, int& exit_code) {
   o.show_com = p.isSet(com);
   o.show_contacts = p.isSet(contacts);
   o.show_axes = p.isSet(axes);
-  o.follow = p.isSet(follow);
+  if (p.isSet(follow) && p.isSet(no_follow)) return fail("--follow and --no-follow: give one");
+  if (p.isSet(follow)) o.follow = true;
+  if (p.isSet(no_follow)) o.follow = false;
   o.hide_robot = p.isSet(hide);
   o.calibration = p.value(calibration);
   o.apply_best = p.isSet(apply_best);
@@ -164,7 +167,6 @@ bool ScriptedRun::start() {
   v->setShowCom(o_.show_com);
   v->setShowContacts(o_.show_contacts);
   v->setShowJointAxes(o_.show_axes);
-  v->setFollow(o_.follow);
   v->setShowRobot(!o_.hide_robot);
   if (!w_->openRobot(o_.robot)) return false;
   if (!o_.motion.isEmpty() && !w_->openMotion(o_.motion, o_.frame_period_s)) return false;
@@ -246,6 +248,7 @@ bool ScriptedRun::start() {
       return false;
     }
   }
+  if (o_.follow) v->setFollow(*o_.follow);  // after loading, which sets the robot's default
   w_->session()->setSpeed(o_.speed);
   wall_.start();
   stats_clock_.start();

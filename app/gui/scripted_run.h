@@ -48,7 +48,8 @@ struct Options {
   bool apply_best = false;            ///< apply the calibration's best.params
   QString dock;                       ///< dock to raise (its title, e.g. Calibrate)
   QString dock_screenshot;            ///< save that dock alone as PNG when done
-  bool show_com = false, show_contacts = false, show_axes = false, follow = false, hide_robot = false;
+  bool show_com = false, show_contacts = false, show_axes = false, hide_robot = false;
+  std::optional<bool> follow;         ///< --follow / --no-follow; unset: the robot's default (floating base: on)
   int width = 1600, height = 1000;
   bool scripted() const { return quit || quit_after_s || !screenshot.isEmpty() || !plot_screenshot.isEmpty() || !window_screenshot.isEmpty() || !dock_screenshot.isEmpty(); }
 };
