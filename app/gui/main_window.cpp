@@ -120,6 +120,7 @@ MainWindow::MainWindow(bool interactive, QWidget* parent)
   connect(session_, &SimSession::loaded, this, &MainWindow::onLoaded);
   connect(session_, &SimSession::frameShown, this, &MainWindow::onFrameShown);
   connect(session_, &SimSession::eventsChanged, this, &MainWindow::onEventsChanged);
+  connect(session_, &SimSession::playingChanged, this, &MainWindow::updateStatus);  // not 250 ms late
   connect(session_, &SimSession::simulationError, this,
           [this](const QString& m) { reportError(tr("The simulation diverged"), m); });
   connect(plots_, &PlotPanel::seekRequested, session_, &SimSession::seek);
