@@ -15,9 +15,9 @@ namespace gapsim::gui {
 struct RunEvent {
   enum class Kind { kFall, kDivergence };
   Kind kind = Kind::kFall;
-  double t_s = 0;      ///< simulated time of the event (the step that detected it)
-  std::string what;    ///< the rest of the banner: "torso tilt 60.03 deg > 60 deg fall threshold", or
-                       ///< "body 'LTibia' moves at 73 m/s (bound 50 m/s)"
+  double t_s = 0;    ///< simulated time of the event (the step that detected it)
+  std::string what;  ///< the rest of the banner: "torso tilt 60.03 deg > 60 deg fall threshold", or
+                     ///< "body 'LTibia' moves at 73 m/s (bound 50 m/s)"
 };
 
 /// The banner line: "fell at 4.64 s: torso tilt 60.03 deg > 60 deg fall threshold" or

@@ -2,6 +2,7 @@
 #include "app/gui/unwrap.h"
 
 #include <numbers>
+#include <string_view>
 
 namespace gapsim::gui {
 
@@ -21,7 +22,8 @@ void unwrapAppend(std::span<const double> angles, Unwrapped& u) {
 
 bool isAngleColumn(const std::string& column) {
   constexpr std::string_view kSuffix = "_rad";
-  return column.size() >= kSuffix.size() && column.compare(column.size() - kSuffix.size(), kSuffix.size(), kSuffix) == 0;
+  return column.size() >= kSuffix.size() &&
+         column.compare(column.size() - kSuffix.size(), kSuffix.size(), kSuffix) == 0;
 }
 
 }  // namespace gapsim::gui

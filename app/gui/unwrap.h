@@ -19,8 +19,8 @@
 namespace gapsim::gui {
 
 struct Unwrapped {
-  std::vector<double> values;  ///< one per input sample processed so far
-  double offset_rad = 0;       ///< 2 pi k of the last finite sample
+  std::vector<double> values;      ///< one per input sample processed so far
+  double offset_rad = 0;           ///< 2 pi k of the last finite sample
   double last_rad = std::nan("");  ///< the last finite input sample
 };
 
