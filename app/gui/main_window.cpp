@@ -14,9 +14,11 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QSettings>
+#include <QShowEvent>
 #include <QStatusBar>
 #include <QTimer>
 #include <QTreeView>
+#include <QVBoxLayout>
 #include <filesystem>
 #include <iostream>
 
@@ -29,6 +31,7 @@
 #include "app/gui/playback_bar.h"
 #include "app/gui/plot_panel.h"
 #include "app/gui/robot_panel.h"
+#include "app/gui/run_event.h"
 #include "app/gui/signal_tree.h"
 #include "app/gui/sim_session.h"
 #include "calib/replay_commands.h"
@@ -61,16 +64,27 @@ MainWindow::MainWindow(bool interactive, QWidget* parent)
   // Qt's offscreen/minimal platforms crash when a window holds a QOpenGLWidget: there the view is
   // kept out of the window (drawing nothing) and a note takes its place.
   view_ = new GlView;
+  auto* centre = new QWidget;
+  auto* centre_layout = new QVBoxLayout(centre);
+  centre_layout->setContentsMargins(0, 0, 0, 0);
+  centre_layout->setSpacing(0);
+  banner_ = new QLabel;
+  banner_->setObjectName("eventBanner");
+  banner_->setWordWrap(true);
+  banner_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  banner_->hide();
+  centre_layout->addWidget(banner_);
   if (GlView::platformSupportsOpenGL()) {
-    setCentralWidget(view_);
+    centre_layout->addWidget(view_, 1);
   } else {
     owned_view_.reset(view_);
     auto* note = new QLabel(tr("No 3D view: the Qt platform '%1' has no OpenGL windows.\n"
                                "Run gapsim on a desktop or under xvfb-run.")
                                 .arg(QGuiApplication::platformName()));
     note->setAlignment(Qt::AlignCenter);
-    setCentralWidget(note);
+    centre_layout->addWidget(note, 1);
   }
+  setCentralWidget(centre);
 
   plots_ = new PlotPanel(store_);
   tree_ = new SignalTree(store_);
@@ -93,8 +107,7 @@ MainWindow::MainWindow(bool interactive, QWidget* parent)
   tabifyDockWidget(plot_dock, calibrate_dock);
   signal_dock->raise();
   plot_dock->raise();
-  resizeDocks({plot_dock, robot_dock}, {620, 330}, Qt::Horizontal);
-  resizeDocks({robot_dock, signal_dock}, {430, 400}, Qt::Vertical);
+  resizeDocks({robot_dock, signal_dock}, {430, 400}, Qt::Vertical);  // widths: showEvent, once the size is known
 
   playback_ = new PlaybackBar(session_);
   addToolBar(Qt::BottomToolBarArea, playback_);
@@ -106,6 +119,8 @@ MainWindow::MainWindow(bool interactive, QWidget* parent)
   buildMenus();
   connect(session_, &SimSession::loaded, this, &MainWindow::onLoaded);
   connect(session_, &SimSession::frameShown, this, &MainWindow::onFrameShown);
+  connect(session_, &SimSession::eventsChanged, this, &MainWindow::onEventsChanged);
+  connect(session_, &SimSession::playingChanged, this, &MainWindow::updateStatus);  // not 250 ms late
   connect(session_, &SimSession::simulationError, this,
           [this](const QString& m) { reportError(tr("The simulation diverged"), m); });
   connect(plots_, &PlotPanel::seekRequested, session_, &SimSession::seek);
@@ -135,8 +150,19 @@ MainWindow::MainWindow(bool interactive, QWidget* parent)
   if (interactive_) {
     QSettings s;
     restoreGeometry(s.value("window/geometry").toByteArray());
-    restoreState(s.value("window/state").toByteArray());
+    docks_sized_ = restoreState(s.value("window/state").toByteArray());  // the user's layout wins
   }
+}
+
+void MainWindow::showEvent(QShowEvent* e) {
+  QMainWindow::showEvent(e);
+  if (docks_sized_) return;
+  docks_sized_ = true;
+  // The 3D view gets the larger share: about half the width (640 px of 1280, 800 of 1600), the
+  // plots 30 % and the robot and signal docks the rest.
+  auto* plots = findChild<QDockWidget*>("plots");
+  auto* robot = findChild<QDockWidget*>("robot");
+  if (plots && robot) resizeDocks({plots, robot}, {width() * 30 / 100, width() * 20 / 100}, Qt::Horizontal);
 }
 
 MainWindow::~MainWindow() = default;
@@ -227,8 +253,8 @@ void MainWindow::buildMenus() {
     connect(a, &QAction::toggled, view_, setter);
     return a;
   };
-  QAction* follow = toggle(tr("&Follow Robot"), Qt::Key_F, view_->follow(), &GlView::setFollow);
-  connect(view_, &GlView::followChanged, follow, &QAction::setChecked);
+  follow_action_ = toggle(tr("&Follow Robot"), Qt::Key_F, view_->follow(), &GlView::setFollow);
+  connect(view_, &GlView::followChanged, follow_action_, &QAction::setChecked);
   toggle(tr("Centre of &Mass"), Qt::Key_C, view_->showCom(), &GlView::setShowCom);
   toggle(tr("&Contacts and Forces"), Qt::Key_T, view_->showContacts(), &GlView::setShowContacts);
   toggle(tr("Joint &Axes"), Qt::Key_J, view_->showJointAxes(), &GlView::setShowJointAxes);
@@ -486,6 +512,12 @@ bool MainWindow::openAny(const QString& path) {
 void MainWindow::onLoaded() {
   const auto model = session_->model();
   view_->setRobot(model, session_->frame(0));
+  // A robot with a floating base walks out of a fixed camera: follow it. Only when another robot
+  // file is loaded, so that a reset or new parameters keep what the user chose.
+  if (model->source_file != follow_default_for_) {
+    follow_default_for_ = model->source_file;
+    view_->setFollow(!model->fixed_base);
+  }
   robot_panel_->setRobot(model, session_->columns());
   if (balance_action_) balance_action_->setChecked(session_->balanceOn());  // a robot without ankles turned it off
   setWindowTitle(QStringLiteral("gapsim — %1%2")
@@ -524,6 +556,29 @@ void MainWindow::onFrameShown(int index) {
   }
 }
 
+void MainWindow::onEventsChanged() {
+  const std::vector<RunEvent>& events = session_->events();
+  std::vector<TimeMarker> markers;
+  QStringList lines;
+  for (const RunEvent& e : events) {
+    markers.push_back({e.t_s, eventColor(e.kind), e.kind == RunEvent::Kind::kFall ? tr("fell") : tr("diverged")});
+    lines << QString::fromStdString(bannerText(e));
+  }
+  plots_->setMarkers(markers);
+  if (events.empty()) {
+    banner_->hide();
+    banner_->clear();
+    return;
+  }
+  // The worst event colours the banner: a divergence ends the run, a fall does not.
+  const QColor c = eventColor(events.back().kind);
+  banner_->setStyleSheet(QStringLiteral("QLabel#eventBanner { background: %1; color: white; font-weight: bold; padding: 5px 10px; }")
+                             .arg(c.name()));
+  banner_->setText(lines.join('\n'));
+  banner_->show();
+  updateStatus();
+}
+
 void MainWindow::updateStatus() {
   const bool playing = session_->playing();
   status_->setText(tr("t = %1 s   |   real-time factor %2 (speed %3x)   |   %4 fps   |   %5 samples   |   %6")
@@ -532,7 +587,9 @@ void MainWindow::updateStatus() {
                        .arg(session_->speed())
                        .arg(playing ? QString::number(view_->framesPerSecond(), 'f', 0) : QStringLiteral("-"))
                        .arg(session_->frameCount())
-                       .arg(session_->playing() ? tr("playing") : tr("paused")));
+                       .arg(session_->playing() ? tr("playing") : tr("paused")) +
+                   (session_->events().empty() ? QString()
+                                               : "   |   " + QString::fromStdString(bannerText(session_->events().back()))));
 }
 
 void MainWindow::rebuildMotionMenu() {

@@ -5,6 +5,11 @@
 /// and the stacked plots, the playback toolbar, menus, shortcuts, drag and drop of robot files,
 /// motions and logs, recent files and the remembered layout (QSettings). Loading is all-or-nothing:
 /// bad input shows the InputError text (file:line: field: what) and keeps the previous state.
+///
+/// A run's fall or divergence (run_event.h) shows as a coloured banner above the 3D view
+/// ("fell at 4.64 s: torso tilt 60.03 deg > 60 deg fall threshold"), a marker on every plot and on the
+/// scrubber, and in the status bar, until the next reset or load. The camera follows robots with a
+/// floating base (they walk away) from the moment they are loaded; View > Follow Robot changes it.
 
 #include <QElapsedTimer>
 #include <QMainWindow>
@@ -13,6 +18,7 @@
 #include "calib/recording_replay.h"
 #include <memory>
 #include <optional>
+#include <string>
 
 #include "app/gui/signal_store.h"
 #include "sim/ankle_balance.h"
@@ -91,11 +97,15 @@ class MainWindow : public QMainWindow {
   CalibratePanel* calibratePanel() const { return calibrate_panel_; }
   /// The last error message reported (scripted runs print it and exit non-zero).
   QString lastError() const { return last_error_; }
+  /// The fall/divergence banner above the 3D view (hidden while the run has none).
+  QLabel* banner() const { return banner_; }
+  QAction* followAction() const { return follow_action_; }
 
  protected:
   void dragEnterEvent(QDragEnterEvent* e) override;
   void dropEvent(QDropEvent* e) override;
   void closeEvent(QCloseEvent* e) override;
+  void showEvent(QShowEvent* e) override;
 
  private:
   void buildMenus();
@@ -105,6 +115,7 @@ class MainWindow : public QMainWindow {
   void rebuildMotionMenu();
   void onLoaded();
   void onFrameShown(int index);
+  void onEventsChanged();
   void updateStatus();
   bool loadModel(std::shared_ptr<const RobotModel> model, std::shared_ptr<const Motion> motion);
 
@@ -123,9 +134,13 @@ class MainWindow : public QMainWindow {
   QMenu* recent_menu_ = nullptr;
   QMenu* motion_menu_ = nullptr;
   QLabel* status_ = nullptr;
+  QLabel* banner_ = nullptr;
+  QAction* follow_action_ = nullptr;
+  std::string follow_default_for_;  // robot file whose default follow was applied (a reset keeps the user's)
   QString last_error_;
   QString robot_arg_;  // what the current robot was loaded from (name or path)
   QElapsedTimer panel_clock_;
+  bool docks_sized_ = false;  // the dock widths were set (or restored) once
 };
 
 }  // namespace gapsim::gui

@@ -46,7 +46,7 @@ PlaybackBar::PlaybackBar(SimSession* session, QWidget* parent) : QToolBar(tr("Pl
     if (speed_->currentIndex() != i) speed_->setCurrentIndex(i);
   });
   addSeparator();
-  slider_ = new QSlider(Qt::Horizontal);
+  slider_ = new MarkedSlider;
   slider_->setMinimumWidth(300);
   slider_->setFocusPolicy(Qt::NoFocus);
   slider_->setToolTip(tr("Seek within what has been simulated"));
@@ -65,7 +65,19 @@ PlaybackBar::PlaybackBar(SimSession* session, QWidget* parent) : QToolBar(tr("Pl
   connect(session_, &SimSession::playingChanged, this, [this](bool playing) {
     play_->setIcon(style()->standardIcon(playing ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
   });
+  connect(session_, &SimSession::eventsChanged, this, &PlaybackBar::showEvents);
   refresh();
+}
+
+void PlaybackBar::showEvents() {
+  std::vector<MarkedSlider::Mark> marks;
+  QString tip = tr("Seek within what has been simulated");
+  for (const RunEvent& e : session_->events()) {
+    marks.push_back({session_->indexAtOrAfter(e.t_s), eventColor(e.kind)});
+    tip += "\n" + QString::fromStdString(bannerText(e));
+  }
+  slider_->setMarks(marks);
+  slider_->setToolTip(tip);
 }
 
 void PlaybackBar::refresh() {

@@ -2,11 +2,13 @@
 #pragma once
 /// \file
 /// The playback toolbar: play/pause, single steps, reset, loop, speed (0.1x to 10x) and the time
-/// scrubber over what has been simulated so far. Holds no state of its own: the SimSession does.
+/// scrubber over what has been simulated so far, with a tick at the run's fall or divergence.
+/// Holds no state of its own: the SimSession does.
 
 #include <QElapsedTimer>
 #include <QToolBar>
 
+#include "app/gui/marked_slider.h"
 #include "app/gui/sim_session.h"
 
 class QSlider;
@@ -25,14 +27,15 @@ class PlaybackBar : public QToolBar {
   QAction* stepBackAction() const { return step_back_; }
   QAction* resetAction() const { return reset_; }
   QAction* loopAction() const { return loop_; }
-  QSlider* scrubber() const { return slider_; }
+  MarkedSlider* scrubber() const { return slider_; }
   QComboBox* speedBox() const { return speed_; }
 
  private:
   void refresh();
+  void showEvents();
   SimSession* session_;
   QAction *play_, *step_fwd_, *step_back_, *reset_, *loop_;
-  QSlider* slider_;
+  MarkedSlider* slider_;
   QLabel* time_;
   QComboBox* speed_;
   bool syncing_ = false;

@@ -55,6 +55,7 @@ PlotWidget* PlotPanel::addPlot() {
   plots_.push_back(p);
   splitter_->addWidget(p);
   connectPlot(p);
+  p->setMarkers(markers_);
   if (!current_) current_ = p;
   dirty_ = true;
   return p;
@@ -104,6 +105,11 @@ void PlotPanel::setCursorTime(double t) {
   if (t == cursor_s_) return;
   cursor_s_ = t;
   cursor_dirty_ = true;
+}
+
+void PlotPanel::setMarkers(const std::vector<TimeMarker>& markers) {
+  markers_ = markers;
+  for (PlotWidget* p : plots_) p->setMarkers(markers_);
 }
 
 void PlotPanel::setFollow(bool on) {

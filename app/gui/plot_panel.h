@@ -31,6 +31,8 @@ class PlotPanel : public QWidget {
   PlotWidget* currentPlot() const;
 
   void setCursorTime(double t_s);
+  /// Time markers (the run's fall or divergence) on every plot, present and added later.
+  void setMarkers(const std::vector<TimeMarker>& markers);
   void setFollow(bool on);
   bool follow() const { return follow_; }
   void setWindow(double seconds);
@@ -53,6 +55,7 @@ class PlotPanel : public QWidget {
   QToolButton* follow_button_;
   QDoubleSpinBox* window_box_;
   std::vector<PlotWidget*> plots_;
+  std::vector<TimeMarker> markers_;
   PlotWidget* current_ = nullptr;
   QTimer timer_;
   bool dirty_ = true, cursor_dirty_ = false, follow_ = true;

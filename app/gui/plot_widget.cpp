@@ -54,6 +54,10 @@ PlotWidget::PlotWidget(SignalStore* store, QWidget* parent)
   chart_->scene()->addItem(cursor_item_);
   ax_->setRange(0, 10);
   ay_->setRange(-1, 1);
+  // A new simulated log (load, reset) or a removed overlay: the unwrapped copies start over.
+  connect(store_, &SignalStore::sourcesChanged, this, [this] {
+    for (Entry& e : entries_) e.unwrapped = {};
+  });
 }
 
 bool PlotWidget::addSignal(const SignalRef& ref) {
@@ -75,7 +79,7 @@ bool PlotWidget::addSignal(const SignalRef& ref) {
   chart_->addSeries(s);
   s->attachAxis(ax_);
   s->attachAxis(ay_);
-  entries_.push_back({ref, s});
+  entries_.push_back({ref, s, isAngleColumn(ref.column), {}});
   refresh(x0_, x1_);
   emit signalsChanged();
   return true;
@@ -128,7 +132,12 @@ void PlotWidget::refresh(double x0, double x1) {
   double ylo = 1, yhi = 0;
   points_drawn_ = 0;
   for (Entry& e : entries_) {
-    const auto sig = store_->signal(e.ref);
+    auto sig = store_->signal(e.ref);
+    if (unwrap_ && e.angle) {
+      if (e.unwrapped.values.size() > sig->v.size()) e.unwrapped = {};  // the log was replaced
+      unwrapAppend(sig->v, e.unwrapped);
+      sig->v = e.unwrapped.values;
+    }
     Decimated d = decimateMinMax(*sig, store_->offset(e.ref.source), x0, x1, columns);
     points_drawn_ += static_cast<int>(d.points.size());
     e.series->replace(d.points);
@@ -142,6 +151,61 @@ void PlotWidget::refresh(double x0, double x1) {
     ay_->setRange(ylo - pad, yhi + pad);
   }
   updateCursorItem();
+  updateMarkerItems();
+}
+
+void PlotWidget::setUnwrapAngles(bool on) {
+  unwrap_ = on;
+  refresh(x0_, x1_);
+}
+
+QList<QPointF> PlotWidget::drawnPoints(const SignalRef& ref) const {
+  for (const Entry& e : entries_)
+    if (e.ref == ref) return e.series->points();
+  return {};
+}
+
+void PlotWidget::setMarkers(const std::vector<TimeMarker>& markers) {
+  markers_ = markers;
+  while (marker_lines_.size() < markers_.size()) {
+    auto* line = new QGraphicsLineItem;
+    line->setZValue(999);
+    chart_->scene()->addItem(line);
+    marker_lines_.push_back(line);
+    auto* label = new QGraphicsSimpleTextItem;
+    label->setZValue(999);
+    QFont f = label->font();
+    f.setPointSizeF(8);
+    f.setBold(true);
+    label->setFont(f);
+    chart_->scene()->addItem(label);
+    marker_labels_.push_back(label);
+  }
+  for (std::size_t i = 0; i < markers_.size(); ++i) {
+    marker_lines_[i]->setPen(QPen(markers_[i].color, 2));
+    marker_labels_[i]->setBrush(markers_[i].color);
+    marker_labels_[i]->setText(markers_[i].label);
+  }
+  updateMarkerItems();
+}
+
+int PlotWidget::visibleMarkerCount() const {
+  int n = 0;
+  for (std::size_t i = 0; i < markers_.size(); ++i) n += marker_lines_[i]->isVisible() ? 1 : 0;
+  return n;
+}
+
+void PlotWidget::updateMarkerItems() {
+  const QRectF area = chart_->plotArea();
+  for (std::size_t i = 0; i < marker_lines_.size(); ++i) {
+    const bool in = i < markers_.size() && x1_ > x0_ && markers_[i].t_s >= x0_ && markers_[i].t_s <= x1_;
+    marker_lines_[i]->setVisible(in);
+    marker_labels_[i]->setVisible(in);
+    if (!in) continue;
+    const double x = area.left() + (markers_[i].t_s - x0_) / (x1_ - x0_) * area.width();
+    marker_lines_[i]->setLine(x, area.top(), x, area.bottom());
+    marker_labels_[i]->setPos(x + 3, area.top() + 1);
+  }
 }
 
 void PlotWidget::setCursorTime(double t) {
@@ -237,6 +301,10 @@ void PlotWidget::contextMenuEvent(QContextMenuEvent* e) {
     auto_y_ = true;
     refresh(x0_, x1_);
   });
+  QAction* unwrap = menu.addAction(tr("Unwrap angles (_rad)"), this, [this](bool on) { setUnwrapAngles(on); });
+  unwrap->setCheckable(true);
+  unwrap->setChecked(unwrap_);
+  unwrap->setToolTip(tr("Draw angles without the 2 pi jumps at +-pi (a fallen robot's roll)"));
   menu.addSeparator();
   menu.addAction(tr("Remove plot"), this, [this] { emit removeRequested(); });
   menu.exec(e->globalPos());
@@ -245,6 +313,7 @@ void PlotWidget::contextMenuEvent(QContextMenuEvent* e) {
 void PlotWidget::resizeEvent(QResizeEvent* e) {
   QChartView::resizeEvent(e);
   updateCursorItem();
+  updateMarkerItems();
 }
 
 }  // namespace gapsim::gui

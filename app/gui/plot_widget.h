@@ -5,16 +5,29 @@
 /// PlotPanel (all plots share it), drawn from min/max-decimated points (decimate.h) so redrawing
 /// costs the same for 10 s or 10 min of log. Signals are dropped onto it from the signal tree.
 /// Mouse: wheel zooms time, Shift+wheel zooms values, drag pans, click seeks, double click fits.
+///
+/// Angles (columns ending in `_rad`) are drawn unwrapped by default (unwrap.h: no 2 pi jumps when
+/// the roll of a fallen robot passes +-pi); the context menu switches it off per plot. Time
+/// markers (the run's fall or divergence, run_event.h) are vertical lines across the plot area.
 
 #include <QChartView>
 #include <QGraphicsLineItem>
+#include <QGraphicsSimpleTextItem>
 #include <QLineSeries>
 #include <QValueAxis>
 #include <vector>
 
 #include "app/gui/signal_store.h"
+#include "app/gui/unwrap.h"
 
 namespace gapsim::gui {
+
+/// A vertical line at a time on the plot's axis, with a short label at its top.
+struct TimeMarker {
+  double t_s = 0;
+  QColor color;
+  QString label;  ///< e.g. "fell"
+};
 
 class PlotWidget : public QChartView {
   Q_OBJECT
@@ -37,6 +50,16 @@ class PlotWidget : public QChartView {
   /// Redraws the signals for the time range [x0, x1] and moves the cursor to cursor_s.
   void refresh(double x0_s, double x1_s);
   void setCursorTime(double t_s);
+  /// Replaces the time markers (empty: none).
+  void setMarkers(const std::vector<TimeMarker>& markers);
+  const std::vector<TimeMarker>& markers() const { return markers_; }
+  /// Markers inside the shown time range (drawn).
+  int visibleMarkerCount() const;
+  /// Draw `_rad` columns unwrapped (default on).
+  void setUnwrapAngles(bool on);
+  bool unwrapAngles() const { return unwrap_; }
+  /// The points drawn for a shown signal by the last refresh (empty if it is not shown).
+  QList<QPointF> drawnPoints(const SignalRef& ref) const;
   /// Values axis: automatic (default) or fixed after Shift+wheel until a double click.
   void setAutoY(bool on) { auto_y_ = on; }
   /// Draw new series with Qt Charts' OpenGL path (faster data updates; solid lines only, so
@@ -68,8 +91,11 @@ class PlotWidget : public QChartView {
   struct Entry {
     SignalRef ref;
     QLineSeries* series = nullptr;
+    bool angle = false;    // a `_rad` column: unwrapped while unwrap_ is on
+    Unwrapped unwrapped;   // cache, grows with the simulated log
   };
   void updateCursorItem();
+  void updateMarkerItems();
   double timeAt(const QPointF& view_pos) const;
 
   SignalStore* store_;
@@ -77,9 +103,12 @@ class PlotWidget : public QChartView {
   QValueAxis* ax_;
   QValueAxis* ay_;
   QGraphicsLineItem* cursor_item_;
+  std::vector<TimeMarker> markers_;
+  std::vector<QGraphicsLineItem*> marker_lines_;
+  std::vector<QGraphicsSimpleTextItem*> marker_labels_;
   std::vector<Entry> entries_;
   double cursor_s_ = 0, x0_ = 0, x1_ = 10;
-  bool auto_y_ = true;
+  bool auto_y_ = true, unwrap_ = true;
   int points_drawn_ = 0;
   int color_counter_ = 0;
   QPointF press_pos_;

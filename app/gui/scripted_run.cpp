@@ -14,6 +14,7 @@
 #include "app/gui/overlay_panel.h"
 #include "app/gui/plot_panel.h"
 #include "app/gui/plot_widget.h"
+#include "app/gui/run_event.h"
 #include "app/gui/sim_session.h"
 #include "sim/ankle_balance.h"
 #include "sim/input_error.h"
@@ -50,7 +51,8 @@ std::optional<Options> parseOptions(const QStringList& args, int& exit_code) {
   const QCommandLineOption com("show-com", "show the centre of mass.");
   const QCommandLineOption contacts("show-contacts", "show foot contacts and forces.");
   const QCommandLineOption axes("show-axes", "show joint axes.");
-  const QCommandLineOption follow("follow", "camera follows the robot.");
+  const QCommandLineOption follow("follow", "camera follows the robot (the default for a robot with a floating base).");
+  const QCommandLineOption no_follow("no-follow", "fixed camera, also for a robot with a floating base.");
   const QCommandLineOption hide("hide-robot", "draw the scene without the robot (tests).");
   const QCommandLineOption size("size", "window size.", "WxH", "1280x800");
   const QCommandLineOption calibration("calibration", "show this calibration results directory in the Calibrate dock.", "dir");
@@ -73,7 +75,7 @@ std::optional<Options> parseOptions(const QStringList& args, int& exit_code) {
                                     "key=value,...");
   p.addOptions({plot, hop, replay, params, balance});
   p.addOptions({robot, motion, period, overlay, speed, play_for, play, quit_after, shot, plot_shot, window_shot, csv, quit, align, align_on, plot_gl,
-                stats, com, contacts, axes, follow, hide, size, calibration, compare, apply_best, dock, dock_shot, controller, start_cal});
+                stats, com, contacts, axes, follow, no_follow, hide, size, calibration, compare, apply_best, dock, dock_shot, controller, start_cal});
   auto fail = [&](const QString& m) {
     std::cerr << "gapsim: " << m.toStdString() << "\n";
     exit_code = 2;
@@ -130,7 +132,9 @@ std::optional<Options> parseOptions(const QStringList& args, int& exit_code) {
   o.show_com = p.isSet(com);
   o.show_contacts = p.isSet(contacts);
   o.show_axes = p.isSet(axes);
-  o.follow = p.isSet(follow);
+  if (p.isSet(follow) && p.isSet(no_follow)) return fail("--follow and --no-follow: give one");
+  if (p.isSet(follow)) o.follow = true;
+  if (p.isSet(no_follow)) o.follow = false;
   o.hide_robot = p.isSet(hide);
   o.calibration = p.value(calibration);
   o.apply_best = p.isSet(apply_best);
@@ -163,7 +167,6 @@ bool ScriptedRun::start() {
   v->setShowCom(o_.show_com);
   v->setShowContacts(o_.show_contacts);
   v->setShowJointAxes(o_.show_axes);
-  v->setFollow(o_.follow);
   v->setShowRobot(!o_.hide_robot);
   if (!w_->openRobot(o_.robot)) return false;
   if (!o_.motion.isEmpty() && !w_->openMotion(o_.motion, o_.frame_period_s)) return false;
@@ -245,6 +248,7 @@ bool ScriptedRun::start() {
       return false;
     }
   }
+  if (o_.follow) v->setFollow(*o_.follow);  // after loading, which sets the robot's default
   w_->session()->setSpeed(o_.speed);
   wall_.start();
   stats_clock_.start();
@@ -325,8 +329,10 @@ void ScriptedRun::finish() {
   });
   save(o_.export_csv, "log", [&] { return w_->exportLogCsv(o_.export_csv); });
   if (diverged_) code = 3;
-  std::printf("gapsim: t=%.3f s, %d samples%s%s\n", w_->session()->currentTime_s(), w_->session()->frameCount(),
-              saved.isEmpty() ? "" : qPrintable(", " + saved.join(", ")), diverged_ ? ", diverged" : "");
+  QString events;
+  for (const RunEvent& e : w_->session()->events()) events += "; " + QString::fromStdString(bannerText(e));
+  std::printf("gapsim: t=%.3f s, %d samples%s%s%s\n", w_->session()->currentTime_s(), w_->session()->frameCount(),
+              saved.isEmpty() ? "" : qPrintable(", " + saved.join(", ")), diverged_ ? ", diverged" : "", qPrintable(events));
   std::fflush(stdout);
   if (o_.quit || o_.quit_after_s) emit finished(code);
 }

@@ -7,7 +7,8 @@
 ///   gapsim --calibration DIR --compare 2 --window-screenshot calibrate.png --quit
 /// (the Calibrate dock on a results directory, with the before/after of scenario 2)
 /// loads, plays the given simulated time, saves the images and exits with 0, or prints the error
-/// and exits non-zero (2 bad input, 3 divergence, 1 anything else).
+/// and exits non-zero (2 bad input, 3 divergence, 1 anything else). The last line printed names
+/// the run's fall or divergence as the banner does ("fell at 4.64 s: torso tilt 61 deg ...").
 
 #include <QObject>
 #include <QString>
@@ -47,7 +48,8 @@ struct Options {
   bool apply_best = false;            ///< apply the calibration's best.params
   QString dock;                       ///< dock to raise (its title, e.g. Calibrate)
   QString dock_screenshot;            ///< save that dock alone as PNG when done
-  bool show_com = false, show_contacts = false, show_axes = false, follow = false, hide_robot = false;
+  bool show_com = false, show_contacts = false, show_axes = false, hide_robot = false;
+  std::optional<bool> follow;         ///< --follow / --no-follow; unset: the robot's default (floating base: on)
   int width = 1600, height = 1000;
   bool scripted() const { return quit || quit_after_s || !screenshot.isEmpty() || !plot_screenshot.isEmpty() || !window_screenshot.isEmpty() || !dock_screenshot.isEmpty(); }
 };

@@ -43,14 +43,30 @@ void SimSession::load(std::shared_ptr<const RobotModel> model, std::shared_ptr<c
   history_.clear();
   current_ = 0;
   replaying_ = follow_step_ = error_reported_ = false;
+  events_.clear();
   store_->resetSimulation(columns_);
+  takeFromWorker();
+  emit loaded();
+  emit eventsChanged();
+  show(0);
+}
+
+void SimSession::takeFromWorker() {
   for (Frame& f : worker_->takeFrames()) {
     store_->appendSimulationRow(f.row);
     f.row.clear();
     history_.push_back(std::move(f));
   }
-  emit loaded();
-  show(0);
+  std::vector<RunEvent> fresh = worker_->takeEvents();  // after the frames: theirs are in the history
+  if (fresh.empty()) return;
+  for (RunEvent& e : fresh) events_.push_back(std::move(e));
+  emit eventsChanged();
+}
+
+std::optional<double> SimSession::fallTime_s() const {
+  for (const RunEvent& e : events_)
+    if (e.kind == RunEvent::Kind::kFall) return e.t_s;
+  return std::nullopt;
 }
 
 void SimSession::reset() {
@@ -157,6 +173,11 @@ void SimSession::setSpeed(double speed) {
   }
 }
 
+int SimSession::indexAtOrAfter(double t) const {
+  auto it = std::lower_bound(history_.begin(), history_.end(), t - 1e-9, [](const Frame& f, double x) { return f.t_s < x; });
+  return std::clamp(static_cast<int>(it - history_.begin()), 0, std::max(0, frameCount() - 1));
+}
+
 std::vector<double> SimSession::row(int index) const {
   std::vector<double> r;
   const SignalSource* s = store_->source(SignalStore::kSimulation);
@@ -173,12 +194,9 @@ void SimSession::show(int index) {
 
 void SimSession::tick() {
   if (!worker_) return;
-  std::vector<Frame> fresh = worker_->takeFrames();
-  for (Frame& f : fresh) {
-    store_->appendSimulationRow(f.row);
-    f.row.clear();
-    history_.push_back(std::move(f));
-  }
+  const int before = frameCount();
+  takeFromWorker();
+  const bool fresh = frameCount() > before;
   const std::string err = worker_->error();
   if (!err.empty() && !error_reported_) {
     error_reported_ = true;
@@ -186,7 +204,7 @@ void SimSession::tick() {
     emit simulationError(QString::fromStdString(err));
   }
   const int last = frameCount() - 1;
-  if (follow_step_ && !fresh.empty()) {
+  if (follow_step_ && fresh) {
     follow_step_ = false;
     show(last);
     return;

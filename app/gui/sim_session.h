@@ -9,6 +9,9 @@
 ///
 /// The run ends at the motion's end + 1 s (no motion: never). There, with loop on, playback
 /// restarts from t = 0 out of the history; otherwise it pauses.
+///
+/// Events (run_event.h: the fall, a divergence) are kept with the history: events() holds those of
+/// the current run, in time order, until the next load or reset; eventsChanged() tells both.
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -19,6 +22,7 @@
 #include <vector>
 
 #include "app/gui/frame.h"
+#include "app/gui/run_event.h"
 #include "app/gui/signal_store.h"
 #include "app/gui/sim_worker.h"
 
@@ -68,11 +72,17 @@ class SimSession : public QObject {
   int currentIndex() const { return current_; }
   const Frame& frame(int index) const { return history_[static_cast<std::size_t>(index)]; }
   const Frame& currentFrame() const { return frame(current_); }
+  /// The first frame at or after t_s (the last frame if none).
+  int indexAtOrAfter(double t_s) const;
   /// Log row (Recorder columns, time first) of a frame, from the signal store.
   std::vector<double> row(int index) const;
   double currentTime_s() const { return history_.empty() ? 0.0 : currentFrame().t_s; }
   double realTimeFactor() const { return worker_ ? worker_->realTimeFactor() : 0.0; }
   const std::vector<std::string>& columns() const { return columns_; }
+  /// Fall and divergence of the current run so far (run_event.h), in time order.
+  const std::vector<RunEvent>& events() const { return events_; }
+  /// Time of the fall, if the robot has fallen in this run.
+  std::optional<double> fallTime_s() const;
 
   /// Pulls new frames from the worker and advances playback; called by the internal 60 Hz timer
   /// (public so tests can drive it).
@@ -84,6 +94,8 @@ class SimSession : public QObject {
   void playingChanged(bool playing);
   void speedChanged(double speed);
   void simulationError(const QString& message);
+  /// events() changed: one was added, or a load or reset cleared them.
+  void eventsChanged();
 
  private:
   void show(int index);
@@ -91,6 +103,8 @@ class SimSession : public QObject {
   template <class T>
   void setAndReload(std::optional<T>& setting, const std::optional<T>& value);
   void setWorkerRunning();
+  /// Moves the worker's new frames into the history and its events into events_.
+  void takeFromWorker();
 
   SignalStore* store_;
   std::shared_ptr<const RobotModel> model_;
@@ -100,6 +114,7 @@ class SimSession : public QObject {
   std::unique_ptr<SimWorker> worker_;
   std::vector<std::string> columns_;
   std::vector<Frame> history_;
+  std::vector<RunEvent> events_;
   int current_ = 0;
   bool playing_ = false, loop_ = false, replaying_ = false, follow_step_ = false, error_reported_ = false;
   double speed_ = 1.0;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 
 #include "sim/mabel_hop_run.h"
@@ -105,6 +106,13 @@ std::vector<Frame> SimWorker::takeFrames() {
   return out;
 }
 
+std::vector<RunEvent> SimWorker::takeEvents() {
+  std::vector<RunEvent> out;
+  std::lock_guard lk(mutex_);
+  out.swap(events_);
+  return out;
+}
+
 std::string SimWorker::error() const {
   std::lock_guard lk(mutex_);
   return error_;
@@ -136,6 +144,15 @@ Frame SimWorker::snapshot() {
   return f;
 }
 
+RunEvent SimWorker::fallEvent() const {
+  const int link = model_->imus.empty() ? model_->root_link : model_->imus.front().link;
+  const std::string name = link >= 0 ? model_->links[static_cast<std::size_t>(link)].name : std::string("torso");
+  char what[160];
+  std::snprintf(what, sizeof what, "%s tilt %.2f deg > %.0f deg fall threshold", name.c_str(), sim_.imu().tilt_rad * 180.0 / M_PI,
+                model_->fall_tilt_rad * 180.0 / M_PI);
+  return {RunEvent::Kind::kFall, *sim_.fallTime_s(), what};
+}
+
 void SimWorker::advanceOneSample() {
   for (long k = 0; k < steps_per_sample_; ++k) {
     if (motion_) {
@@ -145,10 +162,16 @@ void SimWorker::advanceOneSample() {
     }
     if (ctl_) ctl_->update(sim_);
     sim_.step();
+    if (!fall_noted_ && sim_.fallTime_s()) {
+      fall_noted_ = true;
+      pending_fall_ = fallEvent();
+    }
   }
   Frame f = snapshot();
   std::lock_guard lk(mutex_);
   queue_.push_back(std::move(f));
+  if (pending_fall_) events_.push_back(std::move(*pending_fall_));
+  pending_fall_.reset();
 }
 
 void SimWorker::loop() {
@@ -207,7 +230,15 @@ void SimWorker::loop() {
                        [&] { return stop_ || speed_changed_ || !running_ || pending_samples_ > 0; });
       }
     } catch (const DivergenceError& e) {
+      // The banner says when and leaves the step and dt of "simulation diverged at t=... (step
+      // ..., dt=...): body '...' ..." to the full message; ODE's own errors carry no time.
+      std::string what = e.what();
+      if (const auto colon = what.find("): "); colon != std::string::npos) what = what.substr(colon + 3);
+      const RunEvent event{RunEvent::Kind::kDivergence, std::isfinite(e.time_s()) ? e.time_s() : sim_.time_s(), what};
       std::lock_guard lk(mutex_);
+      if (pending_fall_) events_.push_back(std::move(*pending_fall_));  // a fall in the sample that blew up
+      pending_fall_.reset();
+      events_.push_back(event);
       error_ = e.what();
       running_ = false;
       pending_samples_ = 0;

@@ -17,6 +17,10 @@
 /// controller writes the motor commands before every step, and the log gains the columns of
 /// hopLogColumns (hop/phase, hop/touchdowns, hop/h_Tor_rad). MABEL's probes (transmission, toes)
 /// are always logged so that cable stretch and spring deflection plot like any signal.
+///
+/// Events (run_event.h): the first fall is noted at the step that detects it (the run goes on),
+/// a divergence when the step throws (the thread then stops stepping). Each is queued together
+/// with the frames up to it, so takeFrames() before takeEvents() has the frame of its time.
 
 #include <atomic>
 #include <condition_variable>
@@ -28,6 +32,7 @@
 #include <vector>
 
 #include "app/gui/frame.h"
+#include "app/gui/run_event.h"
 #include "sim/ankle_balance.h"
 #include "sim/mabel_hop_controller.h"
 #include "sim/motion.h"
@@ -65,6 +70,8 @@ class SimWorker {
 
   /// Everything published since the last call (oldest first).
   std::vector<Frame> takeFrames();
+  /// Fall and divergence noted since the last call (at most one of each per run).
+  std::vector<RunEvent> takeEvents();
   /// Sim seconds per wall second over the last ~0.5 s of running (0 when paused).
   double realTimeFactor() const { return rtf_.load(); }
   /// The divergence message once the physics has blown up (the thread then stops stepping).
@@ -74,6 +81,7 @@ class SimWorker {
   void loop();
   void advanceOneSample();  // steps to the next log sample and publishes it
   Frame snapshot();
+  RunEvent fallEvent() const;  // from the state right after the step that detected the fall
 
   std::shared_ptr<const RobotModel> model_;
   std::shared_ptr<const Motion> motion_;
@@ -94,6 +102,9 @@ class SimWorker {
   double speed_ = 1.0;
   int pending_samples_ = 0;
   std::vector<Frame> queue_;
+  std::vector<RunEvent> events_;
+  bool fall_noted_ = false;               // the worker thread's alone
+  std::optional<RunEvent> pending_fall_;  // noted inside the sample being simulated
   std::string error_;
   std::atomic<double> rtf_{0.0};
   std::thread thread_;  // last: starts after everything above is built

@@ -12,6 +12,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <algorithm>
 #include <cmath>
 
 namespace {
@@ -124,6 +125,34 @@ class GuiEndToEndTest : public QObject {
     // Pitch (blue) and roll (red) of the simulation, the overlay's pitch dashed in the same blue.
     const int blue = countNear(p, QColor(31, 119, 180)), red = countNear(p, QColor(214, 39, 40));
     QVERIFY2(blue > 200 && red > 200, qPrintable(QString("curve pixels: blue %1, red %2").arg(blue).arg(red)));
+  }
+
+  void fallShowsABannerOverHalfTheWindow() {
+    // The walk with weak pitch servos falls at 5.276 s (tests/gui/data/nao_weak_legs.params). The
+    // last line names the fall; the window shows the banner in the fall's orange (run_event.cpp)
+    // across the 3D view, which takes about half of a 1280 px window (the docks 20 % and 30 %).
+    QTemporaryDir dir;
+    const QString shot = dir.filePath("window.png");
+    const QString src = GAPSIM_SOURCE_DIR;
+    const Run r = gapsim({"--robot", "nao", "--motion", src + "/robots/nao/motions/walk_200mm_s_1s.csv", "--params",
+                          QString(GAPSIM_TEST_DATA_DIR) + "/nao_weak_legs.params", "--play-for", "6", "--speed", "10",
+                          "--size", "1280x800", "--window-screenshot", shot, "--quit"});
+    QVERIFY2(r.code == 0, qPrintable(r.output));
+    QVERIFY2(r.output.contains("fell at 5.28 s: torso tilt"), qPrintable(r.output));
+    const QImage img(shot);
+    QVERIFY(!img.isNull());
+    const QColor orange(230, 115, 0);
+    int widest = 0;  // the longest orange run in a row: the banner's width
+    for (int y = 0; y < img.height() / 4; ++y) {
+      int run = 0;
+      for (int x = 0; x < img.width(); ++x) {
+        const QColor p = img.pixelColor(x, y);
+        const bool near = std::abs(p.red() - orange.red()) + std::abs(p.green() - orange.green()) + std::abs(p.blue() - orange.blue()) < 30;
+        run = near ? run + 1 : 0;
+        widest = std::max(widest, run);
+      }
+    }
+    QVERIFY2(widest > img.width() * 45 / 100, qPrintable(QString("banner %1 px of %2").arg(widest).arg(img.width())));
   }
 
   void badInputExitsWithTheFileAndLine() {

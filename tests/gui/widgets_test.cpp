@@ -3,6 +3,7 @@
 // drop of signals onto a plot, the decimation, the overlay join with offset and its RMS figure,
 // the alignment, the parameter binding to the model and the robot panel, and playback from the
 // recorded history.
+#include <QLabel>
 #include <QMimeData>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -11,6 +12,8 @@
 #include <QTreeWidget>
 #include <QtTest>
 #include <cmath>
+#include <numbers>
+#include <span>
 #include <fstream>
 
 #include "app/gui/decimate.h"
@@ -19,7 +22,11 @@
 #include "app/gui/overlay_panel.h"
 #include "app/gui/plot_panel.h"
 #include "app/gui/plot_widget.h"
+#include "app/gui/gl_view.h"
 #include "app/gui/main_window.h"
+#include "app/gui/playback_bar.h"
+#include "app/gui/run_event.h"
+#include "app/gui/unwrap.h"
 #include "app/gui/robot_panel.h"
 #include "app/gui/keyframe_table.h"
 #include "app/gui/servo_table.h"
@@ -443,6 +450,124 @@ class GuiWidgetsTest : public QObject {
     QVERIFY(!w.balanceAction()->isChecked());
     QVERIFY(!w.setAnkleBalance(true));
     QVERIFY(!w.session()->balanceOn());
+  }
+
+  void unwrapKeepsStepsWithinPi() {
+    // A roll passing +pi at 3.1 -> -3.1 (a step of 0.083 rad, not -6.2) and a NaN that is skipped.
+    const double pi = std::numbers::pi;
+    std::vector<double> a{3.0, 3.1, -3.1, -3.0, std::nan(""), 3.1, -3.1};
+    Unwrapped u;
+    unwrapAppend(std::span<const double>(a).first(3), u);  // incremental: the log grows
+    QCOMPARE(u.values.size(), std::size_t(3));
+    unwrapAppend(a, u);
+    QCOMPARE(u.values.size(), a.size());
+    QCOMPARE(u.values[2], -3.1 + 2 * pi);
+    QCOMPARE(u.values[3], -3.0 + 2 * pi);
+    QVERIFY(std::isnan(u.values[4]));
+    QCOMPARE(u.values[5], 3.1);  // -3.0 -> 3.1 across the NaN: back below +pi
+    QCOMPARE(u.values[6], -3.1 + 2 * pi);
+    QVERIFY(isAngleColumn("torso/roll_rad"));
+    QVERIFY(!isAngleColumn("LKneePitch/dq_rad_s"));
+    QVERIFY(!isAngleColumn("com/x_m"));
+  }
+
+  void fallShowsBannerMarkersAndUnwrappedRoll() {
+    // The shipped 200 mm/s walk with weak pitch servos falls (tests/gui/data/nao_weak_legs.params):
+    // `gapsim-cli run ... --params` prints fell=5.276, and the torso roll passes +-pi from 5.75 s.
+    MainWindow w(false);
+    QVERIFY(w.openRobot("nao"));
+    QVERIFY2(w.followAction()->isChecked(), "a robot with a floating base is followed from the start");
+    QVERIFY(w.openMotion(GAPSIM_SOURCE_DIR "/robots/nao/motions/walk_200mm_s_1s.csv"));
+    QVERIFY(w.applyParameterFile(GAPSIM_TEST_DATA_DIR "/nao_weak_legs.params"));
+    SimSession* s = w.session();
+    QVERIFY(s->events().empty());
+    QVERIFY(w.banner()->isHidden());
+    s->setSpeed(100.0);
+    s->play();
+    QTRY_VERIFY_WITH_TIMEOUT(s->currentTime_s() > 6.5 || !s->playing(), 60000);
+    s->pause();
+    // The run goes on after the fall, and the GUI's fall is the CLI's (same physics, same steps).
+    QVERIFY(s->currentTime_s() > 6.5);
+    QVERIFY(s->fallTime_s().has_value());
+    const double fall = *s->fallTime_s();
+    QVERIFY2(std::abs(fall - 5.276) < 1e-6, qPrintable(QString::number(fall, 'f', 4)));
+    QCOMPARE(s->events().size(), std::size_t(1));
+    QVERIFY(!w.banner()->isHidden());
+    QVERIFY2(w.banner()->text().startsWith("fell at 5.28 s: torso tilt"), qPrintable(w.banner()->text()));
+    // A marker at the fall on every plot, drawn (inside the followed 10 s), and a tick on the scrubber
+    // at the first frame at or after it.
+    w.plots()->redrawNow();
+    for (PlotWidget* p : w.plots()->plots()) {
+      QCOMPARE(p->markers().size(), std::size_t(1));
+      QCOMPARE(p->markers().front().t_s, fall);
+      QCOMPARE(p->visibleMarkerCount(), 1);
+    }
+    MarkedSlider* scrubber = w.findChild<PlaybackBar*>()->scrubber();
+    QCOMPARE(scrubber->marks().size(), std::size_t(1));
+    const int mark = scrubber->marks().front().value;
+    QVERIFY(s->frame(mark).t_s >= fall - 1e-9 && s->frame(mark - 1).t_s < fall);
+    // The roll: raw, it jumps by about 2 pi; drawn (unwrapped by default) no step exceeds pi.
+    const SignalRef roll{SignalStore::kSimulation, "torso/roll_rad"};
+    const auto raw = w.store()->signal(roll);
+    QVERIFY(raw.has_value());
+    double raw_jump = 0;
+    for (std::size_t i = 1; i < raw->v.size(); ++i) raw_jump = std::max(raw_jump, std::abs(raw->v[i] - raw->v[i - 1]));
+    QVERIFY2(raw_jump > 5.0, qPrintable(QString("raw roll: largest step %1 rad, no wrap to test").arg(raw_jump)));
+    PlotWidget* first = w.plots()->plots().front();
+    QVERIFY(first->unwrapAngles());
+    auto largestStep = [&](const QList<QPointF>& pts) {
+      double m = 0;
+      for (qsizetype i = 1; i < pts.size(); ++i) m = std::max(m, std::abs(pts[i].y() - pts[i - 1].y()));
+      return m;
+    };
+    first->refresh(5.0, 6.5);  // 150 samples: drawn one by one, not decimated
+    const QList<QPointF> unwrapped = first->drawnPoints(roll);
+    QVERIFY(unwrapped.size() >= 150);
+    QVERIFY2(largestStep(unwrapped) <= std::numbers::pi, qPrintable(QString::number(largestStep(unwrapped))));
+    first->setUnwrapAngles(false);  // the context menu's toggle: the raw angle again
+    QVERIFY(largestStep(first->drawnPoints(roll)) > 5.0);
+    first->setUnwrapAngles(true);
+    // A reset clears banner, markers and tick and keeps the user's camera choice.
+    w.followAction()->trigger();
+    QVERIFY(!w.view()->follow());
+    s->reset();
+    QVERIFY(s->events().empty());
+    QVERIFY(w.banner()->isHidden());
+    for (PlotWidget* p : w.plots()->plots()) QVERIFY(p->markers().empty());
+    QVERIFY(scrubber->marks().empty());
+    QVERIFY(!w.followAction()->isChecked());
+    // MABEL runs on a boom (fixed base): not followed.
+    QVERIFY(w.openRobot("mabel"));
+    QVERIFY(!w.followAction()->isChecked());
+    QVERIFY(w.openRobot("bioloid"));
+    QVERIFY(w.followAction()->isChecked());
+  }
+
+  void divergenceShowsARedBannerWithTheBody() {
+    // The Nao with a spin bound of 1 rad/s: the wave's elbow turns at up to 2.7 rad/s (gapsim-cli
+    // run --motion wave.csv, RElbowRoll/qd_rad_s), so a step throws DivergenceError.
+    MainWindow w(false);
+    QVERIFY(w.openRobot("nao"));
+    RobotModel m = *w.session()->model();
+    m.max_angular_speed_rad_s = 1.0;
+    auto wave = std::make_shared<const Motion>(loadMotion(GAPSIM_SOURCE_DIR "/robots/nao/motions/wave.csv"));
+    w.session()->load(std::make_shared<const RobotModel>(std::move(m)), wave);
+    w.session()->setSpeed(20.0);
+    QSignalSpy error(w.session(), &SimSession::simulationError);
+    w.session()->play();
+    QTRY_VERIFY_WITH_TIMEOUT(!w.session()->events().empty(), 20000);
+    QTRY_COMPARE_WITH_TIMEOUT(error.count(), 1, 5000);
+    const RunEvent& e = w.session()->events().back();
+    QVERIFY(e.kind == RunEvent::Kind::kDivergence);
+    QVERIFY(e.t_s > 0 && e.t_s < 8);
+    QVERIFY(!w.session()->playing());  // a divergence ends the run
+    QVERIFY2(w.banner()->text().startsWith(QString("diverged at %1 s: body '").arg(e.t_s, 0, 'f', 2)), qPrintable(w.banner()->text()));
+    qInfo("banner: %s", qPrintable(w.banner()->text()));
+    QVERIFY2(w.banner()->text().contains("rad/s (bound 1 rad/s)"), qPrintable(w.banner()->text()));
+    QVERIFY(w.banner()->styleSheet().contains(eventColor(RunEvent::Kind::kDivergence).name()));
+    for (PlotWidget* p : w.plots()->plots()) QCOMPARE(p->markers().size(), std::size_t(1));
+    w.session()->reset();
+    QVERIFY(w.banner()->isHidden());
   }
 
   void plotPanelSharesTheTimeRange() {
