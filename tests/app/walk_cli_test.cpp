@@ -41,7 +41,7 @@ TEST(WalkCli, WritesAMotionThatRunPlays) {
   std::getline(in, header);
   EXPECT_EQ(header.rfind("time_s,LHipYawPitch,LHipRoll,LHipPitch,LKneePitch,LAnklePitch,LAnkleRoll,RHipRoll", 0), 0u)
       << header;
-  r = cli("run --motion " + out + " --plain --stepper big --duration 0.3 --quiet");
+  r = cli("run --motion " + out + " --plain --duration 0.3 --quiet");
   EXPECT_EQ(r.code, 0) << r.out;
   EXPECT_TRUE(contains(r.out, "fell=no")) << r.out;
   std::filesystem::remove(out);
@@ -52,7 +52,7 @@ TEST(WalkCli, WritesAMotionThatRunPlays) {
 }
 
 TEST(WalkCli, RunWalkGeneratesAndPlays) {
-  Result r = cli("run --walk speed=0.1,step_duration=1.0,steps=2 --plain --stepper big --duration 0.3 --quiet");
+  Result r = cli("run --walk speed=0.1,step_duration=1.0,steps=2 --plain --duration 0.3 --quiet");
   EXPECT_EQ(r.code, 0) << r.out;
   EXPECT_TRUE(contains(r.out, "sim_time_s=0.300")) << r.out;
 }

@@ -95,7 +95,7 @@ TEST(AnkleBalance, HoldsLoadShareTimesGainTimesGyroForOnePeriod) {
 namespace {
 
 /// RMS of the torso roll (rad) from 3 s (walking) to the end of the walking twin's held-out
-/// walk, hidden parameter set, full pipeline, QuickStep 60.
+/// walk, hidden parameter set, full pipeline, the robot file's solver.
 double heldOutWalkRollRms_rad(const std::optional<BalanceParams>& balance) {
   const test::TwinWalk w = test::runTwinWalk("walk_120mm_s_1.5s.csv", 8.5, balance);
   const RunSummary& s = w.summary;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Test helper: one walk of the walking twin experiment (calib/examples/nao_walk_twin) as the twin
-// plays it: the Nao with the hidden parameter set, full pipeline, QuickStep 60.
+// plays it: the Nao with the hidden parameter set, full pipeline, the robot file's solver.
 #include <memory>
 #include <optional>
 #include <string>
@@ -27,7 +27,6 @@ inline TwinWalk runTwinWalk(const std::string& motion, double duration_s,
   const std::string ex = std::string(GAPSIM_SOURCE_DIR) + "/calib/examples/nao_walk_twin";
   auto model = std::make_shared<RobotModel>(loadRobotFile(resolveRobotFile("nao")));
   loadParameterFile(*model, ex + "/hidden.params");
-  model->solver.iterations = 60;
   const Motion walk = loadMotion(ex + "/motions/" + motion);
   Simulation sim(model);
   RunConfig rc;
