@@ -123,3 +123,36 @@ TEST(DynamixelSim, ParametersByName) {
   EXPECT_THROW(setParameter(m, "hinge/servo/delay_s", 2.0), InputError);
   EXPECT_EQ(d.speed_max_rad_s, 8.0);  // a refused value leaves the model as it was
 }
+
+// The law that runs is the law in motorgear: the torque the solver applies to a Dynamixel joint
+// equals motorgear::DynamixelServo::torque_Nm, for the explicit variant (kd = 0) and for the
+// implicit damper row (kd > 0, where qd is the end-of-step rate). kc = 0: no dry-friction row.
+void expectSolverTorqueIsTheMotorgearLaw(double kd) {
+  const auto p = law(kd, 5.0);
+  auto m = servoOnPendulum(p);
+  const int j = m->jointIndex("hinge");
+  Joint& joint = m->joints[static_cast<std::size_t>(j)];
+  joint.encoder_resolution_rad = 0;
+  // The bob's COM on the axis: the hinge's positional rows then carry no load, and the torque the
+  // solver reports about the axis is the drive's alone.
+  Link& bob = m->links[static_cast<std::size_t>(joint.child)];
+  bob.inertial.origin = Eigen::Isometry3d::Identity();
+  bob.inertial.inertia_kgm2 += bob.inertial.mass_kg * 0.25 * Eigen::Matrix3d::Identity();
+  Simulation sim(m);
+  std::vector<double> target = m->initial_q;
+  target[static_cast<std::size_t>(j)] += 0.3;
+  sim.setTargets(target);
+  for (int k = 0; k < 200; ++k) {
+    const double q_before = sim.jointAngle_rad(j);
+    sim.step();
+    const double law_Nm = motorgear::DynamixelServo::torque_Nm(p, target[static_cast<std::size_t>(j)], q_before,
+                                                               sim.jointRate_rad_s(j));
+    // 1e-9 N m against a law of up to 3 N m: dWorldStep solves the rows exactly.
+    ASSERT_NEAR(sim.jointTorque_Nm(j), law_Nm, 1e-9) << "step " << k << ", kd " << kd;
+  }
+}
+
+TEST(DynamixelSim, ExplicitLawInTheSolverIsTheMotorgearLaw) { expectSolverTorqueIsTheMotorgearLaw(0.0); }
+TEST(DynamixelSim, DamperRowInTheSolverIsTheMotorgearLawWithEndOfStepRate) {
+  expectSolverTorqueIsTheMotorgearLaw(0.3069);
+}
