@@ -372,7 +372,7 @@ int run(int argc, char** argv) {
   const std::vector<int> map = motion.mapJoints(names);
   std::optional<Balance> balance;
   if (!open_loop)
-    if (auto p = gapsim::parseMotionController(motion.controller(), motion.sourceFile(), motion.controllerLine())) {
+    if (auto p = gapsim::motionController(motion)) {
       Balance b;
       b.p = *p;
       b.period_steps = std::max(1L, std::lround(p->period_s / mm->opt.timestep));

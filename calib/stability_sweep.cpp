@@ -81,7 +81,7 @@ SweepCase runCase(const RobotModel& base, const std::vector<ParameterRange>& ran
     RunConfig rc;
     rc.duration_s = cfg.duration_s;
     // The motion plays as at the defaults: with the controller it names (walks: the ankle balance).
-    if (motion) rc.balance = parseMotionController(motion->controller(), motion->sourceFile(), motion->controllerLine());
+    if (motion) rc.balance = motionController(*motion);
     const RunSummary s = runMotion(sim, motion.get(), rc, nullptr);
     c.max_tilt_deg = s.max_tilt_deg;
     if (s.diverged) {

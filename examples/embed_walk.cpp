@@ -17,7 +17,7 @@ int main() {
   Simulation sim(nao);                                     // full MoToFlex pipeline, the file's solver
   RunConfig run;
   run.duration_s = walk.endTime_s() + 1.0;
-  run.balance = parseMotionController(walk.controller());  // the ankle balance the walk names
+  run.balance = motionController(walk);  // the ankle balance the walk names
   const RunSummary s = runMotion(sim, &walk, run, nullptr);
   std::printf("walked %.3f m in %.1f s, fell: %s, torso pitch now %.4f rad\n", s.distance_m, s.sim_time_s,
               s.fall_time_s ? "yes" : "no", sim.imu().pitch_rad);

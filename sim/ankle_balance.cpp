@@ -46,6 +46,10 @@ std::optional<BalanceParams> parseMotionController(const std::string& spec, cons
   }
 }
 
+std::optional<BalanceParams> motionController(const Motion& motion) {
+  return parseMotionController(motion.controller(), motion.sourceFile(), motion.controllerLine());
+}
+
 std::array<double, 2> footLoadShares(double force0_N, double force1_N, double min_load_N) {
   const double f0 = std::max(0.0, force0_N), f1 = std::max(0.0, force1_N);
   const double total = f0 + f1;

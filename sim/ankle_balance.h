@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/motion.h"
 #include "sim/robot_model.h"
 
 namespace gapsim {
@@ -52,6 +53,9 @@ BalanceParams parseBalanceParams(const std::string& spec, const std::string& sou
 /// Throws InputError(file, line, "controller") for any other controller name.
 std::optional<BalanceParams> parseMotionController(const std::string& spec, const std::string& file = {},
                                                    int line = 0);
+
+/// parseMotionController of the controller `motion` names, located at its `# controller:` line.
+std::optional<BalanceParams> motionController(const Motion& motion);
 
 /// The feedback the walk generator writes into its motions (`# controller:` line) and `run --walk`
 /// plays: roll and pitch rate damping on the stance ankles (docs/walk.md, "Ankle balance").

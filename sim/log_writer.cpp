@@ -10,6 +10,7 @@
 #include <unordered_set>
 
 #include "sim/input_error.h"
+#include "sim/text_file.h"
 
 namespace gapsim {
 
@@ -144,15 +145,6 @@ std::string Log::toCsv() const {
   return text;
 }
 
-void Log::write(const std::string& path) const {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) {
-    throw InputError(path, 0, "", std::string("cannot open for writing: ") + std::strerror(errno));
-  }
-  const std::string text = toCsv();
-  out.write(text.data(), static_cast<std::streamsize>(text.size()));
-  out.close();
-  if (out.fail()) throw InputError(path, 0, "", "write failed (disk full?)");
-}
+void Log::write(const std::string& path) const { writeTextFile(path, toCsv()); }
 
 }  // namespace gapsim

@@ -142,8 +142,7 @@ void splitCommas(std::string_view line, std::vector<std::string_view>& cells) {
 
 std::optional<std::pair<std::string, int>> findControllerLine(const std::string& path) {
   // Comment lines before the header; "# controller: SPEC" names the controller (sim/motion.h).
-  const std::string text = readTextFile(path);
-  std::istringstream in(text);
+  std::ifstream in(path, std::ios::binary);  // the motion was read already: only its leading comments here
   std::string line;
   const std::string key = "controller:";
   for (int no = 1; std::getline(in, line); ++no) {

@@ -21,4 +21,12 @@ std::string readTextFile(const std::string& path) {
   return text;
 }
 
+void writeTextFile(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) throw InputError(path, 0, "", std::string("cannot open for writing: ") + std::strerror(errno));
+  out.write(text.data(), static_cast<std::streamsize>(text.size()));
+  out.close();
+  if (out.fail()) throw InputError(path, 0, "", "write failed (disk full?)");
+}
+
 }  // namespace gapsim

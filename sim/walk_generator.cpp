@@ -4,9 +4,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <map>
 
 #include "sim/ankle_balance.h"
@@ -14,6 +11,7 @@
 #include "sim/key_values.h"
 #include "sim/kinematics.h"
 #include "sim/log_writer.h"
+#include "sim/text_file.h"
 
 namespace gapsim {
 
@@ -202,12 +200,7 @@ void GeneratedMotion::writeCsv(const std::string& path) const {
     std::copy(frames_rad[f].begin(), frames_rad[f].end(), row.begin() + 1);
     log.appendRow(row);
   }
-  const std::string text = (controller.empty() ? std::string() : "# controller: " + controller + "\n") + log.toCsv();
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw InputError(path, 0, "", std::string("cannot open for writing: ") + std::strerror(errno));
-  out.write(text.data(), static_cast<std::streamsize>(text.size()));
-  out.close();
-  if (out.fail()) throw InputError(path, 0, "", "write failed (disk full?)");
+  writeTextFile(path, (controller.empty() ? std::string() : "# controller: " + controller + "\n") + log.toCsv());
 }
 
 ComPoser::ComPoser(const RobotModel& model, std::string source)

@@ -122,7 +122,7 @@ RunSetup prepareRun(const RunArgs& a, bool with_log, bool profile) {
     s.config.balance = parseBalanceParams(a.balance);
   } else if (s.motion && !a.open_loop) {
     // The controller the motion names plays by default (walks and the kick name the ankle balance).
-    s.config.balance = parseMotionController(s.motion->controller(), s.motion->sourceFile(), s.motion->controllerLine());
+    s.config.balance = motionController(*s.motion);
     if (s.config.balance && !a.quiet)
       std::cerr << "controller: " << s.motion->controller() << " (named by the motion; --open-loop plays it without)\n";
   }

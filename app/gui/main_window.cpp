@@ -240,7 +240,7 @@ void MainWindow::buildMenus() {
     // Back on: the feedback the motion names (walks: roll and pitch), else the roll damper.
     const Motion* m = session_->motion().get();
     std::optional<BalanceParams> named;
-    if (m) named = parseMotionController(m->controller(), m->sourceFile(), m->controllerLine());
+    if (m) named = motionController(*m);
     setAnkleBalance(on, named.value_or(BalanceParams{}));
   });
 

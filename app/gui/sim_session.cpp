@@ -22,7 +22,7 @@ void SimSession::load(std::shared_ptr<const RobotModel> model, std::shared_ptr<c
   // A new motion plays with the controller it names (walks: the ankle balance; none: open loop);
   // Playback > Ankle Balance switches it for this motion, as `gapsim-cli run --open-loop` does.
   std::optional<BalanceParams> balance =
-      new_motion ? parseMotionController(motion->controller(), motion->sourceFile(), motion->controllerLine()) : balance_;
+      new_motion ? motionController(*motion) : balance_;
   if (balance) {  // a robot without ankles switches the feedback off instead of failing to load
     try {
       AnkleBalance check(*model, *balance);
