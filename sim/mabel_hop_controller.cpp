@@ -6,6 +6,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "sim/mabel_legs.h"
+
 namespace gapsim {
 
 const char* phaseName(MabelHopController::Phase p) {
@@ -33,10 +35,10 @@ MabelHopController::MabelHopController(const Simulation& sim, const Params& p) :
   knee_[1] = joint("knee_R");
   boom_yaw_ = joint("boom_yaw");
   boom_pitch_ = joint("boom_pitch");
-  if (sim.mabelLegCount() != 2 || sim.toeCount() != 2)
+  if (mabelLegCount(sim) != 2 || sim.toeCount() != 2)
     throw std::invalid_argument("hop controller: needs two <mabel_leg> (left, right) and two compliant-ground toes");
   for (int l = 0; l < 2; ++l) {
-    const auto& tp = sim.mabelLeg(l).params();
+    const auto& tp = mabelLeg(sim, l).transmission().params();
     gamma_LA_[l] = tp.mLA.gamma;
     gamma_LS_[l] = tp.mLS.gamma;
     K_T_LA_[l] = tp.mLA.K_T;
@@ -63,7 +65,7 @@ double MabelHopController::differentiate(Diff& d, double v) {
 void MabelHopController::update(Simulation& sim) {
   const double t = sim.time_s();
   if (t + 1e-9 < next_t_) {  // zero-order hold between controller periods
-    for (int l = 0; l < 2; ++l) sim.setMotorCommands_Nm(l, last_u_[2 * l], last_u_[2 * l + 1]);
+    for (int l = 0; l < 2; ++l) mabelLeg(sim, l).setMotorCommands_Nm(last_u_[2 * l], last_u_[2 * l + 1]);
     return;
   }
   next_t_ += p_.T_s;
@@ -75,7 +77,7 @@ void MabelHopController::update(Simulation& sim) {
     const double knee = quant(sim.jointAngle_rad(knee_[l]), p_.encoder_rad);
     // The paper's leg angle: grows backward (see the header); mirror: grows forward.
     q_LA[l] = p_.mirror ? M_PI - hip - 0.5 * knee : M_PI + hip + 0.5 * knee;
-    q_mLS[l] = quant(sim.mabelLeg(l).state().q_mLS_rad, p_.encoder_rad);
+    q_mLS[l] = quant(mabelLeg(sim, l).transmission().state().q_mLS_rad, p_.encoder_rad);
     h[2 * l] = q_LA[l];
     h[2 * l + 1] = q_mLS[l];
   }
@@ -166,7 +168,7 @@ void MabelHopController::update(Simulation& sim) {
     last_u_[2 * l] = u_LA;
     last_u_[2 * l + 1] = u_LS;
   }
-  for (int l = 0; l < 2; ++l) sim.setMotorCommands_Nm(l, last_u_[2 * l], last_u_[2 * l + 1]);
+  for (int l = 0; l < 2; ++l) mabelLeg(sim, l).setMotorCommands_Nm(last_u_[2 * l], last_u_[2 * l + 1]);
 }
 
 MabelHopController::Params parseHopParams(const std::string& text, MabelHopController::Params p) {

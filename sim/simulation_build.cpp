@@ -524,7 +524,8 @@ Simulation::Simulation(std::shared_ptr<const RobotModel> model, const SimOptions
   // --- move everything to the initial pose ---
   for (size_t bi = 0; bi < I.bodies.size(); ++bi) setPose(I.bodies[bi].id, body_pose_init[bi]);
   target_ = m.initial_q;
-  initMabel();
+  I.coupled_drives = makeCoupledDrives(m);
+  initCompliantGround();
   release_on_throw.constructed = true;
 }
 
