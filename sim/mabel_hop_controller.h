@@ -82,6 +82,9 @@ class MabelHopController {
   const Params& params() const { return p_; }
 
  private:
+  void advancePhase(double t, const bool on[2], double phi_h, double phi_v_rate);
+  void references(double q_Tor, double q_LA_right, double ref[4]);
+
   struct Diff {  // numerical differentiation of a quantised signal
     double last = 0, rate = 0;
     bool init = false;
