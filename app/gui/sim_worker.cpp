@@ -51,16 +51,12 @@ SimWorker::SimWorker(std::shared_ptr<const RobotModel> model, std::shared_ptr<co
   }
   steps_per_sample_ = std::max(1L, std::lround(log_period_s_ / sim_.dt_s()));
   log_period_s_ = static_cast<double>(steps_per_sample_) * sim_.dt_s();
-  target_ = model_->initial_q;
-  if (motion_ && balance) balance_.emplace(*model_, *balance);  // InputError for a robot without ankles
+  sim_.setTargets(model_->initial_q);
   if (motion_) {
-    std::vector<std::string> names;
-    for (const Joint& j : model_->joints) names.push_back(j.name);
-    motion_map_ = motion_->mapJoints(names);  // InputError for a joint the robot lacks
-    motion_->sampleAll(0.0, motion_values_, cursor_);
-    for (std::size_t c = 0; c < motion_map_.size(); ++c) target_[motion_map_[c]] = motion_values_[c];
+    motion_ctl_ = &player_.emplace(*model_, *motion_);  // InputError for a joint the robot lacks
+    if (balance) motion_ctl_ = &balanced_.emplace(*model_, *balance, *player_);  // InputError without ankles
+    motion_ctl_->start(sim_);
   }
-  sim_.setTargets(target_);
   queue_.push_back(snapshot());
   thread_ = std::thread([this] { loop(); });
 }
@@ -155,11 +151,7 @@ RunEvent SimWorker::fallEvent() const {
 
 void SimWorker::advanceOneSample() {
   for (long k = 0; k < steps_per_sample_; ++k) {
-    if (motion_) {
-      motion_->sampleAll(sim_.time_s(), motion_values_, cursor_);
-      for (std::size_t c = 0; c < motion_map_.size(); ++c) target_[motion_map_[c]] = motion_values_[c];
-      sim_.setTargets(balance_ ? balance_->adjust(sim_, target_) : target_);  // as runMotion
-    }
+    if (motion_ctl_) motion_ctl_->update(sim_);  // as runMotion
     if (ctl_) ctl_->update(sim_);
     sim_.step();
     if (!fall_noted_ && sim_.fallTime_s()) {

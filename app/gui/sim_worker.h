@@ -36,6 +36,7 @@
 #include "sim/ankle_balance.h"
 #include "sim/mabel_hop_controller.h"
 #include "sim/motion.h"
+#include "sim/motion_player.h"
 #include "sim/recorder.h"
 #include "sim/simulation.h"
 
@@ -60,7 +61,7 @@ class SimWorker {
   /// The model simulated (with the hop controller: the drop start's copy).
   const std::shared_ptr<const RobotModel>& model() const { return model_; }
   bool hopControllerOn() const { return ctl_ != nullptr; }
-  bool balanceOn() const { return balance_.has_value(); }
+  bool balanceOn() const { return balanced_.has_value(); }
   double logPeriod_s() const { return log_period_s_; }
 
   void setRunning(bool running);
@@ -89,10 +90,11 @@ class SimWorker {
   Recorder recorder_;
   std::vector<std::string> columns_;
   std::unique_ptr<MabelHopController> ctl_;
-  std::optional<AnkleBalance> balance_;
-  std::vector<int> motion_map_;
-  std::vector<double> target_, motion_values_;
-  MotionCursor cursor_;
+  // The motion's controllers, as runMotion builds them (sim/motion_player.h): the player, wrapped
+  // in the ankle balance when it is on; motion_ctl_ is the outer one (null without a motion).
+  std::optional<MotionPlayer> player_;
+  std::optional<Balanced> balanced_;
+  Controller* motion_ctl_ = nullptr;
   double log_period_s_;
   long steps_per_sample_ = 10;
 
