@@ -23,6 +23,10 @@ PlotPanel::PlotPanel(SignalStore* store, QWidget* parent) : QWidget(parent), sto
   add->setText(tr("+ Plot"));
   add->setToolTip(tr("Add a plot below; drag signals from the signal tree onto it"));
   connect(add, &QToolButton::clicked, this, [this] { addPlot(); });
+  auto* add_xy = new QToolButton;
+  add_xy->setText(tr("+ XY"));
+  add_xy->setToolTip(tr("Add an XY plot: drop the X signal, then the Y signal (e.g. com/x_m, then com/y_m)"));
+  connect(add_xy, &QToolButton::clicked, this, [this] { addXyPlot(); });
   follow_button_ = new QToolButton;
   follow_button_->setText(tr("Follow"));
   follow_button_->setCheckable(true);
@@ -35,8 +39,9 @@ PlotPanel::PlotPanel(SignalStore* store, QWidget* parent) : QWidget(parent), sto
   window_box_->setSuffix(" s");
   window_box_->setToolTip(tr("Time window while following"));
   connect(window_box_, &QDoubleSpinBox::valueChanged, this, &PlotPanel::setWindow);
-  for (QWidget* w : std::initializer_list<QWidget*>{add, follow_button_, window_box_}) w->setFocusPolicy(Qt::NoFocus);
+  for (QWidget* w : std::initializer_list<QWidget*>{add, add_xy, follow_button_, window_box_}) w->setFocusPolicy(Qt::NoFocus);
   bar->addWidget(add);
+  bar->addWidget(add_xy);
   bar->addWidget(follow_button_);
   bar->addWidget(new QLabel(tr("window")));
   bar->addWidget(window_box_);
@@ -65,6 +70,18 @@ PlotWidget* PlotPanel::addPlot() {
   p->setMarkers(markers_);
   p->setAbCursors(ab_);
   if (!current_) current_ = p;
+  dirty_ = true;
+  return p;
+}
+
+XyPlotWidget* PlotPanel::addXyPlot() {
+  auto* p = new XyPlotWidget(store_);
+  xy_plots_.push_back(p);
+  splitter_->addWidget(p);
+  connect(p, &XyPlotWidget::removeRequested, this, [this, p] {
+    xy_plots_.erase(std::find(xy_plots_.begin(), xy_plots_.end(), p));
+    p->deleteLater();
+  });
   dirty_ = true;
   return p;
 }
@@ -156,6 +173,7 @@ void PlotPanel::tick() {
   } else if (cursor_dirty_) {
     cursor_dirty_ = cursor_moved_ = false;
     for (PlotWidget* p : plots_) p->setCursorTime(cursor_s_);
+    for (XyPlotWidget* p : xy_plots_) p->setCursorTime(cursor_s_);
   }
 }
 
@@ -172,6 +190,10 @@ void PlotPanel::redrawNow() {
   QElapsedTimer t;
   t.start();
   for (PlotWidget* p : plots_) {
+    p->refresh(x0_, x1_);
+    p->setCursorTime(cursor_s_);
+  }
+  for (XyPlotWidget* p : xy_plots_) {
     p->refresh(x0_, x1_);
     p->setCursorTime(cursor_s_);
   }

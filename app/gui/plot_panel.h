@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "app/gui/plot_widget.h"
+#include "app/gui/xy_plot_widget.h"
 
 class QSplitter;
 class QToolButton;
@@ -29,6 +30,9 @@ class PlotPanel : public QWidget {
   PlotPanel(SignalStore* store, QWidget* parent = nullptr);
 
   PlotWidget* addPlot();
+  /// An XY plot below the others, drawn over the same time window, with the same cursor.
+  XyPlotWidget* addXyPlot();
+  const std::vector<XyPlotWidget*>& xyPlots() const { return xy_plots_; }
   void removePlot(PlotWidget* plot);
   const std::vector<PlotWidget*>& plots() const { return plots_; }
   /// The plot double-clicked signals go to (the last one clicked or the first).
@@ -66,6 +70,7 @@ class PlotPanel : public QWidget {
   QLabel* ab_label_;
   AbCursors ab_;
   std::vector<PlotWidget*> plots_;
+  std::vector<XyPlotWidget*> xy_plots_;
   std::vector<TimeMarker> markers_;
   PlotWidget* current_ = nullptr;
   QTimer timer_;

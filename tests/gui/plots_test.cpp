@@ -16,6 +16,7 @@
 #include "app/gui/plot_widget.h"
 #include "app/gui/signal_store.h"
 #include "app/gui/time_window.h"
+#include "app/gui/xy_plot_widget.h"
 #include "sim/log_writer.h"
 
 using namespace gapsim;
@@ -217,6 +218,45 @@ class GuiPlotsTest : public QObject {
     panel.setAbCursor(-1, 0);
     QVERIFY(p->abRows().empty());
     QVERIFY(p->abReadoutText().isEmpty());
+  }
+
+  void xyPlotOfTheCom() {
+    SignalStore store;
+    fill(store);
+    PlotPanel panel(&store);
+    panel.resize(600, 600);
+    XyPlotWidget* xy = panel.addXyPlot();
+    const SignalRef x{0, "com/x_m"}, y{0, "com/y_m"};
+    QVERIFY(xy->addSignal(x));  // the first drop is X
+    QVERIFY(!xy->ySignal());
+    QVERIFY(xy->addSignal(y));  // the second Y
+    QVERIFY(!xy->addSignal({0, "no/such_m"}));
+    panel.setFollow(false);
+    panel.setCursorTime(3.0);
+    panel.redrawNow();  // the window 0..10 s
+    const auto [t0, t1] = panel.range();
+    const SignalSource* sim = store.source(0);
+    const auto& cx = sim->values[static_cast<std::size_t>(sim->columnIndex("com/x_m"))];
+    const auto& cy = sim->values[static_cast<std::size_t>(sim->columnIndex("com/y_m"))];
+    // Every sample in the window, as the pair (x(t), y(t)) of the log.
+    const QList<QPointF> pts = xy->points();
+    std::size_t k = 0;
+    for (std::size_t i = 0; i < sim->time_s.size(); ++i) {
+      if (sim->time_s[i] < t0 || sim->time_s[i] > t1) continue;
+      QVERIFY(k < static_cast<std::size_t>(pts.size()));
+      QCOMPARE(pts[static_cast<qsizetype>(k)], QPointF(cx[i], cy[i]));
+      ++k;
+    }
+    QCOMPARE(static_cast<qsizetype>(k), pts.size());
+    QCOMPARE(xy->cursorPoint().size(), 1);  // the dot at the cursor: row 300
+    QCOMPARE(xy->cursorPoint().front(), QPointF(cx[300], cy[300]));
+    QCOMPARE(xy->xAxisTitle(), QString("com/x_m (m)"));
+    QCOMPARE(xy->yAxisTitle(), QString("com/y_m (m)"));
+    checkNice(xy->xTickLabels(), "xy x");
+    checkNice(xy->yTickLabels(), "xy y");
+    xy->swapAxes();
+    QCOMPARE(*xy->xSignal(), y);
+    QCOMPARE(xy->points().front(), QPointF(cy[0], cx[0]));
   }
 
   void theCursorStaysInView() {
