@@ -350,6 +350,10 @@ bool MainWindow::openMotion(const QString& path, std::optional<double> frame_per
     std::vector<std::string> names;
     for (const Joint& j : session_->model()->joints) names.push_back(j.name);
     motion->checkJoints(names);
+  } catch (const InputError& e) {
+    if (e.field() == "time_s" && !frame_period_s) return openMotionWithoutTimes(path);
+    reportError(tr("Cannot load the motion"), QString::fromStdString(e.what()));
+    return false;
   } catch (const std::exception& e) {
     reportError(tr("Cannot load the motion"), QString::fromStdString(e.what()));
     return false;
@@ -358,6 +362,18 @@ bool MainWindow::openMotion(const QString& path, std::optional<double> frame_per
   addRecent("motion", QFileInfo(path).absoluteFilePath());
   statusBar()->showMessage(tr("motion %1: %2 s").arg(QFileInfo(path).fileName()).arg(motion->endTime_s()), 5000);
   return true;
+}
+
+bool MainWindow::openMotionWithoutTimes(const QString& path) {
+  const QString what = tr("%1 has no time_s column: its rows are frames at a fixed period.").arg(QFileInfo(path).fileName());
+  if (!interactive_) {
+    reportError(tr("Cannot load the motion"),
+                what + " " + tr("Open it from File > Open Motion, which asks for the frame period, or start gapsim with --frame-period SECONDS."));
+    return false;
+  }
+  bool ok = false;
+  const double period = QInputDialog::getDouble(this, tr("Motion without times"), what + "\n" + tr("Frame period (s):"), 0.01, 0.001, 1.0, 4, &ok);
+  return ok && openMotion(path, period);
 }
 
 bool MainWindow::openOverlay(const QString& path) {

@@ -108,6 +108,9 @@ class MainWindow : public QMainWindow {
   void showEvent(QShowEvent* e) override;
 
  private:
+  /// A motion CSV without a time_s column: asks for its frame period (interactive) or says how to
+  /// give one, in the GUI's words.
+  bool openMotionWithoutTimes(const QString& path);
   void buildMenus();
   void reportError(const QString& title, const QString& message);
   void addRecent(const QString& kind, const QString& path);

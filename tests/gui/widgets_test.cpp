@@ -4,6 +4,7 @@
 // the alignment, the parameter binding to the model and the robot panel, and playback from the
 // recorded history.
 #include <QLabel>
+#include <QLineEdit>
 #include <QMimeData>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -244,6 +245,74 @@ class GuiWidgetsTest : public QObject {
       if (b->text().startsWith("Apply")) b->click();
     QCOMPARE(apply.count(), 1);
     QVERIFY(!panel.hasPendingEdits());
+  }
+
+  void parameterTreeKeepsItsStateFiltersAndMarksChanges() {
+    const auto model = nao();
+    RobotPanel panel;
+    panel.resize(400, 700);
+    panel.setRobot(model, {});
+    QTreeWidget* tree = panel.parameterTree();
+    auto group = [&](const QString& g) -> QTreeWidgetItem* {
+      for (int i = 0; i < tree->topLevelItemCount(); ++i)
+        if (tree->topLevelItem(i)->text(0) == g) return tree->topLevelItem(i);
+      return nullptr;
+    };
+    auto leaf = [&](const QString& name) -> QTreeWidgetItem* {
+      for (QTreeWidgetItemIterator it(tree); *it; ++it)
+        if ((*it)->data(0, Qt::UserRole + 1).toString() == name) return *it;
+      return nullptr;
+    };
+    QVERIFY(group("LKneePitch"));
+    group("LKneePitch")->setExpanded(true);
+    QVERIFY(!leaf("LKneePitch/friction/dry")->font(1).bold());  // the file's value: not marked
+    // An edit is marked (bold, the file's value in the tooltip, the group counts it) ...
+    panel.editParameter("LKneePitch/friction/dry", 0.25);
+    QVERIFY(leaf("LKneePitch/friction/dry")->font(1).bold());
+    QVERIFY(leaf("LKneePitch/friction/dry")->toolTip(1).contains("robot file: "));
+    QCOMPARE(group("LKneePitch")->text(1), QString("1 changed"));
+    // ... and stays marked after Apply, which reloads the tree from the new model; the open group
+    // stays open.
+    const auto applied = std::make_shared<const RobotModel>(*panel.editedModel());
+    panel.setRobot(applied, {});
+    QVERIFY(group("LKneePitch")->isExpanded());
+    QVERIFY(!group("RKneePitch")->isExpanded());
+    QVERIFY(leaf("LKneePitch/friction/dry")->font(1).bold());
+    QVERIFY(!leaf("RKneePitch/friction/dry")->font(1).bold());
+    // Set back to the file's value: the mark goes.
+    panel.editParameter("LKneePitch/friction/dry", model->joints[static_cast<std::size_t>(model->jointIndex("LKneePitch"))].drive.dry_friction_Nm);
+    QVERIFY(!leaf("LKneePitch/friction/dry")->font(1).bold());
+    QCOMPARE(group("LKneePitch")->text(1), QString());
+    // The filter keeps matching parameters and their groups.
+    panel.parameterFilter()->setText("kneepitch/friction");
+    int shown_groups = 0;
+    for (int i = 0; i < tree->topLevelItemCount(); ++i) shown_groups += tree->topLevelItem(i)->isHidden() ? 0 : 1;
+    QCOMPARE(shown_groups, 2);  // LKneePitch, RKneePitch
+    QVERIFY(!group("RKneePitch")->isHidden() && group("RKneePitch")->isExpanded());
+    QVERIFY(group("HeadYaw")->isHidden());
+    for (int k = 0; k < group("LKneePitch")->childCount(); ++k) {
+      QTreeWidgetItem* l = group("LKneePitch")->child(k);
+      QCOMPARE(l->isHidden(), !l->data(0, Qt::UserRole + 1).toString().contains("friction"));
+    }
+    panel.parameterFilter()->clear();
+    QVERIFY(!group("HeadYaw")->isHidden());
+    // The value column is as wide as its widest value.
+    tree->expandAll();
+    int widest = 0;
+    for (QTreeWidgetItemIterator it(tree); *it; ++it) widest = std::max(widest, tree->fontMetrics().horizontalAdvance((*it)->text(1)));
+    QVERIFY2(tree->columnWidth(1) >= widest, qPrintable(QString("%1 < %2").arg(tree->columnWidth(1)).arg(widest)));
+  }
+
+  void aMotionWithoutTimesIsExplainedInTheGuisWords() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("no_time.csv");
+    std::ofstream(path.toStdString()) << "LKneePitch,RKneePitch\n0.1,0.1\n0.2,0.2\n";
+    MainWindow w(false);
+    QVERIFY(w.openRobot("nao"));
+    QVERIFY(!w.openMotion(path));
+    QVERIFY2(w.lastError().contains("no_time.csv has no time_s column"), qPrintable(w.lastError()));
+    QVERIFY2(w.lastError().contains("File > Open Motion"), qPrintable(w.lastError()));
+    QVERIFY(w.openMotion(path, 0.01));  // with a frame period it loads
   }
 
   void bioloidPanelShowsAndEditsTheServoGains() {
