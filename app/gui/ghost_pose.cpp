@@ -28,7 +28,8 @@ int ghostSource(const RobotModel& m, const SignalStore& store) {
   return -1;
 }
 
-GhostPose ghostPose(const RobotModel& m, const SignalStore& store, int source, double t_s, const Frame& sim_frame) {
+GhostPose ghostPose(const RobotModel& m, const SignalStore& store, int source, double t_s, const Frame& sim_frame,
+                    double side_m) {
   GhostPose g;
   if (!store.source(source) || sim_frame.links.size() != m.links.size() || m.root_link < 0) return g;
   g.q_rad.assign(m.joints.size(), 0.0);
@@ -46,6 +47,9 @@ GhostPose ghostPose(const RobotModel& m, const SignalStore& store, int source, d
   Eigen::Isometry3d root = Eigen::Isometry3d::Identity();
   root.translation() = Eigen::Vector3d(r.p[0], r.p[1], r.p[2]);
   root.linear() = Eigen::Quaterniond(r.q[0], r.q[1], r.q[2], r.q[3]).normalized().toRotationMatrix();
+  Eigen::Vector3d left = root.linear().col(1);
+  left.z() = 0;
+  if (left.norm() > 1e-6) root.translation() += side_m * left.normalized();
   for (const Eigen::Isometry3d& p : linkPoses(m, g.q_rad, root)) {
     const Eigen::Quaterniond q(p.rotation());
     PoseF out;
@@ -54,6 +58,11 @@ GhostPose ghostPose(const RobotModel& m, const SignalStore& store, int source, d
     g.links.push_back(out);
   }
   return g;
+}
+
+double ghostSide_m(const RobotModel& m, const Frame& sim_frame) {
+  if (m.root_link < 0 || static_cast<std::size_t>(m.root_link) >= sim_frame.links.size()) return 0.15;
+  return std::max(0.15, static_cast<double>(sim_frame.links[static_cast<std::size_t>(m.root_link)].p[2]));
 }
 
 QVector4D ghostColor(double error_rad) {

@@ -593,7 +593,7 @@ void MainWindow::updateGhost() {
     return;
   }
   const Frame& f = session_->frame(session_->currentIndex());
-  const GhostPose g = ghostPose(*model, *store_, id, f.t_s, f);
+  const GhostPose g = ghostPose(*model, *store_, id, f.t_s, f, ghostSide_m(*model, f));
   std::vector<QVector4D> colors;
   for (double e : g.error_rad) colors.push_back(ghostColor(e));
   view_->setGhost(g.links, colors);

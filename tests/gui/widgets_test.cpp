@@ -366,9 +366,14 @@ class GuiWidgetsTest : public QObject {
     QVERIFY(std::abs(angle("RKneePitch") - 0.2 * std::sin(3 * log_time)) < 1e-5);
     const auto hip = w.store()->signal({SignalStore::kSimulation, "RHipPitch/q_rad"});
     QVERIFY(std::abs(angle("RHipPitch") - interpolateAt(*hip, t)) < 1e-5);
-    // The root is the simulated robot's.
-    const PoseF& root = s->frame(s->currentIndex()).links[static_cast<std::size_t>(model->root_link)];
-    QVERIFY((pose(model->root_link).translation() - Eigen::Vector3d(root.p[0], root.p[1], root.p[2])).norm() < 1e-6);
+    // The root is the simulated robot's, moved beside it to its left by ghostSide_m.
+    const Frame& frame = s->frame(s->currentIndex());
+    const PoseF& root = frame.links[static_cast<std::size_t>(model->root_link)];
+    const Eigen::Vector3d shift = pose(model->root_link).translation() - Eigen::Vector3d(root.p[0], root.p[1], root.p[2]);
+    QVERIFY2(std::abs(shift.norm() - ghostSide_m(*model, frame)) < 1e-5 && std::abs(shift.z()) < 1e-6,
+             qPrintable(QString("shift %1 %2 %3").arg(shift.x()).arg(shift.y()).arg(shift.z())));
+    QVERIFY(ghostSide_m(*model, frame) > 0.25);  // the standing Nao's torso height: about its width
+    QVERIFY(Eigen::Quaterniond(root.q[0], root.q[1], root.q[2], root.q[3]).toRotationMatrix().col(1).dot(shift) > 0);  // its left
     // Switched off: gone; removing the log removes it too.
     w.ghostAction()->setChecked(false);
     QVERIFY(w.view()->ghostLinks().empty());
