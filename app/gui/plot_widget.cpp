@@ -206,7 +206,7 @@ void PlotWidget::refresh(double x0, double x1) {
   const QRectF area = chart_->plotArea();
   const int columns = std::max(50, static_cast<int>(area.width()));
   ax_->setRange(x0, x1);  // before the data: every change re-lays out all series
-  applyNiceTicks(ax_, std::clamp(static_cast<int>(area.width() / 55), 3, 12));
+  applyNiceTicks(ax_, std::clamp(static_cast<int>(area.width() / 45), 3, 12));
   std::vector<std::pair<double, double>> range(axes_.size(), {1, 0});  // per value axis: lo > hi = none
   points_drawn_ = 0;
   for (Entry& e : entries_) {
