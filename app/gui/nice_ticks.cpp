@@ -54,12 +54,19 @@ QString niceLabel(double v, double step, const QString& format) {
 
 void applyNiceTicks(QCategoryAxis* axis, int max_ticks) {
   const double lo = axis->min(), hi = axis->max(), step = niceStep(lo, hi, max_ticks);
-  for (const QString& l : axis->categoriesLabels()) axis->remove(l);
+  const QString format = niceLabelFormat(lo, hi, step);
+  const std::vector<double> ticks = step > 0 ? niceTicks(lo, hi, step) : std::vector<double>{};
+  // Unchanged ticks (a redraw with the same range): leave the axis alone, every change re-lays
+  // out the chart.
+  const QStringList old = axis->categoriesLabels();
+  bool same = axis->startValue() == lo && old.size() == static_cast<qsizetype>(ticks.size());
+  for (std::size_t i = 0; same && i < ticks.size(); ++i)
+    same = old[static_cast<qsizetype>(i)] == niceLabel(ticks[i], step, format) && axis->endValue(old[static_cast<qsizetype>(i)]) == ticks[i];
+  if (same) return;
+  for (const QString& l : old) axis->remove(l);
   axis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
   axis->setStartValue(lo);
-  if (!(step > 0)) return;
-  const QString format = niceLabelFormat(lo, hi, step);
-  for (double v : niceTicks(lo, hi, step)) axis->append(niceLabel(v, step, format), v);
+  for (double v : ticks) axis->append(niceLabel(v, step, format), v);
 }
 
 QStringList axisTickLabels(const QCategoryAxis& axis) { return const_cast<QCategoryAxis&>(axis).categoriesLabels(); }  // not const in Qt
