@@ -193,12 +193,21 @@ void PlotPanel::redrawNow() {
     p->refresh(x0_, x1_);
     p->setCursorTime(cursor_s_);
   }
+  alignTimeAxes();
   for (XyPlotWidget* p : xy_plots_) {
     p->refresh(x0_, x1_);
     p->setCursorTime(cursor_s_);
   }
   redraw_ms_sum_ += t.nsecsElapsed() * 1e-6;
   ++redraws_;
+}
+
+void PlotPanel::alignTimeAxes() {
+  // Each plot's own left edge (without the added margin); all move to the rightmost one. The
+  // charts lay out on the next event, so a change of label widths settles one redraw later.
+  double target = 0;
+  for (PlotWidget* p : plots_) target = std::max(target, p->plotAreaLeft() - p->extraLeftMargin());
+  for (PlotWidget* p : plots_) p->setExtraLeftMargin(static_cast<int>(std::lround(target - (p->plotAreaLeft() - p->extraLeftMargin()))));
 }
 
 double PlotPanel::takeMeanRedrawMs() {

@@ -267,7 +267,16 @@ void PlotWidget::updateLegend() {
   for (std::size_t i = 0; i < entries_.size(); ++i) items.push_back({texts[static_cast<qsizetype>(i)], entries_[i].series->pen()});
   legend_.setEntries(items);
   const double h = legend_.layout(6, 2, std::max(100, width() - 12));
-  chart_->setMargins(QMargins(2, static_cast<int>(std::ceil(h)), kRightMargin_px, 0));
+  top_margin_ = static_cast<int>(std::ceil(h));
+  chart_->setMargins(QMargins(2 + extra_left_, top_margin_, kRightMargin_px, 0));
+}
+
+double PlotWidget::plotAreaLeft() const { return chart_->plotArea().left(); }
+
+void PlotWidget::setExtraLeftMargin(int px) {
+  if (px == extra_left_) return;
+  extra_left_ = std::max(0, px);
+  chart_->setMargins(QMargins(2 + extra_left_, top_margin_, kRightMargin_px, 0));
 }
 
 void PlotWidget::setAbCursors(const AbCursors& ab) {

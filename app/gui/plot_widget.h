@@ -89,6 +89,12 @@ class PlotWidget : public QChartView {
   /// The value range of an axis (min, max).
   std::pair<double, double> valueRange(int axis) const;
 
+  /// Left edge of the plot area (px in the view) and a margin added left of the value axis, so
+  /// stacked plots line their time axes up (PlotPanel sets it).
+  double plotAreaLeft() const;
+  int extraLeftMargin() const { return extra_left_; }
+  void setExtraLeftMargin(int px);
+
   /// Cursors A and B (drawn where set) and, when both are set, the readout of the deltas.
   void setAbCursors(const AbCursors& ab);
   struct AbRow {
@@ -174,6 +180,7 @@ class PlotWidget : public QChartView {
   double cursor_s_ = 0, x0_ = 0, x1_ = 10;
   bool auto_y_ = true, unwrap_ = true;
   int points_drawn_ = 0;
+  int extra_left_ = 0, top_margin_ = 0;
   int color_counter_ = 0;
   QPointF press_pos_;
   bool dragging_ = false;

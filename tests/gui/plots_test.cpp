@@ -220,6 +220,26 @@ class GuiPlotsTest : public QObject {
     QVERIFY(p->abReadoutText().isEmpty());
   }
 
+  void stackedPlotsLineUpTheirTimeAxes() {
+    // Values of 0..2 m and of -0.1..0.1 N m have labels of different widths ("2.0", "-0.10").
+    SignalStore store;
+    fill(store);
+    PlotPanel panel(&store);
+    panel.resize(600, 600);
+    panel.addPlot()->addSignal({0, "com/x_m"});
+    panel.addPlot()->addSignal({0, "LKneePitch/tau_Nm"});
+    panel.show();
+    for (int i = 0; i < 3; ++i) {
+      panel.redrawNow();
+      QCoreApplication::processEvents();
+    }
+    const auto& p = panel.plots();
+    QVERIFY2(std::abs(p[0]->plotAreaLeft() - p[1]->plotAreaLeft()) <= 1,
+             qPrintable(QString("%1 vs %2").arg(p[0]->plotAreaLeft()).arg(p[1]->plotAreaLeft())));
+    QVERIFY(p[0]->extraLeftMargin() > 0 || p[1]->extraLeftMargin() > 0);  // one of them moved
+    QVERIFY(p[0]->extraLeftMargin() == 0 || p[1]->extraLeftMargin() == 0);  // the other did not
+  }
+
   void xyPlotOfTheCom() {
     SignalStore store;
     fill(store);
