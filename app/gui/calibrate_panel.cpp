@@ -60,9 +60,13 @@ CalibratePanel::CalibratePanel(SignalStore* store, QWidget* parent)
   layout->addLayout(buttons);
 
   bar_ = new QProgressBar;
-  bar_->setRange(0, 1);
+  // Before a job the bar says what the form plans, not a placeholder "0 of 1".
+  bar_->setRange(0, generations_->value());
   bar_->setValue(0);
-  bar_->setFormat(tr("generation %v of %m"));
+  bar_->setFormat(tr("%m generations planned"));  // "generation %v of %m" once a job runs
+  connect(generations_, &QSpinBox::valueChanged, this, [this](int n) {
+    if (!jobRunning() && bar_->value() == 0) bar_->setRange(0, n);
+  });
   layout->addWidget(bar_);
   progress_ = new QLabel(tr("No calibration yet."));
   progress_->setWordWrap(true);
@@ -274,6 +278,7 @@ bool CalibratePanel::startJob() {
   planned_generations_ = s.generations;
   bar_->setRange(0, s.generations);
   bar_->setValue(0);
+  bar_->setFormat(tr("generation %v of %m"));
   progress_->setText(tr("Starting..."));
   tabs_->setCurrentWidget(convergence_);
   // A resumed run prints only its new generations: the earlier ones come from its history.
@@ -518,5 +523,7 @@ QString CalibratePanel::statusText() const { return status_->text(); }
 QString CalibratePanel::progressText() const { return progress_->text(); }
 QString CalibratePanel::outputText() const { return output_->toPlainText(); }
 int CalibratePanel::progressValue() const { return bar_->value(); }
+
+QString CalibratePanel::progressBarText() const { return bar_->text(); }
 
 }  // namespace gapsim::gui

@@ -82,6 +82,8 @@ class CalibratePanel : public QWidget {
   QString progressText() const;
   QString outputText() const;
   int progressValue() const;
+  /// The progress bar's text as shown ("10 generations planned", "generation 2 of 10").
+  QString progressBarText() const;
 
   /// Shows a message about the last Apply (the main window reports how it went).
   void showApplyResult(bool ok, const QString& message);

@@ -2,6 +2,9 @@
 #include "app/gui/convergence_plot.h"
 
 #include <QGraphicsLayout>
+#include <vector>
+
+#include "app/gui/nice_ticks.h"
 #include <algorithm>
 #include <cmath>
 
@@ -22,10 +25,10 @@ void put(QLineSeries* s, double x, double y) {
 }  // namespace
 
 ConvergencePlot::ConvergencePlot(QWidget* parent)
-    : QChartView(parent), chart_(new QChart), ax_(new QValueAxis), ay_(new QLogValueAxis),
+    : QChartView(parent), chart_(new QChart), ax_(new QCategoryAxis), ay_(new QCategoryAxis),
       best_(new QLineSeries), median_(new QLineSeries) {
   chart_->setAnimationOptions(QChart::NoAnimation);
-  chart_->setMargins(QMargins(2, 0, 2, 0));
+  chart_->setMargins(QMargins(2, 0, 12, 0));
   chart_->layout()->setContentsMargins(0, 0, 0, 0);
   chart_->setBackgroundRoundness(0);
   chart_->legend()->setAlignment(Qt::AlignTop);
@@ -34,14 +37,12 @@ ConvergencePlot::ConvergencePlot(QWidget* parent)
   chart_->legend()->setFont(f);
   ax_->setTitleText(tr("generation"));
   ax_->setTitleFont(f);
-  ax_->setLabelFormat("%d");
   ax_->setLabelsFont(f);
-  ay_->setTitleText(tr("fitness (log)"));
+  ax_->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+  ay_->setTitleText(tr("fitness (log scale)"));
   ay_->setTitleFont(f);
-  ay_->setLabelFormat("%.2g");
   ay_->setLabelsFont(f);
-  ay_->setBase(10);
-  ay_->setMinorTickCount(-1);  // minor ticks at 2..9 of every decade
+  ay_->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
   chart_->addAxis(ax_, Qt::AlignBottom);
   chart_->addAxis(ay_, Qt::AlignLeft);
   best_->setName(tr("best"));
@@ -64,15 +65,14 @@ void ConvergencePlot::clear() {
   best_->clear();
   median_->clear();
   skipped_ = 0;
-  ax_->setRange(0, 1);
-  ay_->setRange(0.1, 10);
+  rescale();
 }
 
 void ConvergencePlot::addGeneration(const GenerationProgress& p) {
   const double x = p.generation;
-  if (plottable(p.best)) put(best_, x, p.best);
+  if (plottable(p.best)) put(best_, x, std::log10(p.best));
   else ++skipped_;
-  if (plottable(p.median)) put(median_, x, p.median);
+  if (plottable(p.median)) put(median_, x, std::log10(p.median));
   else ++skipped_;
   rescale();
 }
@@ -81,14 +81,40 @@ void ConvergencePlot::rescale() {
   double lo = INFINITY, hi = -INFINITY, x1 = 1;
   for (QLineSeries* s : {best_, median_})
     for (const QPointF& q : s->points()) lo = std::min(lo, q.y()), hi = std::max(hi, q.y()), x1 = std::max(x1, q.x());
-  ax_->setRange(0, x1);
-  // Ticks on whole generations (at most about 10 of them), so the labels say where the points are.
-  ax_->setTickType(QValueAxis::TicksDynamic);
-  ax_->setTickAnchor(0);
-  ax_->setTickInterval(std::max(1.0, std::ceil(x1 / 10.0)));
-  if (!(lo <= hi)) return;
-  // Whole decades around the data, so the labels are round numbers.
-  ay_->setRange(std::pow(10.0, std::floor(std::log10(lo))), std::pow(10.0, std::ceil(std::log10(hi * 1.0001))));
+  // Whole generations, half a generation of room on each side so the first and last points
+  // (drawn with their markers) are inside the frame.
+  for (const QString& l : ax_->categoriesLabels()) ax_->remove(l);
+  ax_->setRange(-0.5, x1 + 0.5);
+  ax_->setStartValue(-0.5);
+  const double step = std::max(1.0, niceStep(0, x1, 10));
+  for (double g = 0; g <= x1 + 1e-9; g += step) ax_->append(QString::number(static_cast<long long>(g)), g);
+  // In y (log10 of the fitness): the data and a tenth of a decade, at least one decade in all.
+  if (!(lo <= hi)) lo = -1, hi = 1;
+  const double pad = std::max(0.1, 0.05 * (hi - lo));
+  double y0 = lo - pad, y1 = hi + pad;
+  if (y1 - y0 < 1) {
+    const double mid = (y0 + y1) / 2;
+    y0 = mid - 0.5, y1 = mid + 0.5;
+  }
+  for (const QString& l : ay_->categoriesLabels()) ay_->remove(l);
+  ay_->setRange(y0, y1);
+  ay_->setStartValue(y0);
+  // Labels at 1, 2, 5 x 10^n while there are few decades, at the decades only (or every few) beyond.
+  const int d0 = static_cast<int>(std::floor(y0)), d1 = static_cast<int>(std::ceil(y1));
+  const int decades = d1 - d0;
+  const int every = decades <= 8 ? 1 : (decades + 7) / 8;
+  for (int d = d0; d <= d1; d += every)
+    for (double m : decades <= 2 ? std::vector<double>{1, 2, 5} : std::vector<double>{1}) {
+      const double y = d + std::log10(m);
+      if (y < y0 || y > y1) continue;
+      ay_->append(QStringLiteral("%1e%2").arg(m).arg(d), y);
+    }
 }
+
+QStringList ConvergencePlot::fitnessLabels() const { return const_cast<QCategoryAxis*>(ay_)->categoriesLabels(); }
+
+QStringList ConvergencePlot::generationLabels() const { return const_cast<QCategoryAxis*>(ax_)->categoriesLabels(); }
+
+std::pair<double, double> ConvergencePlot::fitnessRange() const { return {std::pow(10.0, ay_->min()), std::pow(10.0, ay_->max())}; }
 
 }  // namespace gapsim::gui

@@ -2,14 +2,19 @@
 #pragma once
 /// \file
 /// The Calibrate panel's convergence plot: best and median fitness per generation on a
-/// logarithmic axis (fitness falls by decades), drawn with Qt Charts like the signal plots.
+/// logarithmic axis (fitness falls by decades), drawn with Qt Charts like the signal plots. The
+/// points are placed at log10(fitness) on a linear axis whose ticks are labelled with the values
+/// (1e-12, 2e-12, 5e-12, 1e-11, ...), so a point sits exactly where its value's label says (Qt's
+/// own log axis placed 1.06e-12 below its "1e-12" line). The ranges leave half a generation and a
+/// margin in y around the points, so none is cut by the frame.
 /// Values a log axis cannot show (<= 0, inf from diverged candidates, nan) are left out and
 /// counted, so a generation of failures shows as a gap, not as a crash of the axis.
 
 #include <QChartView>
 #include <QLineSeries>
-#include <QLogValueAxis>
-#include <QValueAxis>
+#include <QCategoryAxis>
+
+#include <cmath>
 
 #include "app/gui/calib_progress.h"
 
@@ -28,13 +33,20 @@ class ConvergencePlot : public QChartView {
   int skippedValues() const { return skipped_; }
   QLineSeries* bestSeries() const { return best_; }
   QLineSeries* medianSeries() const { return median_; }
+  /// The fitness of a drawn point (the series hold log10 of it).
+  static double fitnessOf(const QPointF& p) { return std::pow(10.0, p.y()); }
+  /// The value axis's labels, bottom to top, and its range in fitness.
+  QStringList fitnessLabels() const;
+  std::pair<double, double> fitnessRange() const;
+  QStringList generationLabels() const;
+  std::pair<double, double> generationRange() const { return {ax_->min(), ax_->max()}; }
 
  private:
   void rescale();
 
   QChart* chart_;
-  QValueAxis* ax_;
-  QLogValueAxis* ay_;
+  QCategoryAxis* ax_;
+  QCategoryAxis* ay_;
   QLineSeries* best_;
   QLineSeries* median_;
   int skipped_ = 0;

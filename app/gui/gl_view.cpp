@@ -252,6 +252,11 @@ void GlView::drawRobot(bool shadow) {
     drawMesh(it.mesh, linkMatrix(it.link) * it.local, shadow ? kShadowColor : it.color, shadow);
 }
 
+void GlView::setGhost(std::vector<PoseF> links, std::vector<QVector4D> colors) {
+  ghost_links_ = std::move(links), ghost_colors_ = std::move(colors);
+  update();
+}
+
 void GlView::drawScene() {
   if (!model_) return;
   for (const SceneBox& b : model_->scene_boxes) {
@@ -367,6 +372,18 @@ void GlView::paintGL() {
     drawRobot(false);
   }
   mesh_prog_->setUniformValue("u_flatten", QMatrix4x4());
+  if (!ghost_links_.empty()) {  // translucent: drawn over the robot, not written to depth
+    glDepthMask(GL_FALSE);
+    for (const Item& it : items_) {
+      const auto l = static_cast<std::size_t>(it.link);
+      if (l >= ghost_links_.size() || l >= ghost_colors_.size()) continue;
+      QMatrix4x4 m;
+      m.translate(ghost_links_[l].p[0], ghost_links_[l].p[1], ghost_links_[l].p[2]);
+      m.rotate(QQuaternion(ghost_links_[l].q[0], ghost_links_[l].q[1], ghost_links_[l].q[2], ghost_links_[l].q[3]));
+      drawMesh(it.mesh, m * it.local, ghost_colors_[l]);
+    }
+    glDepthMask(GL_TRUE);
+  }
   drawScene();  // after the robot: translucent, it must not hide what stands behind it
   drawMarkers();
   mesh_prog_->release();

@@ -46,6 +46,9 @@ class GlView : public QOpenGLWidget, protected QOpenGLExtraFunctions {
   void setShowJointAxes(bool on) { show_axes_ = on, update(); }
   void setShowRobot(bool on) { show_robot_ = on, update(); }  ///< off: the empty scene (tests)
   void setFollow(bool on);
+  /// A second, translucent robot (ghost_pose.h): one pose and one colour per link; empty: none.
+  void setGhost(std::vector<PoseF> links, std::vector<QVector4D> colors);
+  const std::vector<PoseF>& ghostLinks() const { return ghost_links_; }
   void resetCamera();
   OrbitCamera& camera() { return camera_; }
 
@@ -96,6 +99,8 @@ class GlView : public QOpenGLWidget, protected QOpenGLExtraFunctions {
 
   std::shared_ptr<const RobotModel> model_;
   Frame frame_;
+  std::vector<PoseF> ghost_links_;
+  std::vector<QVector4D> ghost_colors_;
   std::vector<Item> items_;
   bool items_dirty_ = false;
   float robot_height_m_ = 0.5f;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // gapsim: the desktop application. See scripted_run.h for the command line.
 #include <QApplication>
+#include <QCoreApplication>
 #include <QSettings>
 #include <QSurfaceFormat>
 #include <QTimer>
@@ -17,6 +18,10 @@ int main(int argc, char** argv) {
   const char* display = std::getenv("DISPLAY");
   const char* wayland = std::getenv("WAYLAND_DISPLAY");
   if ((!platform || !*platform) && (!display || !*display) && (!wayland || !*wayland)) {
+    // --help (and a command line error) needs no window: answer it as on a desktop.
+    QCoreApplication core(argc, argv);
+    int code = 0;
+    if (!gapsim::gui::parseOptions(QCoreApplication::arguments(), code)) return code;
     std::cerr << "gapsim: no display ($DISPLAY and $WAYLAND_DISPLAY are empty). Run it on a desktop, under\n"
                  "  xvfb-run -a -s \"-screen 0 1600x1000x24\" gapsim ...   (headless, e.g. with --screenshot), or\n"
                  "use the headless front end: gapsim-cli demo\n";

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/gui/main_window.h"
 
+#include "app/gui/ghost_pose.h"
+
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDir>
@@ -258,6 +260,15 @@ void MainWindow::buildMenus() {
   toggle(tr("Centre of &Mass"), Qt::Key_C, view_->showCom(), &GlView::setShowCom);
   toggle(tr("&Contacts and Forces"), Qt::Key_T, view_->showContacts(), &GlView::setShowContacts);
   toggle(tr("Joint &Axes"), Qt::Key_J, view_->showJointAxes(), &GlView::setShowJointAxes);
+  ghost_action_ = view->addAction(tr("&Ghost of the Recording"));
+  ghost_action_->setCheckable(true);
+  ghost_action_->setChecked(true);
+  ghost_action_->setShortcut(Qt::Key_G);
+  ghost_action_->setToolTip(tr("An overlaid log with joint angles (<joint>/q_rad) drawn as a translucent robot at the "
+                               "cursor, coloured by each joint's error: green 0, red 0.2 rad and more"));
+  connect(ghost_action_, &QAction::toggled, this, [this] { updateGhost(); });
+  connect(store_, &SignalStore::sourcesChanged, this, [this] { updateGhost(); });
+  connect(store_, &SignalStore::offsetChanged, this, [this] { updateGhost(); });
   view->addAction(tr("Reset &Camera"), Qt::Key_Home, view_, &GlView::resetCamera);
   view->addSeparator();
   view->addAction(tr("Add &Plot"), plots_, [this] { plots_->addPlot(); });
@@ -350,6 +361,10 @@ bool MainWindow::openMotion(const QString& path, std::optional<double> frame_per
     std::vector<std::string> names;
     for (const Joint& j : session_->model()->joints) names.push_back(j.name);
     motion->checkJoints(names);
+  } catch (const InputError& e) {
+    if (e.field() == "time_s" && !frame_period_s) return openMotionWithoutTimes(path);
+    reportError(tr("Cannot load the motion"), QString::fromStdString(e.what()));
+    return false;
   } catch (const std::exception& e) {
     reportError(tr("Cannot load the motion"), QString::fromStdString(e.what()));
     return false;
@@ -358,6 +373,18 @@ bool MainWindow::openMotion(const QString& path, std::optional<double> frame_per
   addRecent("motion", QFileInfo(path).absoluteFilePath());
   statusBar()->showMessage(tr("motion %1: %2 s").arg(QFileInfo(path).fileName()).arg(motion->endTime_s()), 5000);
   return true;
+}
+
+bool MainWindow::openMotionWithoutTimes(const QString& path) {
+  const QString what = tr("%1 has no time_s column: its rows are frames at a fixed period.").arg(QFileInfo(path).fileName());
+  if (!interactive_) {
+    reportError(tr("Cannot load the motion"),
+                what + " " + tr("Open it from File > Open Motion, which asks for the frame period, or start gapsim with --frame-period SECONDS."));
+    return false;
+  }
+  bool ok = false;
+  const double period = QInputDialog::getDouble(this, tr("Motion without times"), what + "\n" + tr("Frame period (s):"), 0.01, 0.001, 1.0, 4, &ok);
+  return ok && openMotion(path, period);
 }
 
 bool MainWindow::openOverlay(const QString& path) {
@@ -548,12 +575,28 @@ void MainWindow::onLoaded() {
 void MainWindow::onFrameShown(int index) {
   const Frame& f = session_->frame(index);
   view_->setFrame(f);
+  updateGhost();
   plots_->setCursorTime(f.t_s);
   // The joint table at 10 Hz at most (and when paused, at once): 26 rows of text are not free.
   if (!session_->playing() || panel_clock_.elapsed() > 100) {
     panel_clock_.restart();
     if (robot_panel_->isVisible()) robot_panel_->showRow(session_->row(index));
   }
+}
+
+void MainWindow::updateGhost() {
+  if (!ghost_action_) return;  // frames before the menus exist
+  const auto model = session_->model();
+  const int id = model && ghost_action_->isChecked() ? ghostSource(*model, *store_) : -1;
+  if (id < 0 || session_->frameCount() == 0) {
+    if (!view_->ghostLinks().empty()) view_->setGhost({}, {});
+    return;
+  }
+  const Frame& f = session_->frame(session_->currentIndex());
+  const GhostPose g = ghostPose(*model, *store_, id, f.t_s, f, ghostSide_m(*model, f));
+  std::vector<QVector4D> colors;
+  for (double e : g.error_rad) colors.push_back(ghostColor(e));
+  view_->setGhost(g.links, colors);
 }
 
 void MainWindow::onEventsChanged() {

@@ -100,6 +100,8 @@ class MainWindow : public QMainWindow {
   /// The fall/divergence banner above the 3D view (hidden while the run has none).
   QLabel* banner() const { return banner_; }
   QAction* followAction() const { return follow_action_; }
+  /// View > Ghost of the Recording (ghost_pose.h); on by default.
+  QAction* ghostAction() const { return ghost_action_; }
 
  protected:
   void dragEnterEvent(QDragEnterEvent* e) override;
@@ -108,6 +110,12 @@ class MainWindow : public QMainWindow {
   void showEvent(QShowEvent* e) override;
 
  private:
+  /// Poses the 3D view's ghost from the newest overlay with joint angles at the shown frame, or
+  /// removes it (none, or switched off).
+  void updateGhost();
+  /// A motion CSV without a time_s column: asks for its frame period (interactive) or says how to
+  /// give one, in the GUI's words.
+  bool openMotionWithoutTimes(const QString& path);
   void buildMenus();
   void reportError(const QString& title, const QString& message);
   void addRecent(const QString& kind, const QString& path);
@@ -136,6 +144,7 @@ class MainWindow : public QMainWindow {
   QLabel* status_ = nullptr;
   QLabel* banner_ = nullptr;
   QAction* follow_action_ = nullptr;
+  QAction* ghost_action_ = nullptr;
   std::string follow_default_for_;  // robot file whose default follow was applied (a reset keeps the user's)
   QString last_error_;
   QString robot_arg_;  // what the current robot was loaded from (name or path)

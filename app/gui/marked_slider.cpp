@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/gui/marked_slider.h"
 
+#include <QMouseEvent>
 #include <QPainter>
 #include <QStyle>
 #include <QStyleOptionSlider>
@@ -20,6 +21,27 @@ int MarkedSlider::markX(int value) const {
   const int span = groove.width() - handle.width();
   return groove.left() + handle.width() / 2 +
          QStyle::sliderPositionFromValue(minimum(), maximum(), value, std::max(0, span), opt.upsideDown);
+}
+
+int MarkedSlider::valueAt(int x) const {
+  QStyleOptionSlider opt;
+  initStyleOption(&opt);
+  const QRect groove = style()->subControlRect(QStyle::CC_Slider, &opt, QStyle::SC_SliderGroove, this);
+  const QRect handle = style()->subControlRect(QStyle::CC_Slider, &opt, QStyle::SC_SliderHandle, this);
+  const int span = groove.width() - handle.width();
+  return QStyle::sliderValueFromPosition(minimum(), maximum(), x - groove.left() - handle.width() / 2, std::max(0, span),
+                                         opt.upsideDown);
+}
+
+void MarkedSlider::mousePressEvent(QMouseEvent* e) {
+  if (e->button() == Qt::LeftButton) {
+    QStyleOptionSlider opt;
+    initStyleOption(&opt);
+    const QRect handle = style()->subControlRect(QStyle::CC_Slider, &opt, QStyle::SC_SliderHandle, this);
+    // On the track: jump there; QSlider then sees a press on the handle and drags from it.
+    if (!handle.contains(e->position().toPoint())) setValue(valueAt(static_cast<int>(e->position().x())));
+  }
+  QSlider::mousePressEvent(e);
 }
 
 void MarkedSlider::paintEvent(QPaintEvent* e) {

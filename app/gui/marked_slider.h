@@ -2,7 +2,8 @@
 #pragma once
 /// \file
 /// The playback scrubber: a horizontal QSlider that also draws coloured ticks at some of its
-/// values (the frame of the run's fall or divergence), where the handle's centre would be.
+/// values (the frame of the run's fall or divergence), where the handle's centre would be. A click
+/// on the track jumps to the value under the mouse (QSlider's own click moves one page only).
 
 #include <QColor>
 #include <QSlider>
@@ -22,9 +23,12 @@ class MarkedSlider : public QSlider {
   const std::vector<Mark>& marks() const { return marks_; }
   /// Widget x of a value's tick (the handle's centre at that value).
   int markX(int value) const;
+  /// The value whose handle centre is nearest to widget x (the inverse of markX).
+  int valueAt(int x) const;
 
  protected:
   void paintEvent(QPaintEvent* e) override;
+  void mousePressEvent(QMouseEvent* e) override;
 
  private:
   std::vector<Mark> marks_;

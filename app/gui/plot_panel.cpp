@@ -8,6 +8,9 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <tuple>
+
+#include "app/gui/time_window.h"
 
 namespace gapsim::gui {
 
@@ -20,6 +23,10 @@ PlotPanel::PlotPanel(SignalStore* store, QWidget* parent) : QWidget(parent), sto
   add->setText(tr("+ Plot"));
   add->setToolTip(tr("Add a plot below; drag signals from the signal tree onto it"));
   connect(add, &QToolButton::clicked, this, [this] { addPlot(); });
+  auto* add_xy = new QToolButton;
+  add_xy->setText(tr("+ XY"));
+  add_xy->setToolTip(tr("Add an XY plot: drop the X signal, then the Y signal (e.g. com/x_m, then com/y_m)"));
+  connect(add_xy, &QToolButton::clicked, this, [this] { addXyPlot(); });
   follow_button_ = new QToolButton;
   follow_button_->setText(tr("Follow"));
   follow_button_->setCheckable(true);
@@ -32,11 +39,16 @@ PlotPanel::PlotPanel(SignalStore* store, QWidget* parent) : QWidget(parent), sto
   window_box_->setSuffix(" s");
   window_box_->setToolTip(tr("Time window while following"));
   connect(window_box_, &QDoubleSpinBox::valueChanged, this, &PlotPanel::setWindow);
-  for (QWidget* w : std::initializer_list<QWidget*>{add, follow_button_, window_box_}) w->setFocusPolicy(Qt::NoFocus);
+  for (QWidget* w : std::initializer_list<QWidget*>{add, add_xy, follow_button_, window_box_}) w->setFocusPolicy(Qt::NoFocus);
   bar->addWidget(add);
+  bar->addWidget(add_xy);
   bar->addWidget(follow_button_);
   bar->addWidget(new QLabel(tr("window")));
   bar->addWidget(window_box_);
+  ab_label_ = new QLabel;
+  ab_label_->setToolTip(tr("Cursors A and B: Shift+click and Ctrl+click a plot (or its context menu)"));
+  bar->addSpacing(12);
+  bar->addWidget(ab_label_);
   bar->addStretch(1);
   layout->addLayout(bar);
   splitter_ = new QSplitter(Qt::Vertical);
@@ -56,7 +68,20 @@ PlotWidget* PlotPanel::addPlot() {
   splitter_->addWidget(p);
   connectPlot(p);
   p->setMarkers(markers_);
+  p->setAbCursors(ab_);
   if (!current_) current_ = p;
+  dirty_ = true;
+  return p;
+}
+
+XyPlotWidget* PlotPanel::addXyPlot() {
+  auto* p = new XyPlotWidget(store_);
+  xy_plots_.push_back(p);
+  splitter_->addWidget(p);
+  connect(p, &XyPlotWidget::removeRequested, this, [this, p] {
+    xy_plots_.erase(std::find(xy_plots_.begin(), xy_plots_.end(), p));
+    p->deleteLater();
+  });
   dirty_ = true;
   return p;
 }
@@ -88,6 +113,7 @@ void PlotPanel::connectPlot(PlotWidget* p) {
     dirty_ = true;
   });
   connect(p, &PlotWidget::removeRequested, this, [this, p] { removePlot(p); });
+  connect(p, &PlotWidget::abRequested, this, &PlotPanel::setAbCursor);
 }
 
 void PlotPanel::removePlot(PlotWidget* plot) {
@@ -104,7 +130,23 @@ void PlotPanel::setCursorTime(double t) {
   // Applied on the next tick: moving the cursor repaints every chart, so not at 60 Hz.
   if (t == cursor_s_) return;
   cursor_s_ = t;
-  cursor_dirty_ = true;
+  cursor_dirty_ = cursor_moved_ = true;
+}
+
+void PlotPanel::setAbCursor(int which, double t) {
+  if (which == 0) ab_.a_s = t;
+  else if (which == 1) ab_.b_s = t;
+  else ab_ = {};
+  for (PlotWidget* p : plots_) p->setAbCursors(ab_);
+  ab_label_->setText(abText());
+}
+
+QString PlotPanel::abText() const {
+  QStringList parts;
+  if (ab_.a_s) parts << tr("A %1 s").arg(*ab_.a_s, 0, 'f', 3);
+  if (ab_.b_s) parts << tr("B %1 s").arg(*ab_.b_s, 0, 'f', 3);
+  if (ab_.complete()) parts << tr("Δt %1 s").arg(ab_.dt_s(), 0, 'f', 3);
+  return parts.join("   ");
 }
 
 void PlotPanel::setMarkers(const std::vector<TimeMarker>& markers) {
@@ -125,11 +167,13 @@ void PlotPanel::setWindow(double s) {
 }
 
 void PlotPanel::tick() {
+  if (cursor_moved_ && (cursor_s_ < x0_ || cursor_s_ > x1_)) dirty_ = true;  // the window must move
   if (dirty_) {
     redrawNow();
   } else if (cursor_dirty_) {
-    cursor_dirty_ = false;
+    cursor_dirty_ = cursor_moved_ = false;
     for (PlotWidget* p : plots_) p->setCursorTime(cursor_s_);
+    for (XyPlotWidget* p : xy_plots_) p->setCursorTime(cursor_s_);
   }
 }
 
@@ -139,14 +183,31 @@ void PlotPanel::redrawNow() {
     x1_ = std::max(window_s_, store_->simulationEnd_s());
     x0_ = x1_ - window_s_;
   }
+  // Following, the cursor is always kept in view (a seek back); otherwise only when it moved, so
+  // a window the user panned away from a still cursor stays where it was put.
+  if (follow_ || cursor_moved_) std::tie(x0_, x1_) = keepInView(x0_, x1_, cursor_s_);
+  cursor_moved_ = false;
   QElapsedTimer t;
   t.start();
   for (PlotWidget* p : plots_) {
     p->refresh(x0_, x1_);
     p->setCursorTime(cursor_s_);
   }
+  alignTimeAxes();
+  for (XyPlotWidget* p : xy_plots_) {
+    p->refresh(x0_, x1_);
+    p->setCursorTime(cursor_s_);
+  }
   redraw_ms_sum_ += t.nsecsElapsed() * 1e-6;
   ++redraws_;
+}
+
+void PlotPanel::alignTimeAxes() {
+  // Each plot's own left edge (without the added margin); all move to the rightmost one. The
+  // charts lay out on the next event, so a change of label widths settles one redraw later.
+  double target = 0;
+  for (PlotWidget* p : plots_) target = std::max(target, p->plotAreaLeft() - p->extraLeftMargin());
+  for (PlotWidget* p : plots_) p->setExtraLeftMargin(static_cast<int>(std::lround(target - (p->plotAreaLeft() - p->extraLeftMargin()))));
 }
 
 double PlotPanel::takeMeanRedrawMs() {

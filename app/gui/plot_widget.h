@@ -4,19 +4,32 @@
 /// One plot of the stacked plots: a Qt Charts view of some signals over a time range set by the
 /// PlotPanel (all plots share it), drawn from min/max-decimated points (decimate.h) so redrawing
 /// costs the same for 10 s or 10 min of log. Signals are dropped onto it from the signal tree.
-/// Mouse: wheel zooms time, Shift+wheel zooms values, drag pans, click seeks, double click fits.
+/// Mouse: wheel zooms time, Shift+wheel zooms values, drag pans, click seeks, double click fits,
+/// Shift+click puts cursor A and Ctrl+click cursor B (ab_cursors.h; the deltas are drawn in the
+/// plot's top right corner).
+///
+/// Axes: ticks at nice numbers (nice_ticks.h), the time axis titled "time (s)", and one value axis
+/// per unit among the shown signals (column_unit.h: radians left, newton metres right, a unitless
+/// hop phase on an axis of its own), each titled with its quantity and unit and scaled to its own
+/// signals. The legend above the plot area shows every name whole but for the part all names
+/// share at the front (legend_labels.h, plot_legend.h).
 ///
 /// Angles (columns ending in `_rad`) are drawn unwrapped by default (unwrap.h: no 2 pi jumps when
 /// the roll of a fallen robot passes +-pi); the context menu switches it off per plot. Time
 /// markers (the run's fall or divergence, run_event.h) are vertical lines across the plot area.
 
+#include <QCategoryAxis>
 #include <QChartView>
 #include <QGraphicsLineItem>
 #include <QGraphicsSimpleTextItem>
 #include <QLineSeries>
 #include <QValueAxis>
+#include <optional>
 #include <vector>
 
+#include "app/gui/ab_cursors.h"
+#include "app/gui/column_unit.h"
+#include "app/gui/plot_legend.h"
 #include "app/gui/signal_store.h"
 #include "app/gui/unwrap.h"
 
@@ -60,6 +73,42 @@ class PlotWidget : public QChartView {
   bool unwrapAngles() const { return unwrap_; }
   /// The points drawn for a shown signal by the last refresh (empty if it is not shown).
   QList<QPointF> drawnPoints(const SignalRef& ref) const;
+  /// The legend's texts as drawn, one per shown signal in the order added.
+  QStringList legendTexts() const { return legend_.texts(); }
+  /// The shared prefix shown once in grey before them ("LKneePitch/"); empty if none.
+  QString legendTitle() const { return legend_.title(); }
+  /// The time axis's tick labels and title.
+  QStringList timeTickLabels() const;
+  QString timeAxisTitle() const { return ax_->titleText(); }
+  /// Value axes, one per unit group, in the order their first signal was added.
+  int valueAxisCount() const { return static_cast<int>(axes_.size()); }
+  QStringList valueTickLabels(int axis) const;
+  QString valueAxisTitle(int axis) const;
+  /// Index of the value axis a shown signal is drawn against; -1 if not shown.
+  int valueAxisOf(const SignalRef& ref) const;
+  /// The value range of an axis (min, max).
+  std::pair<double, double> valueRange(int axis) const;
+
+  /// Left edge of the plot area (px in the view) and a margin added left of the value axis, so
+  /// stacked plots line their time axes up (PlotPanel sets it).
+  double plotAreaLeft() const;
+  int extraLeftMargin() const { return extra_left_; }
+  void setExtraLeftMargin(int px);
+
+  /// Cursors A and B (drawn where set) and, when both are set, the readout of the deltas.
+  void setAbCursors(const AbCursors& ab);
+  struct AbRow {
+    SignalRef ref;
+    QString label;  ///< the legend text
+    QString unit;
+    AbDelta delta;
+  };
+  /// Per shown signal, its values at A and B as drawn (unwrapped angles while unwrap is on); empty
+  /// unless both cursors are set.
+  std::vector<AbRow> abRows() const;
+  /// The readout text drawn in the plot ("" if hidden).
+  QString abReadoutText() const;
+
   /// Values axis: automatic (default) or fixed after Shift+wheel until a double click.
   void setAutoY(bool on) { auto_y_ = on; }
   /// Draw new series with Qt Charts' OpenGL path (faster data updates; solid lines only, so
@@ -72,6 +121,9 @@ class PlotWidget : public QChartView {
   void zoomRequested(double factor, double around_s);
   void panRequested(double delta_s);
   void seekRequested(double t_s);
+  /// Shift+click (which = 0, cursor A) or Ctrl+click (which = 1, cursor B) at t_s; which = -1:
+  /// clear both (context menu).
+  void abRequested(int which, double t_s);
   void fitRequested();
   void removeRequested();
 
@@ -93,16 +145,34 @@ class PlotWidget : public QChartView {
     QLineSeries* series = nullptr;
     bool angle = false;    // a `_rad` column: unwrapped while unwrap_ is on
     Unwrapped unwrapped;   // cache, grows with the simulated log
+    ColumnUnit unit;
+    QString label;         // set by setSignalLabel; empty: the store's name
   };
+  struct ValueAxis {
+    ColumnUnit unit;
+    QCategoryAxis* axis = nullptr;
+  };
+  /// The signal as drawn (unwrapped while unwrap is on); nullopt if its source is gone.
+  std::optional<SampledSignal> shownSignal(Entry& e);
+  QCategoryAxis* axisFor(const ColumnUnit& unit);
+  void dropUnusedAxes();
+  void updateLegend();
+  void updateAbItems();
   void updateCursorItem();
   void updateMarkerItems();
   double timeAt(const QPointF& view_pos) const;
 
   SignalStore* store_;
   QChart* chart_;
-  QValueAxis* ax_;
-  QValueAxis* ay_;
+  QCategoryAxis* ax_;
+  std::vector<ValueAxis> axes_;
+  PlotLegend legend_;
   QGraphicsLineItem* cursor_item_;
+  AbCursors ab_;
+  QGraphicsLineItem* ab_lines_[2];
+  QGraphicsSimpleTextItem* ab_labels_[2];
+  QGraphicsRectItem* ab_box_;
+  QGraphicsSimpleTextItem* ab_text_;
   std::vector<TimeMarker> markers_;
   std::vector<QGraphicsLineItem*> marker_lines_;
   std::vector<QGraphicsSimpleTextItem*> marker_labels_;
@@ -110,6 +180,7 @@ class PlotWidget : public QChartView {
   double cursor_s_ = 0, x0_ = 0, x1_ = 10;
   bool auto_y_ = true, unwrap_ = true;
   int points_drawn_ = 0;
+  int extra_left_ = 0, top_margin_ = 0;
   int color_counter_ = 0;
   QPointF press_pos_;
   bool dragging_ = false;

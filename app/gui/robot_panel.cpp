@@ -7,6 +7,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QSplitter>
 #include <QTabWidget>
@@ -21,8 +22,10 @@
 #include "app/gui/keyframe_table.h"
 #include "app/gui/mabel_panel.h"
 #include "app/gui/model_params.h"
+#include "app/gui/parameter_tree_view.h"
 #include "app/gui/servo_table.h"
 #include "sim/input_error.h"
+#include "sim/urdf_parser.h"
 
 namespace gapsim::gui {
 
@@ -56,10 +59,24 @@ RobotPanel::RobotPanel(QWidget* parent) : QWidget(parent) {
   pl->setContentsMargins(0, 0, 0, 0);
   params_ = new QTreeWidget;
   params_->setHeaderLabels({tr("parameter"), tr("value")});
-  params_->setColumnWidth(0, 190);
-  params_->setToolTip(tr("Double-click a value to edit it; edits apply with Apply (reset)"));
+  // The name takes what the value (sized to its widest text) leaves.
+  params_->header()->setStretchLastSection(false);
+  params_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+  params_->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+  params_->setToolTip(tr("Double-click a value to edit it; edits apply with Apply (reset). "
+                         "Values that differ from the robot file are bold on yellow."));
+  param_filter_ = new QLineEdit;
+  param_filter_->setPlaceholderText(tr("filter parameters (e.g. knee, friction)"));
+  param_filter_->setClearButtonEnabled(true);
+  connect(param_filter_, &QLineEdit::textChanged, this, [this](const QString& t) { filterTree(*params_, t, kNameRole); });
+  auto* params_page = new QWidget;
+  auto* ppl = new QVBoxLayout(params_page);
+  ppl->setContentsMargins(0, 0, 0, 0);
+  ppl->setSpacing(2);
+  ppl->addWidget(param_filter_);
+  ppl->addWidget(params_);
   tabs_ = new QTabWidget;
-  tabs_->addTab(params_, tr("Parameters"));
+  tabs_->addTab(params_page, tr("Parameters"));
   servos_ = new ServoTable(this);  // a tab only for robots with Dynamixel servos (setRobot)
   servos_->hide();
   keyframes_ = new KeyframeTable(this);  // a tab once a controller is opened (setController)
@@ -110,6 +127,17 @@ void RobotPanel::setRobot(std::shared_ptr<const RobotModel> model, const std::ve
   model_ = std::move(model);
   edited_ = std::make_unique<RobotModel>(*model_);
   dirty_ = false;
+  // The robot file's values, read again once per file: after Apply the model differs from them.
+  if (model_->source_file != defaults_source_) {
+    defaults_source_ = model_->source_file;
+    file_defaults_.clear();
+    RobotModel file = *model_;
+    try {
+      file = loadRobotFile(model_->source_file);
+    } catch (const std::exception&) {  // not a file (built in code, tests): its own values
+    }
+    for (const ModelParameter& p : modelParameters(file)) file_defaults_[p.name] = p.value;
+  }
   apply_->setEnabled(false);
   title_->setText(tr("<b>%1</b> — %2 kg, %3 links, %4 movable joints<br><small>%5</small>")
                       .arg(QString::fromStdString(model_->name))
@@ -206,6 +234,7 @@ void RobotPanel::showRow(const std::vector<double>& row) {
 
 void RobotPanel::fillParameters() {
   filling_ = true;
+  const TreeViewState state = saveTreeState(*params_);
   params_->clear();
   std::map<QString, QTreeWidgetItem*> groups;
   for (const ModelParameter& p : modelParameters(*edited_)) {
@@ -224,7 +253,11 @@ void RobotPanel::fillParameters() {
                         (p.description.empty() ? QString() : "\n" + QString::fromStdString(p.description));
     item->setToolTip(0, tip);
     item->setToolTip(1, tip);
+    markChanged(item, p.value, file_defaults_, p.name);
   }
+  summarizeGroups(*params_);
+  restoreTreeState(*params_, state);
+  filterTree(*params_, param_filter_->text(), kNameRole);
   filling_ = false;
 }
 
@@ -244,9 +277,10 @@ void RobotPanel::onItemChanged(QTreeWidgetItem* item, int column) {
     refillLater();
     return;
   }
-  QFont f = item->font(1);
-  f.setBold(true);
-  item->setFont(1, f);
+  filling_ = true;  // the marks below change the item again
+  markChanged(item, v, file_defaults_, name);
+  summarizeGroups(*params_);
+  filling_ = false;
   // A group value changes its joints' values: the servo table shows them (the tree keeps the bold mark).
   if (servoTabShown())
     QTimer::singleShot(0, this, [this] {

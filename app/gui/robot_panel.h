@@ -10,7 +10,9 @@
 /// (mabel_panel.h): transmission, spring and ground parameters and the hopping controller.
 
 #include <QWidget>
+#include <map>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "sim/keyframe_controller.h"
@@ -19,6 +21,7 @@
 class QLabel;
 class QTableWidget;
 class QTreeWidget;
+class QLineEdit;
 class QTreeWidgetItem;
 class QPushButton;
 class QTabWidget;
@@ -45,6 +48,8 @@ class RobotPanel : public QWidget {
   void editParameter(const std::string& name, double value);
   QTableWidget* jointTable() const { return joints_; }
   QTreeWidget* parameterTree() const { return params_; }
+  /// The filter box above the parameter tree.
+  QLineEdit* parameterFilter() const { return param_filter_; }
   /// The servo gains table; shown as a tab only for robots with Dynamixel servos.
   ServoTable* servoTable() const { return servos_; }
   bool servoTabShown() const;
@@ -82,6 +87,9 @@ class RobotPanel : public QWidget {
   QLabel* title_;
   QTableWidget* joints_;
   QTreeWidget* params_;
+  QLineEdit* param_filter_;
+  std::map<std::string, double> file_defaults_;  // the robot file's parameter values
+  std::string defaults_source_;
   QTabWidget* tabs_;
   ServoTable* servos_;
   KeyframeTable* keyframes_;

@@ -11,6 +11,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <QRegularExpression>
 #include <cmath>
 #include <fstream>
 
@@ -160,7 +161,36 @@ class CalibrateTest : public QObject {
     g.best = 0.05;  // the same generation again (a resume) replaces it
     plot.addGeneration(g);
     QCOMPARE(plot.bestPointCount(), 2);
-    QCOMPARE(plot.bestSeries()->at(1).y(), 0.05);
+    QVERIFY(std::abs(ConvergencePlot::fitnessOf(plot.bestSeries()->at(1)) - 0.05) < 1e-15);
+  }
+
+  void convergenceAxisPutsPointsWhereTheirLabelsSay() {
+    // The case: 1.06e-12 was drawn below the "1e-12" line and the last point was cut.
+    ConvergencePlot plot;
+    GenerationProgress g;
+    for (int i = 0; i <= 9; ++i) {
+      g.generation = i, g.generations = 10;
+      g.best = 1.06e-12 * std::pow(3.0, 9 - i), g.median = 2 * g.best;
+      plot.addGeneration(g);
+    }
+    const QStringList labels = plot.fitnessLabels();
+    QVERIFY2(labels.contains("1e-12"), qPrintable(labels.join(' ')));
+    // The label 1e-12 sits at log10(1e-12); the best point of the last generation just above it.
+    const QPointF last = plot.bestSeries()->points().back();
+    QVERIFY(last.y() > std::log10(1e-12) && std::abs(ConvergencePlot::fitnessOf(last) - 1.06e-12) < 1e-24);
+    for (const QString& l : labels) {
+      QVERIFY2(QRegularExpression("^[125]e-?\\d+$").match(l).hasMatch(), qPrintable(l));  // 1, 2 or 5 x 10^n
+    }
+    // Every point inside the frame, with room: first and last generation, lowest and highest value.
+    const auto [f0, f1] = plot.fitnessRange();
+    const auto [x0, x1] = plot.generationRange();
+    for (QLineSeries* s : {plot.bestSeries(), plot.medianSeries()})
+      for (const QPointF& p : s->points()) {
+        QVERIFY(p.x() > x0 && p.x() < x1);
+        QVERIFY(ConvergencePlot::fitnessOf(p) > f0 && ConvergencePlot::fitnessOf(p) < f1);
+      }
+    QCOMPARE(plot.generationLabels().front(), QString("0"));
+    QCOMPARE(plot.generationLabels().back(), QString("9"));
   }
 
   void overlayTiltGoesToTheSimulatedTilt() {
@@ -184,10 +214,14 @@ class CalibrateTest : public QObject {
     s.space = bad_space;
     SignalStore store;
     CalibratePanel panel(&store);
+    // Before a job the bar says what the form plans (the form's default: 10), not "0 of 1".
+    QCOMPARE(panel.progressBarText(), QString("10 generations planned"));
     panel.setCliPath(GAPSIM_CLI_PATH);
     panel.setSettings(s);
+    QCOMPARE(panel.progressBarText(), QString("%1 generations planned").arg(s.generations));
     QSignalSpy done(&panel, &CalibratePanel::jobFinished);
     QVERIFY(panel.startJob());
+    QCOMPARE(panel.progressBarText(), QString("generation 0 of %1").arg(s.generations));
     QVERIFY(done.wait(30000));
     QCOMPARE(done.front()[0].toInt(), 2);  // bad input
     QCOMPARE(done.front()[1].toBool(), false);

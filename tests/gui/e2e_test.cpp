@@ -127,6 +127,27 @@ class GuiEndToEndTest : public QObject {
     QVERIFY2(blue > 200 && red > 200, qPrintable(QString("curve pixels: blue %1, red %2").arg(blue).arg(red)));
   }
 
+  void helpNeedsNoDisplay() {
+    // Without a display --help prints the options (not the no-display note); a plain start
+    // still gets the note.
+    auto run = [](const QStringList& args) {
+      QProcess p;
+      QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+      for (const char* v : {"QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY"}) env.remove(v);
+      p.setProcessEnvironment(env);
+      p.setProcessChannelMode(QProcess::MergedChannels);
+      p.start(GAPSIM_GUI_PATH, args);
+      p.waitForFinished(30000);
+      return std::pair{p.exitCode(), QString::fromLocal8Bit(p.readAll())};
+    };
+    const auto [code, out] = run({"--help"});
+    QCOMPARE(code, 0);
+    QVERIFY2(out.contains("--robot") && out.contains("--play-for") && !out.contains("no display"), qPrintable(out));
+    const auto [code2, out2] = run({});
+    QCOMPARE(code2, 1);
+    QVERIFY2(out2.contains("no display"), qPrintable(out2));
+  }
+
   void fallShowsABannerOverHalfTheWindow() {
     // The walk with weak pitch servos falls at 5.276 s (tests/gui/data/nao_weak_legs.params). The
     // last line names the fall; the window shows the banner in the fall's orange (run_event.cpp)

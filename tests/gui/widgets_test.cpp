@@ -4,6 +4,7 @@
 // the alignment, the parameter binding to the model and the robot panel, and playback from the
 // recorded history.
 #include <QLabel>
+#include <QLineEdit>
 #include <QMimeData>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -23,6 +24,7 @@
 #include "app/gui/plot_panel.h"
 #include "app/gui/plot_widget.h"
 #include "app/gui/gl_view.h"
+#include "app/gui/ghost_pose.h"
 #include "app/gui/main_window.h"
 #include "app/gui/playback_bar.h"
 #include "app/gui/run_event.h"
@@ -244,6 +246,142 @@ class GuiWidgetsTest : public QObject {
       if (b->text().startsWith("Apply")) b->click();
     QCOMPARE(apply.count(), 1);
     QVERIFY(!panel.hasPendingEdits());
+  }
+
+  void parameterTreeKeepsItsStateFiltersAndMarksChanges() {
+    const auto model = nao();
+    RobotPanel panel;
+    panel.resize(400, 700);
+    panel.setRobot(model, {});
+    QTreeWidget* tree = panel.parameterTree();
+    auto group = [&](const QString& g) -> QTreeWidgetItem* {
+      for (int i = 0; i < tree->topLevelItemCount(); ++i)
+        if (tree->topLevelItem(i)->text(0) == g) return tree->topLevelItem(i);
+      return nullptr;
+    };
+    auto leaf = [&](const QString& name) -> QTreeWidgetItem* {
+      for (QTreeWidgetItemIterator it(tree); *it; ++it)
+        if ((*it)->data(0, Qt::UserRole + 1).toString() == name) return *it;
+      return nullptr;
+    };
+    QVERIFY(group("LKneePitch"));
+    group("LKneePitch")->setExpanded(true);
+    QVERIFY(!leaf("LKneePitch/friction/dry")->font(1).bold());  // the file's value: not marked
+    // An edit is marked (bold, the file's value in the tooltip, the group counts it) ...
+    panel.editParameter("LKneePitch/friction/dry", 0.25);
+    QVERIFY(leaf("LKneePitch/friction/dry")->font(1).bold());
+    QVERIFY(leaf("LKneePitch/friction/dry")->toolTip(1).contains("robot file: "));
+    QCOMPARE(group("LKneePitch")->text(1), QString("1 changed"));
+    // ... and stays marked after Apply, which reloads the tree from the new model; the open group
+    // stays open.
+    const auto applied = std::make_shared<const RobotModel>(*panel.editedModel());
+    panel.setRobot(applied, {});
+    QVERIFY(group("LKneePitch")->isExpanded());
+    QVERIFY(!group("RKneePitch")->isExpanded());
+    QVERIFY(leaf("LKneePitch/friction/dry")->font(1).bold());
+    QVERIFY(!leaf("RKneePitch/friction/dry")->font(1).bold());
+    // Set back to the file's value: the mark goes.
+    panel.editParameter("LKneePitch/friction/dry", model->joints[static_cast<std::size_t>(model->jointIndex("LKneePitch"))].drive.dry_friction_Nm);
+    QVERIFY(!leaf("LKneePitch/friction/dry")->font(1).bold());
+    QCOMPARE(group("LKneePitch")->text(1), QString());
+    // The filter keeps matching parameters and their groups.
+    panel.parameterFilter()->setText("kneepitch/friction");
+    int shown_groups = 0;
+    for (int i = 0; i < tree->topLevelItemCount(); ++i) shown_groups += tree->topLevelItem(i)->isHidden() ? 0 : 1;
+    QCOMPARE(shown_groups, 2);  // LKneePitch, RKneePitch
+    QVERIFY(!group("RKneePitch")->isHidden() && group("RKneePitch")->isExpanded());
+    QVERIFY(group("HeadYaw")->isHidden());
+    for (int k = 0; k < group("LKneePitch")->childCount(); ++k) {
+      QTreeWidgetItem* l = group("LKneePitch")->child(k);
+      QCOMPARE(l->isHidden(), !l->data(0, Qt::UserRole + 1).toString().contains("friction"));
+    }
+    panel.parameterFilter()->clear();
+    QVERIFY(!group("HeadYaw")->isHidden());
+    // The value column is as wide as its widest value.
+    tree->expandAll();
+    int widest = 0;
+    for (QTreeWidgetItemIterator it(tree); *it; ++it) widest = std::max(widest, tree->fontMetrics().horizontalAdvance((*it)->text(1)));
+    QVERIFY2(tree->columnWidth(1) >= widest, qPrintable(QString("%1 < %2").arg(tree->columnWidth(1)).arg(widest)));
+  }
+
+  void aMotionWithoutTimesIsExplainedInTheGuisWords() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("no_time.csv");
+    std::ofstream(path.toStdString()) << "LKneePitch,RKneePitch\n0.1,0.1\n0.2,0.2\n";
+    MainWindow w(false);
+    QVERIFY(w.openRobot("nao"));
+    QVERIFY(!w.openMotion(path));
+    QVERIFY2(w.lastError().contains("no_time.csv has no time_s column"), qPrintable(w.lastError()));
+    QVERIFY2(w.lastError().contains("File > Open Motion"), qPrintable(w.lastError()));
+    QVERIFY(w.openMotion(path, 0.01));  // with a frame period it loads
+  }
+
+  void ghostIsPosedFromTheLogAtTheCursor() {
+    // A "real" log of the squat with the left knee bent 0.3 rad more and the right hip pitch absent,
+    // delayed by an offset: the ghost's joint angles, read back from the link poses the 3D view
+    // holds, are the log's at the cursor; the joints the log lacks are the simulation's.
+    MainWindow w(false);
+    QVERIFY(w.openRobot("nao"));
+    QVERIFY(w.openMotion(GAPSIM_SOURCE_DIR "/robots/nao/motions/squat.csv"));
+    SimSession* s = w.session();
+    s->setSpeed(10.0);
+    s->play();
+    QTRY_VERIFY_WITH_TIMEOUT(s->currentTime_s() > 1.0, 30000);
+    s->pause();
+    const auto model = s->model();
+    QTemporaryDir dir;
+    const QString path = dir.filePath("real_knee.csv");
+    {
+      Log real({"time_s", "LKneePitch/q_rad", "RKneePitch/q_rad"});
+      for (int i = 0; i <= 200; ++i) {
+        const double t = i * 0.01;
+        real.appendRow(std::vector<double>{t, 0.3 + 0.5 * t, 0.2 * std::sin(3 * t)});
+      }
+      real.write(path.toStdString());
+    }
+    QVERIFY(w.view()->ghostLinks().empty());  // no log with joint angles yet
+    QVERIFY(w.openOverlay(path));
+    const int id = w.store()->overlayIds().back();
+    w.store()->setOffset(id, 0.1);
+    s->seek(0.75);
+    const double t = s->currentTime_s();
+    const auto& links = w.view()->ghostLinks();
+    QCOMPARE(links.size(), model->links.size());
+    auto pose = [&](int link) {
+      const PoseF& p = links[static_cast<std::size_t>(link)];
+      Eigen::Isometry3d x = Eigen::Isometry3d::Identity();
+      x.translation() = Eigen::Vector3d(p.p[0], p.p[1], p.p[2]);
+      x.linear() = Eigen::Quaterniond(p.q[0], p.q[1], p.q[2], p.q[3]).normalized().toRotationMatrix();
+      return x;
+    };
+    // The joint angle between a joint's parent and child link: child = parent * origin * R(axis, q).
+    auto angle = [&](const std::string& joint) {
+      const Joint& j = model->joints[static_cast<std::size_t>(model->jointIndex(joint))];
+      const Eigen::AngleAxisd r(Eigen::Matrix3d((j.origin.inverse() * pose(j.parent).inverse() * pose(j.child)).linear()));
+      return r.angle() * (r.axis().dot(j.axis) < 0 ? -1 : 1);
+    };
+    const double log_time = t - 0.1;  // shown at t + offset
+    QVERIFY2(std::abs(angle("LKneePitch") - (0.3 + 0.5 * log_time)) < 1e-5,  // float poses: 1e-5 rad
+             qPrintable(QString("%1 vs %2").arg(angle("LKneePitch")).arg(0.3 + 0.5 * log_time)));
+    QVERIFY(std::abs(angle("RKneePitch") - 0.2 * std::sin(3 * log_time)) < 1e-5);
+    const auto hip = w.store()->signal({SignalStore::kSimulation, "RHipPitch/q_rad"});
+    QVERIFY(std::abs(angle("RHipPitch") - interpolateAt(*hip, t)) < 1e-5);
+    // The root is the simulated robot's, moved beside it to its left by ghostSide_m.
+    const Frame& frame = s->frame(s->currentIndex());
+    const PoseF& root = frame.links[static_cast<std::size_t>(model->root_link)];
+    const Eigen::Vector3d shift = pose(model->root_link).translation() - Eigen::Vector3d(root.p[0], root.p[1], root.p[2]);
+    QVERIFY2(std::abs(shift.norm() - ghostSide_m(*model, frame)) < 1e-5 && std::abs(shift.z()) < 1e-6,
+             qPrintable(QString("shift %1 %2 %3").arg(shift.x()).arg(shift.y()).arg(shift.z())));
+    QVERIFY(ghostSide_m(*model, frame) > 0.25);  // the standing Nao's torso height: about its width
+    QVERIFY(Eigen::Quaterniond(root.q[0], root.q[1], root.q[2], root.q[3]).toRotationMatrix().col(1).dot(shift) > 0);  // its left
+    // Switched off: gone; removing the log removes it too.
+    w.ghostAction()->setChecked(false);
+    QVERIFY(w.view()->ghostLinks().empty());
+    w.ghostAction()->setChecked(true);
+    QVERIFY(!w.view()->ghostLinks().empty());
+    w.store()->removeOverlay(id);
+    QVERIFY(w.view()->ghostLinks().empty());
+    QVERIFY(ghostColor(0).x() < ghostColor(0.3).x());  // redder with the error
   }
 
   void bioloidPanelShowsAndEditsTheServoGains() {
