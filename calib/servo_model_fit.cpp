@@ -115,6 +115,7 @@ ServoSimulation simulateServoLog(const ServoModelSpec& spec, const ServoTestLog&
   if (n == 0) return out;
   ServoModelSpec s = spec;
   if (tl.slope > 0) s.servo.drive.firmware.cw_slope = s.servo.drive.firmware.ccw_slope = tl.slope;
+  s.servo.drive.firmware.moving_speed_rad_s = tl.moving_speed_rad_s;
   const double dt = o.dt_s;
   const double t0 = log.time_s.front();
   auto simTime = [&](double t) { return (t - t0) * tl.time_scale; };
@@ -273,14 +274,14 @@ ServoModelSpec ax18StepTestSpec(FrictionModel m) {
 }
 
 std::vector<ServoFitParam> defaultServoFitParams(FrictionModel m, const ServoModelSpec& start) {
+  // stall_torque and punch stay at the datasheet / register values: see the header.
   std::vector<ServoFitParam> p{
       {"inertia", 0, 1e-4, 3e-2, true},
-      {"stall_torque", 0, 0.3, 6.0, true},
       {"no_load_speed", 0, 4.0, 25.0, true},
       {"delay", 0, 0.0, 0.03, false},
-      {"punch", 0, 0.0, 300.0, false},
   };
   for (const std::string& n : motorgear::GearFriction::Params::modelParamNames(m)) {
+    if (n == "b_v") continue;  // one viscous term with the back-EMF: see the header
     if (n == "tau_c" || n == "tau_s") p.push_back({"friction/" + n, 0, 0.0, 0.5, false});
     else if (n == "v_s") p.push_back({"friction/" + n, 0, 0.02, 5.0, true});
     else if (n == "alpha") p.push_back({"friction/" + n, 0, 0.5, 5.0, false});
@@ -291,12 +292,28 @@ std::vector<ServoFitParam> defaultServoFitParams(FrictionModel m, const ServoMod
   return p;
 }
 
+ServoModelSpec nestedStart(const ServoModelSpec& spec, FrictionModel m) {
+  ServoModelSpec s = spec;
+  motorgear::GearFriction::Params& f = s.servo.friction;
+  const auto had = motorgear::GearFriction::Params::modelParamNames(f.model);
+  f.model = m;
+  for (const std::string& n : motorgear::GearFriction::Params::modelParamNames(m))
+    if (n != "v_s" && n != "alpha" && std::find(had.begin(), had.end(), n) == had.end()) f.set(n, 0.0);
+  return s;
+}
+
 std::vector<HeldOutResult> heldOutValidation(FrictionModel m, const std::vector<ServoTestLog>& logs,
-                                             const ServoFitOptions& o) {
+                                             const ServoFitOptions& o_in, const std::vector<ServoModelSpec>* warm,
+                                             int evaluations_per_param) {
   std::vector<HeldOutResult> out;
-  const ServoModelSpec start = ax18StepTestSpec(m);
-  const std::vector<ServoFitParam> free = defaultServoFitParams(m, start);
+  if (warm && warm->size() != logs.size())
+    throw std::invalid_argument("held-out validation: " + std::to_string(warm->size()) + " warm starts for " +
+                                std::to_string(logs.size()) + " logs");
   for (std::size_t k = 0; k < logs.size(); ++k) {
+    const ServoModelSpec start = warm ? nestedStart((*warm)[k], m) : ax18StepTestSpec(m);
+    const std::vector<ServoFitParam> free = defaultServoFitParams(m, start);
+    ServoFitOptions o = o_in;
+    if (o.max_evaluations == 0) o.max_evaluations = evaluations_per_param * static_cast<int>(free.size());
     HeldOutResult h;
     h.model = m;
     h.test_log = logs[k].name;

@@ -43,6 +43,7 @@ struct ServoTestLog {
   ServoStepLog log;
   std::string name;          ///< label in tables (e.g. "slope32")
   double slope = 32;         ///< AX compliance slope register of the test (both sides)
+  double moving_speed_rad_s = 0.0;  ///< moving-speed register of the test (0: none, as the BIOLOID logs)
   double time_scale = 1.0;   ///< true seconds per logged second (the AX logs: 1.0042, README)
   /// The slope from a file name containing "slope<N>" (0 if none).
   static double slopeFromName(const std::string& path);
@@ -107,8 +108,15 @@ double servoCost_rad(const ServoModelSpec& spec, const std::vector<const ServoTe
 /// The AX-18 step-test start: preset AX-18, friction model m with BAM-like start values, rig
 /// inertia 2e-3 kg m^2, no load.
 ServoModelSpec ax18StepTestSpec(motorgear::FrictionModel m);
-/// Free parameters for a step test with friction model m: inertia, stall_torque, no_load_speed,
-/// delay, punch and the model's friction parameters (friction.h), with physical boxes.
+/// Free parameters for a step test with friction model m: inertia, no_load_speed, delay and the
+/// model's friction parameters (friction.h) except b_v, with physical boxes. Three things stay
+/// fixed because a step test of an unloaded link cannot tell them apart from the others:
+///  - stall_torque (the datasheet's): with no known load, scaling J and every torque by one factor
+///    gives the same motion, so the data fix torques only relative to J;
+///  - b_v: under a voltage drive the back-EMF damping N^2 K_t K_e / R and b_v are one viscous
+///    term, so the fitted no-load speed is the effective one, viscous friction included;
+///  - punch (the register default 32): a constant duty at the margin's edge and the Coulomb
+///    friction trade off almost exactly.
 std::vector<ServoFitParam> defaultServoFitParams(motorgear::FrictionModel m, const ServoModelSpec& start);
 
 /// One held-out experiment: fit on every log but `test`, predict `test`.
@@ -120,8 +128,16 @@ struct HeldOutResult {
   double train_rms_rad = 0.0, train_mae_rad = 0.0;  ///< over the training samples (log-weighted)
   double test_rms_rad = 0.0, test_mae_rad = 0.0;
 };
-/// Every permutation "fit on all but one, predict that one" for model m.
+/// Every permutation "fit on all but one, predict that one" for model m. `warm` (optional, one per
+/// permutation): start specs, e.g. the M1 fits, whose friction is carried over with the model
+/// switched to m and its extra coefficients 0, so the richer model starts where the simpler
+/// one ended (a nested start: its training cost can only go down). CMA-ES gets
+/// `evaluations_per_param` x (free parameters) simulations when o.max_evaluations is 0.
 std::vector<HeldOutResult> heldOutValidation(motorgear::FrictionModel m, const std::vector<ServoTestLog>& logs,
-                                             const ServoFitOptions& o);
+                                             const ServoFitOptions& o, const std::vector<ServoModelSpec>* warm = nullptr,
+                                             int evaluations_per_param = 400);
+/// `spec` with its friction switched to model m; the coefficients m adds over spec's model are 0
+/// (v_s, alpha keep their values).
+ServoModelSpec nestedStart(const ServoModelSpec& spec, motorgear::FrictionModel m);
 
 }  // namespace gapsim::calib
