@@ -167,6 +167,65 @@ void DynamixelServoModel::validate() const {
   drive.validate();
   friction.validate();
   backlash.validate();
+  if (!(armature_kgm2 >= 0) || !std::isfinite(armature_kgm2))
+    throw std::invalid_argument("DynamixelServoModel: armature must be finite and >= 0, got " +
+                                detail::num(armature_kgm2) + " kg m^2");
+}
+
+std::vector<ParamInfo> DynamixelServoModel::paramInfo() {
+  std::vector<ParamInfo> out = DynamixelFirmware::Params::paramInfo();
+  for (const ParamInfo& i : DcMotor::Params::paramInfo())
+    if (i.name == "R" || i.name == "K_t" || i.name == "K_e" || i.name == "L") out.push_back(i);
+  out.push_back({"ratio", "-", "gear ratio N (motor turns per output turn)"});
+  out.push_back({"delay_s", "s", "goal dead time (whole steps)"});
+  out.push_back({"armature", "kg*m^2", "reflected rotor inertia added to the joint"});
+  out.push_back({"stall_torque", "N*m", "output stall torque N K_t V / R at the supply voltage (sets K_t)"});
+  out.push_back({"no_load_speed", "rad/s", "output no-load speed V / (N K_e) at the supply voltage (sets K_e)"});
+  for (ParamInfo i : GearFriction::Params::paramInfo()) {
+    i.name = "friction/" + i.name;
+    out.push_back(i);
+  }
+  out.push_back({"backlash/width", "rad", "total play between drive and joint (0: none)"});
+  out.push_back({"backlash/drive_inertia", "kg*m^2", "inertia of the drive side inside the play"});
+  out.push_back({"backlash/encoder", "-", "encoder side: 0 output (joint), 1 motor (before the play)"});
+  return out;
+}
+
+double DynamixelServoModel::get(std::string_view name) const {
+  const double N = drive.gear_ratio, V = drive.firmware.supply_V;
+  if (name == "R") return drive.motor.R_Ohm;
+  if (name == "K_t") return drive.motor.K_t_Nm_A;
+  if (name == "K_e") return drive.motor.K_e_V_s_rad;
+  if (name == "L") return drive.motor.L_H;
+  if (name == "ratio") return N;
+  if (name == "delay_s") return drive.delay_s;
+  if (name == "armature") return armature_kgm2;
+  if (name == "stall_torque") return stallTorque_Nm(drive.motor, N, V);
+  if (name == "no_load_speed") return noLoadSpeed_rad_s(drive.motor, N, V);
+  if (name.rfind("friction/", 0) == 0) return friction.get(name.substr(9));
+  if (name == "backlash/width") return backlash.width_rad;
+  if (name == "backlash/drive_inertia") return backlash.drive_inertia_kgm2;
+  if (name == "backlash/encoder") return backlash.encoder == BacklashDrive::Encoder::Motor ? 1.0 : 0.0;
+  return drive.firmware.get(name);  // throws with the firmware's names for an unknown one
+}
+
+void DynamixelServoModel::set(std::string_view name, double v) {
+  const double N = drive.gear_ratio, V = drive.firmware.supply_V;
+  if (name == "R") drive.motor.R_Ohm = v;
+  else if (name == "K_t") drive.motor.K_t_Nm_A = v;
+  else if (name == "K_e") drive.motor.K_e_V_s_rad = v;
+  else if (name == "L") drive.motor.L_H = v;
+  else if (name == "ratio") drive.gear_ratio = v;
+  else if (name == "delay_s") drive.delay_s = v;
+  else if (name == "armature") armature_kgm2 = v;
+  else if (name == "stall_torque") drive.motor.K_t_Nm_A = v * drive.motor.R_Ohm / (N * V);
+  else if (name == "no_load_speed") drive.motor.K_e_V_s_rad = V / (N * v);
+  else if (name.rfind("friction/", 0) == 0) friction.set(name.substr(9), v);
+  else if (name == "backlash/width") backlash.width_rad = v;
+  else if (name == "backlash/drive_inertia") backlash.drive_inertia_kgm2 = v;
+  else if (name == "backlash/encoder")
+    backlash.encoder = detail::toBool(v, "backlash/encoder") ? BacklashDrive::Encoder::Motor : BacklashDrive::Encoder::Output;
+  else drive.firmware.set(name, v);
 }
 
 std::unique_ptr<Drive> makeDynamixelServoDrive(const DynamixelServoModel& m, double dt_s, double q0_rad) {

@@ -121,9 +121,19 @@ struct DynamixelServoModel {
   VoltageServoDrive::Params drive;
   GearFriction::Params friction;
   BacklashDrive::Params backlash;  ///< width 0: none
+  double armature_kgm2 = 0.0;      ///< reflected rotor inertia N^2 J_rotor the simulation adds to the joint
   /// The preset's datasheet motor and firmware, M1 friction with zero coefficients, no play.
   static DynamixelServoModel fromPreset(const DynamixelPreset& p);
   void validate() const;
+
+  /// Name-based access (param_access.h). Names: the firmware's (supply, torque_limit, max_duty,
+  /// cw_margin, ccw_margin, cw_slope, ccw_slope, punch, kp, ki, kd, moving_speed, tick, law), the
+  /// motor's (R, K_t, K_e, L), ratio, delay_s, armature, the derived stall_torque and
+  /// no_load_speed at the supply voltage (setting them changes K_t resp. K_e), friction/<name>
+  /// (friction.h), backlash/width, backlash/drive_inertia, backlash/encoder (0 output, 1 motor).
+  static std::vector<ParamInfo> paramInfo();
+  double get(std::string_view name) const;
+  void set(std::string_view name, double value);
 };
 
 /// Backlash(GearFriction(VoltageServo)) (the wrappers left out where they do nothing).

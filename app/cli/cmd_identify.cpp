@@ -344,6 +344,41 @@ int runServoModels(const ServoArgs& a) {
     std::filesystem::remove(script);
     if (rc == 0) std::cout << "  figure: " << png << "\n";
   }
+  // The best model fitted on every log, as robot-file lines (docs/servo_models.md).
+  {
+    std::vector<const calib::ServoTestLog*> all;
+    for (const auto& l : logs) all.push_back(&l);
+    calib::ServoModelSpec start = calib::ax18StepTestSpec(best->m);
+    if (best->m != FrictionModel::M1 && !m1_fits.empty()) {
+      // nested start again: M1 on all logs first
+      const calib::ServoModelSpec s1 = calib::ax18StepTestSpec(FrictionModel::M1);
+      calib::ServoFitOptions o1 = o;
+      const auto f1 = calib::defaultServoFitParams(FrictionModel::M1, s1);
+      if (o1.max_evaluations == 0) o1.max_evaluations = 400 * static_cast<int>(f1.size());
+      start = calib::nestedStart(calib::fitServoModel(s1, f1, all, o1).spec, best->m);
+    }
+    const auto free = calib::defaultServoFitParams(best->m, start);
+    calib::ServoFitOptions oa = o;
+    if (oa.max_evaluations == 0) oa.max_evaluations = 400 * static_cast<int>(free.size());
+    const calib::ServoFitResult fa = calib::fitServoModel(start, free, all, oa);
+    const RobotModel model = loadRobotFile(resolveRobotFile(a.robot));
+    if (model.jointIndex(a.joint) < 0) throw InputError("", 0, "--joint", "robot '" + a.robot + "' has no joint '" + a.joint + "'");
+    const double I_link = calib::inertiaBeyondJoint_kgm2(model, a.joint);
+    const double J = fa.spec.rig.inertia_kgm2;
+    std::cout << "  " << motorgear::frictionModelName(best->m) << " fitted on all logs: RMS " << fmt(fa.cost_rad, 3)
+              << " rad; as drivetrain parameters (armature = J - " << fmt(I_link, 3) << " kg m^2, the inertia of '"
+              << a.joint << "' and beyond in " << model.source_file << "):\n";
+    const auto& sv = fa.spec.servo;
+    auto line = [](const std::string& n, double v) {
+      std::cout << "    <param name=\"servo/" << n << "\" value=\"" << fmt(v, 6) << "\"/>\n";
+    };
+    line("armature", std::max(0.0, J - I_link));
+    line("no_load_speed", sv.get("no_load_speed"));
+    line("delay_s", sv.drive.delay_s);
+    line("friction/model", static_cast<int>(best->m));
+    for (const std::string& n : motorgear::GearFriction::Params::modelParamNames(best->m))
+      if (n != "b_v") line("friction/" + n, sv.friction.get(n));
+  }
   std::cout << "best_model=" << motorgear::frictionModelName(best->m) << " heldout_rms_rad=" << fmt(best->test_rms, 6)
             << " worst_heldout_rms_rad=" << fmt(best->worst_test, 6) << std::endl;
   return kExitOk;
