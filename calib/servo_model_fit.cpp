@@ -89,23 +89,34 @@ double getServoParam(const ServoModelSpec& s, const std::string& name) {
   if (name == "gravity") return s.rig.gravity_Nm;
   if (name == "load") return s.rig.load_Nm;
   if (name.rfind("friction/", 0) == 0) return s.servo.friction.get(name.substr(9));
-  throw std::invalid_argument("servo model: unknown parameter '" + name +
-                              "' (known: inertia stall_torque no_load_speed delay punch margin gravity load friction/<name>)");
+  throw std::invalid_argument(
+      "servo model: unknown parameter '" + name +
+      "' (known: inertia stall_torque no_load_speed delay punch margin gravity load friction/<name>)");
 }
 
 void setServoParam(ServoModelSpec& s, const std::string& name, double v) {
   auto& d = s.servo.drive;
   const double N = d.gear_ratio, V = d.firmware.supply_V;
-  if (name == "inertia") s.rig.inertia_kgm2 = v;
-  else if (name == "stall_torque") d.motor.K_t_Nm_A = v * d.motor.R_Ohm / (N * V);
-  else if (name == "no_load_speed") d.motor.K_e_V_s_rad = V / (N * v);
-  else if (name == "delay") d.delay_s = v;
-  else if (name == "punch") d.firmware.punch = v;
-  else if (name == "margin") d.firmware.ccw_margin = d.firmware.cw_margin = v;
-  else if (name == "gravity") s.rig.gravity_Nm = v;
-  else if (name == "load") s.rig.load_Nm = v;
-  else if (name.rfind("friction/", 0) == 0) s.servo.friction.set(name.substr(9), v);
-  else getServoParam(s, name);  // throws with the known names
+  if (name == "inertia")
+    s.rig.inertia_kgm2 = v;
+  else if (name == "stall_torque")
+    d.motor.K_t_Nm_A = v * d.motor.R_Ohm / (N * V);
+  else if (name == "no_load_speed")
+    d.motor.K_e_V_s_rad = V / (N * v);
+  else if (name == "delay")
+    d.delay_s = v;
+  else if (name == "punch")
+    d.firmware.punch = v;
+  else if (name == "margin")
+    d.firmware.ccw_margin = d.firmware.cw_margin = v;
+  else if (name == "gravity")
+    s.rig.gravity_Nm = v;
+  else if (name == "load")
+    s.rig.load_Nm = v;
+  else if (name.rfind("friction/", 0) == 0)
+    s.servo.friction.set(name.substr(9), v);
+  else
+    getServoParam(s, name);  // throws with the known names
 }
 
 ServoSimulation simulateServoLog(const ServoModelSpec& spec, const ServoTestLog& tl, const ServoSimOptions& o) {
@@ -154,7 +165,8 @@ ServoSimulation simulateServoLog(const ServoModelSpec& spec, const ServoTestLog&
   return out;
 }
 
-double servoCost_rad(const ServoModelSpec& spec, const std::vector<const ServoTestLog*>& logs, const ServoSimOptions& o) {
+double servoCost_rad(const ServoModelSpec& spec, const std::vector<const ServoTestLog*>& logs,
+                     const ServoSimOptions& o) {
   double acc = 0.0;
   for (const ServoTestLog* l : logs) {
     const ServoSimulation s = simulateServoLog(spec, *l, o);
@@ -172,9 +184,11 @@ ServoFitResult fitServoModel(const ServoModelSpec& start, const std::vector<Serv
   for (const ServoFitParam& p : free) {
     getServoParam(base, p.name);  // the name exists
     if (!(p.lo < p.hi) || (p.log_scale && !(p.lo > 0)) || !(p.value >= p.lo && p.value <= p.hi))
-      throw std::invalid_argument("servo fit: parameter '" + p.name + "' needs lo < hi (lo > 0 on a log scale) and a "
-                                  "start inside, got [" + std::to_string(p.lo) + ", " + std::to_string(p.hi) +
-                                  "] start " + std::to_string(p.value));
+      throw std::invalid_argument("servo fit: parameter '" + p.name +
+                                  "' needs lo < hi (lo > 0 on a log scale) and a "
+                                  "start inside, got [" +
+                                  std::to_string(p.lo) + ", " + std::to_string(p.hi) + "] start " +
+                                  std::to_string(p.value));
     setServoParam(base, p.name, p.value);
   }
   const int n = static_cast<int>(free.size());
@@ -226,7 +240,8 @@ ServoFitResult fitServoModel(const ServoModelSpec& start, const std::vector<Serv
     auto* functor = new PolishFunctor{&base, &free, &train, o.sim};
     ceres::NumericDiffOptions nd;
     nd.relative_step_size = 1e-4;
-    auto* cf = new ceres::DynamicNumericDiffCostFunction<PolishFunctor, ceres::CENTRAL>(functor, ceres::TAKE_OWNERSHIP, nd);
+    auto* cf =
+        new ceres::DynamicNumericDiffCostFunction<PolishFunctor, ceres::CENTRAL>(functor, ceres::TAKE_OWNERSHIP, nd);
     cf->AddParameterBlock(n);
     cf->SetNumResiduals(static_cast<int>(residualCount(train)));
     ceres::Problem problem;
@@ -282,11 +297,16 @@ std::vector<ServoFitParam> defaultServoFitParams(FrictionModel m, const ServoMod
   };
   for (const std::string& n : motorgear::GearFriction::Params::modelParamNames(m)) {
     if (n == "b_v") continue;  // one viscous term with the back-EMF: see the header
-    if (n == "tau_c" || n == "tau_s") p.push_back({"friction/" + n, 0, 0.0, 0.5, false});
-    else if (n == "v_s") p.push_back({"friction/" + n, 0, 0.02, 5.0, true});
-    else if (n == "alpha") p.push_back({"friction/" + n, 0, 0.5, 5.0, false});
-    else if (n == "b_v") p.push_back({"friction/" + n, 0, 0.0, 0.3, false});
-    else p.push_back({"friction/" + n, 0, 0.0, 1.0, false});
+    if (n == "tau_c" || n == "tau_s")
+      p.push_back({"friction/" + n, 0, 0.0, 0.5, false});
+    else if (n == "v_s")
+      p.push_back({"friction/" + n, 0, 0.02, 5.0, true});
+    else if (n == "alpha")
+      p.push_back({"friction/" + n, 0, 0.5, 5.0, false});
+    else if (n == "b_v")
+      p.push_back({"friction/" + n, 0, 0.0, 0.3, false});
+    else
+      p.push_back({"friction/" + n, 0, 0.0, 1.0, false});
   }
   for (ServoFitParam& q : p) q.value = std::clamp(getServoParam(start, q.name), q.lo, q.hi);
   return p;

@@ -41,10 +41,10 @@ namespace gapsim::calib {
 /// A step test and the firmware settings it ran with.
 struct ServoTestLog {
   ServoStepLog log;
-  std::string name;          ///< label in tables (e.g. "slope32")
-  double slope = 32;         ///< AX compliance slope register of the test (both sides)
+  std::string name;                 ///< label in tables (e.g. "slope32")
+  double slope = 32;                ///< AX compliance slope register of the test (both sides)
   double moving_speed_rad_s = 0.0;  ///< moving-speed register of the test (0: none, as the BIOLOID logs)
-  double time_scale = 1.0;   ///< true seconds per logged second (the AX logs: 1.0042, README)
+  double time_scale = 1.0;          ///< true seconds per logged second (the AX logs: 1.0042, README)
   /// The slope from a file name containing "slope<N>" (0 if none).
   static double slopeFromName(const std::string& path);
 };
@@ -80,20 +80,20 @@ struct ServoFitParam {
 
 struct ServoFitOptions {
   ServoSimOptions sim;
-  int max_evaluations = 4000;   ///< CMA-ES budget
+  int max_evaluations = 4000;  ///< CMA-ES budget
   int ipop_restarts = 1;
-  double sigma0 = 0.15;         ///< initial step in u (fractions of each box)
+  double sigma0 = 0.15;  ///< initial step in u (fractions of each box)
   std::uint64_t seed = 1;
-  bool polish = true;           ///< Ceres after CMA-ES
+  bool polish = true;  ///< Ceres after CMA-ES
   int polish_iterations = 40;
 };
 
 struct ServoFitResult {
-  ServoModelSpec spec;                 ///< start spec with the fitted values set
-  std::vector<ServoFitParam> params;   ///< fitted values
-  double cost_rad = 0.0;               ///< J after the fit (training logs)
-  double cost_cma_rad = 0.0;           ///< J after CMA-ES, before the polish
-  long evaluations = 0;                ///< simulations of the whole training set
+  ServoModelSpec spec;                ///< start spec with the fitted values set
+  std::vector<ServoFitParam> params;  ///< fitted values
+  double cost_rad = 0.0;              ///< J after the fit (training logs)
+  double cost_cma_rad = 0.0;          ///< J after CMA-ES, before the polish
+  long evaluations = 0;               ///< simulations of the whole training set
   bool polished = false;
 };
 
@@ -103,7 +103,8 @@ ServoFitResult fitServoModel(const ServoModelSpec& start, const std::vector<Serv
                              const std::vector<const ServoTestLog*>& train, const ServoFitOptions& o);
 
 /// The cost J of `spec` on `logs` (the quantity fitServoModel minimises).
-double servoCost_rad(const ServoModelSpec& spec, const std::vector<const ServoTestLog*>& logs, const ServoSimOptions& o);
+double servoCost_rad(const ServoModelSpec& spec, const std::vector<const ServoTestLog*>& logs,
+                     const ServoSimOptions& o);
 
 /// The AX-18 step-test start: preset AX-18, friction model m with BAM-like start values, rig
 /// inertia 2e-3 kg m^2, no load.
@@ -134,7 +135,8 @@ struct HeldOutResult {
 /// one ended (a nested start: its training cost can only go down). CMA-ES gets
 /// `evaluations_per_param` x (free parameters) simulations when o.max_evaluations is 0.
 std::vector<HeldOutResult> heldOutValidation(motorgear::FrictionModel m, const std::vector<ServoTestLog>& logs,
-                                             const ServoFitOptions& o, const std::vector<ServoModelSpec>* warm = nullptr,
+                                             const ServoFitOptions& o,
+                                             const std::vector<ServoModelSpec>* warm = nullptr,
                                              int evaluations_per_param = 400);
 /// `spec` with its friction switched to model m; the coefficients m adds over spec's model are 0
 /// (v_s, alpha keep their values).

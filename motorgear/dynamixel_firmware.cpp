@@ -16,7 +16,9 @@ using detail::Field;
 const std::array<Field<P>, 14> kFields{{
     {"law", "-", "0: compliance margin/slope (AX, RX); 1: PID (MX, X)",
      [](const P& p) { return static_cast<double>(static_cast<int>(p.law)); },
-     [](P& p, double v) { p.law = static_cast<DynamixelFirmware::Law>(detail::toInt(v, 0, 1, "DynamixelFirmware: law")); }},
+     [](P& p, double v) {
+       p.law = static_cast<DynamixelFirmware::Law>(detail::toInt(v, 0, 1, "DynamixelFirmware: law"));
+     }},
     {"tick", "rad", "encoder and goal resolution (0: not quantised)", [](const P& p) { return p.tick_rad; },
      [](P& p, double v) { p.tick_rad = v; }},
     {"supply", "V", "supply voltage", [](const P& p) { return p.supply_V; }, [](P& p, double v) { p.supply_V = v; }},
@@ -69,12 +71,8 @@ void DynamixelFirmware::Params::validate() const {
                                 ", " + num(ki_duty_rad_s) + ", " + num(kd_duty_s_rad) + ", " + num(moving_speed_rad_s));
 }
 
-std::vector<std::string> DynamixelFirmware::Params::paramNames() {
-  return detail::fieldNames<P>(kFields);
-}
-std::vector<ParamInfo> DynamixelFirmware::Params::paramInfo() {
-  return detail::fieldInfo<P>(kFields);
-}
+std::vector<std::string> DynamixelFirmware::Params::paramNames() { return detail::fieldNames<P>(kFields); }
+std::vector<ParamInfo> DynamixelFirmware::Params::paramInfo() { return detail::fieldInfo<P>(kFields); }
 double DynamixelFirmware::Params::get(std::string_view name) const {
   return detail::getField<P>(kFields, *this, "DynamixelFirmware", name);
 }

@@ -48,20 +48,20 @@ class DynamixelFirmware {
   enum class Law { Compliance = 0, Pid = 1 };
 
   struct Params {
-    Law law = Law::Compliance;         ///< "law": 0 compliance (AX/RX), 1 PID (MX/X)
+    Law law = Law::Compliance;                                ///< "law": 0 compliance (AX/RX), 1 PID (MX/X)
     double tick_rad = 5.0 * std::numbers::pi / 3.0 / 1024.0;  ///< "tick": resolution (AX: 300 deg / 1024); 0 = none
-    double supply_V = 12.0;            ///< "supply": V_supply
-    double torque_limit = 1.0;         ///< "torque_limit": l, fraction of full PWM (AX address 34)
-    double max_duty = 1.0;             ///< "max_duty": d_max of the H-bridge (MX: 0.9625, BAM)
+    double supply_V = 12.0;                                   ///< "supply": V_supply
+    double torque_limit = 1.0;  ///< "torque_limit": l, fraction of full PWM (AX address 34)
+    double max_duty = 1.0;      ///< "max_duty": d_max of the H-bridge (MX: 0.9625, BAM)
     // Compliance (AX): registers as integers.
-    double cw_margin = 1, ccw_margin = 1;    ///< "cw_margin", "ccw_margin" [ticks]
-    double cw_slope = 32, ccw_slope = 32;    ///< "cw_slope", "ccw_slope" [register data]
-    double punch = 32;                       ///< "punch" [1/1023 of full PWM]
+    double cw_margin = 1, ccw_margin = 1;  ///< "cw_margin", "ccw_margin" [ticks]
+    double cw_slope = 32, ccw_slope = 32;  ///< "cw_slope", "ccw_slope" [register data]
+    double punch = 32;                     ///< "punch" [1/1023 of full PWM]
     // PID (MX/X): duty per rad, per rad s, per rad/s.
-    double kp_duty_rad = 5.056;        ///< "kp": K_P (MX P = 32: 32 x 0.158)
-    double ki_duty_rad_s = 0.0;        ///< "ki": K_I
-    double kd_duty_s_rad = 0.0;        ///< "kd": K_D
-    double moving_speed_rad_s = 0.0;   ///< "moving_speed": cap on the commanded speed, 0 = none
+    double kp_duty_rad = 5.056;       ///< "kp": K_P (MX P = 32: 32 x 0.158)
+    double ki_duty_rad_s = 0.0;       ///< "ki": K_I
+    double kd_duty_s_rad = 0.0;       ///< "kd": K_D
+    double moving_speed_rad_s = 0.0;  ///< "moving_speed": cap on the commanded speed, 0 = none
 
     void validate() const;
     static std::vector<std::string> paramNames();

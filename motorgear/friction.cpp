@@ -18,7 +18,8 @@ const std::array<Field<P>, 15> kFields{{
     {"tau_c", "N*m", "Coulomb friction", [](const P& p) { return p.tau_c_Nm; }, [](P& p, double v) { p.tau_c_Nm = v; }},
     {"tau_s", "N*m", "Stribeck excess at rest", [](const P& p) { return p.tau_s_Nm; },
      [](P& p, double v) { p.tau_s_Nm = v; }},
-    {"v_s", "rad/s", "Stribeck velocity", [](const P& p) { return p.v_s_rad_s; }, [](P& p, double v) { p.v_s_rad_s = v; }},
+    {"v_s", "rad/s", "Stribeck velocity", [](const P& p) { return p.v_s_rad_s; },
+     [](P& p, double v) { p.v_s_rad_s = v; }},
     {"alpha", "-", "Stribeck exponent", [](const P& p) { return p.alpha; }, [](P& p, double v) { p.alpha = v; }},
     {"k_l", "-", "load friction per N m through the gearbox (M3, M4)", [](const P& p) { return p.k_l; },
      [](P& p, double v) { p.k_l = v; }},
@@ -27,8 +28,10 @@ const std::array<Field<P>, 15> kFields{{
      [](P& p, double v) { p.k_m = v; }},
     {"k_e", "-", "load friction per N m of external torque (M5, M6)", [](const P& p) { return p.k_e; },
      [](P& p, double v) { p.k_e = v; }},
-    {"k_ms", "-", "Stribeck part of k_m (M5, M6)", [](const P& p) { return p.k_ms; }, [](P& p, double v) { p.k_ms = v; }},
-    {"k_es", "-", "Stribeck part of k_e (M5, M6)", [](const P& p) { return p.k_es; }, [](P& p, double v) { p.k_es = v; }},
+    {"k_ms", "-", "Stribeck part of k_m (M5, M6)", [](const P& p) { return p.k_ms; },
+     [](P& p, double v) { p.k_ms = v; }},
+    {"k_es", "-", "Stribeck part of k_e (M5, M6)", [](const P& p) { return p.k_es; },
+     [](P& p, double v) { p.k_es = v; }},
     {"q_d", "1/(N*m)", "quadratic load friction while the motor drives (M6)", [](const P& p) { return p.q_d_1_Nm; },
      [](P& p, double v) { p.q_d_1_Nm = v; }},
     {"q_b", "1/(N*m)", "quadratic load friction while the load backdrives (M6)", [](const P& p) { return p.q_b_1_Nm; },
@@ -53,12 +56,18 @@ FrictionModel parseFrictionModel(std::string_view s) {
 
 std::string frictionModelTitle(FrictionModel m) {
   switch (m) {
-    case FrictionModel::M1: return "Coulomb-viscous";
-    case FrictionModel::M2: return "Stribeck";
-    case FrictionModel::M3: return "load-dependent";
-    case FrictionModel::M4: return "Stribeck load-dependent";
-    case FrictionModel::M5: return "Stribeck load-dependent directional";
-    case FrictionModel::M6: return "Stribeck load-dependent directional quadratic";
+    case FrictionModel::M1:
+      return "Coulomb-viscous";
+    case FrictionModel::M2:
+      return "Stribeck";
+    case FrictionModel::M3:
+      return "load-dependent";
+    case FrictionModel::M4:
+      return "Stribeck load-dependent";
+    case FrictionModel::M5:
+      return "Stribeck load-dependent directional";
+    case FrictionModel::M6:
+      return "Stribeck load-dependent directional quadratic";
   }
   return "?";
 }
@@ -81,11 +90,20 @@ std::vector<std::string> GearFriction::Params::modelParamNames(FrictionModel m) 
   std::vector<std::string> n{"tau_c"};
   if (hasStribeck(m)) n.insert(n.end(), {"tau_s", "v_s", "alpha"});
   switch (m) {
-    case FrictionModel::M3: n.push_back("k_l"); break;
-    case FrictionModel::M4: n.insert(n.end(), {"k_l", "k_ls"}); break;
-    case FrictionModel::M5: n.insert(n.end(), {"k_m", "k_e", "k_ms", "k_es"}); break;
-    case FrictionModel::M6: n.insert(n.end(), {"k_m", "k_e", "k_ms", "k_es", "q_d", "q_b"}); break;
-    default: break;
+    case FrictionModel::M3:
+      n.push_back("k_l");
+      break;
+    case FrictionModel::M4:
+      n.insert(n.end(), {"k_l", "k_ls"});
+      break;
+    case FrictionModel::M5:
+      n.insert(n.end(), {"k_m", "k_e", "k_ms", "k_es"});
+      break;
+    case FrictionModel::M6:
+      n.insert(n.end(), {"k_m", "k_e", "k_ms", "k_es", "q_d", "q_b"});
+      break;
+    default:
+      break;
   }
   n.push_back("b_v");
   return n;
@@ -111,18 +129,25 @@ GearFriction::Budget GearFriction::budget(const Params& p, double tau_m, double 
   const double s = hasStribeck(m) ? stribeck(p, qd) : 0.0;
   double f = p.tau_c_Nm + s * p.tau_s_Nm;
   switch (m) {
-    case FrictionModel::M3: f += p.k_l * std::abs(tau_e - tau_m); break;
-    case FrictionModel::M4: f += (p.k_l + s * p.k_ls) * std::abs(tau_e - tau_m); break;
+    case FrictionModel::M3:
+      f += p.k_l * std::abs(tau_e - tau_m);
+      break;
+    case FrictionModel::M4:
+      f += (p.k_l + s * p.k_ls) * std::abs(tau_e - tau_m);
+      break;
     case FrictionModel::M5:
     case FrictionModel::M6:
       f += std::abs(p.k_e * tau_e - p.k_m * tau_m) + s * std::abs(p.k_es * tau_e - p.k_ms * tau_m);
       if (m == FrictionModel::M6 && ((tau_e > 0 && tau_m < 0) || (tau_e < 0 && tau_m > 0))) {
         const double ae = std::abs(tau_e), am = std::abs(tau_m);
-        if (ae < am) f += s * p.q_d_1_Nm * ae * ae;       // the motor drives the load
-        else if (ae > am) f += s * p.q_b_1_Nm * am * am;  // the load backdrives the motor
+        if (ae < am)
+          f += s * p.q_d_1_Nm * ae * ae;  // the motor drives the load
+        else if (ae > am)
+          f += s * p.q_b_1_Nm * am * am;  // the load backdrives the motor
       }
       break;
-    default: break;
+    default:
+      break;
   }
   return {f, p.b_v_Nm_s_rad};
 }

@@ -67,20 +67,20 @@ class GearFriction {
  public:
   struct Params {
     FrictionModel model = FrictionModel::M1;  ///< "model": index 1..6
-    double tau_c_Nm = 0.0;       ///< "tau_c": Coulomb friction
-    double tau_s_Nm = 0.0;       ///< "tau_s": Stribeck (static) excess, M2 M4 M5 M6
-    double v_s_rad_s = 0.2;      ///< "v_s": Stribeck velocity
-    double alpha = 1.35;         ///< "alpha": Stribeck exponent
-    double k_l = 0.0;            ///< "k_l": load friction per N m through the gearbox, M3 M4
-    double k_ls = 0.0;           ///< "k_ls": its Stribeck part, M4
-    double k_m = 0.0;            ///< "k_m": motor-torque load coefficient, M5 M6
-    double k_e = 0.0;            ///< "k_e": external-torque load coefficient, M5 M6
-    double k_ms = 0.0;           ///< "k_ms": Stribeck part of k_m, M5 M6
-    double k_es = 0.0;           ///< "k_es": Stribeck part of k_e, M5 M6
-    double q_d_1_Nm = 0.0;       ///< "q_d": quadratic coefficient while driving, M6 [1/(N m)]
-    double q_b_1_Nm = 0.0;       ///< "q_b": quadratic coefficient while backdriven, M6 [1/(N m)]
-    double b_v_Nm_s_rad = 0.0;   ///< "b_v": viscous friction (the implicit damper row)
-    double b_2_Nm_s2_rad2 = 0.0; ///< "b_2": optional drag b_2 qd |qd| (explicit), any model
+    double tau_c_Nm = 0.0;                    ///< "tau_c": Coulomb friction
+    double tau_s_Nm = 0.0;                    ///< "tau_s": Stribeck (static) excess, M2 M4 M5 M6
+    double v_s_rad_s = 0.2;                   ///< "v_s": Stribeck velocity
+    double alpha = 1.35;                      ///< "alpha": Stribeck exponent
+    double k_l = 0.0;                         ///< "k_l": load friction per N m through the gearbox, M3 M4
+    double k_ls = 0.0;                        ///< "k_ls": its Stribeck part, M4
+    double k_m = 0.0;                         ///< "k_m": motor-torque load coefficient, M5 M6
+    double k_e = 0.0;                         ///< "k_e": external-torque load coefficient, M5 M6
+    double k_ms = 0.0;                        ///< "k_ms": Stribeck part of k_m, M5 M6
+    double k_es = 0.0;                        ///< "k_es": Stribeck part of k_e, M5 M6
+    double q_d_1_Nm = 0.0;                    ///< "q_d": quadratic coefficient while driving, M6 [1/(N m)]
+    double q_b_1_Nm = 0.0;                    ///< "q_b": quadratic coefficient while backdriven, M6 [1/(N m)]
+    double b_v_Nm_s_rad = 0.0;                ///< "b_v": viscous friction (the implicit damper row)
+    double b_2_Nm_s2_rad2 = 0.0;              ///< "b_2": optional drag b_2 qd |qd| (explicit), any model
 
     void validate() const;  ///< throws std::invalid_argument with the numbers
     /// The names a model reads, in a fixed order (tau_c first, b_v last; b_2 not included).
@@ -93,7 +93,7 @@ class GearFriction {
 
   /// What the solver gets: Coulomb bound (motor row, target 0) and viscous coefficient (damper row).
   struct Budget {
-    double coulomb_Nm = 0.0;     ///< tau_f of the model, >= 0
+    double coulomb_Nm = 0.0;        ///< tau_f of the model, >= 0
     double viscous_Nm_s_rad = 0.0;  ///< b_v
   };
 

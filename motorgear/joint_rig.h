@@ -29,11 +29,11 @@ double solveJointRows(double inertia_kgm2, double w_rad_s, double dt_s, double t
 class JointRig {
  public:
   struct Params {
-    double inertia_kgm2 = 1e-3;     ///< J of link and reflected rotor about the axis
-    double gravity_Nm = 0.0;        ///< m g l: load -m g l sin(q - q_down)
-    double q_down_rad = 0.0;        ///< angle where the load hangs straight down
-    double load_Nm = 0.0;           ///< constant external torque
-    void validate() const;          ///< throws std::invalid_argument with the numbers
+    double inertia_kgm2 = 1e-3;  ///< J of link and reflected rotor about the axis
+    double gravity_Nm = 0.0;     ///< m g l: load -m g l sin(q - q_down)
+    double q_down_rad = 0.0;     ///< angle where the load hangs straight down
+    double load_Nm = 0.0;        ///< constant external torque
+    void validate() const;       ///< throws std::invalid_argument with the numbers
   };
   struct State {
     double t_s = 0.0, q_rad = 0.0, qd_rad_s = 0.0;

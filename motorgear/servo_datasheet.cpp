@@ -14,7 +14,8 @@ constexpr double kRpm = 2.0 * std::numbers::pi / 60.0;
 std::string normalised(const std::string& s) {
   std::string out;
   for (char c : s)
-    if (std::isalnum(static_cast<unsigned char>(c))) out += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    if (std::isalnum(static_cast<unsigned char>(c)))
+      out += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   return out;
 }
 
@@ -37,17 +38,31 @@ DynamixelFirmware::Params mxFirmware() {
 
 std::vector<DynamixelPreset> presets() {
   const std::string em = "ROBOTIS e-Manual, emanual.robotis.com/docs/en/dxl/";
-  DynamixelPreset ax12{"AX-12", {1.5, 59 * kRpm, 12.0, 1.5, 254.0}, axFirmware(), 0.0,
+  DynamixelPreset ax12{"AX-12",
+                       {1.5, 59 * kRpm, 12.0, 1.5, 254.0},
+                       axFirmware(),
+                       0.0,
                        em + "ax/ax-12a/ (stall 1.5 N m at 12 V 1.5 A, 59 rpm at 12 V, 254:1)"};
-  DynamixelPreset ax18{"AX-18", {1.8, 97 * kRpm, 12.0, 2.2, 254.0}, axFirmware(), 0.0,
+  DynamixelPreset ax18{"AX-18",
+                       {1.8, 97 * kRpm, 12.0, 2.2, 254.0},
+                       axFirmware(),
+                       0.0,
                        em + "ax/ax-18a/ (stall 1.8 N m at 12 V 2.2 A, 97 rpm at 12 V, 254:1)"};
-  DynamixelPreset mx28{"MX-28", {2.5, 55 * kRpm, 12.0, 1.4, 193.0}, mxFirmware(), 20.0 / 60.0 * std::numbers::pi / 180.0,
+  DynamixelPreset mx28{"MX-28",
+                       {2.5, 55 * kRpm, 12.0, 1.4, 193.0},
+                       mxFirmware(),
+                       20.0 / 60.0 * std::numbers::pi / 180.0,
                        em + "mx/mx-28/ (stall 2.5 N m at 12 V 1.4 A, 55 rpm at 12 V, 193:1, backlash 20 arcmin); "
                             "duty scale: Rhoban BAM bam/actuator.py"};
-  DynamixelPreset mx64{"MX-64", {6.0, 63 * kRpm, 12.0, 4.1, 200.0}, mxFirmware(), 20.0 / 60.0 * std::numbers::pi / 180.0,
+  DynamixelPreset mx64{"MX-64",
+                       {6.0, 63 * kRpm, 12.0, 4.1, 200.0},
+                       mxFirmware(),
+                       20.0 / 60.0 * std::numbers::pi / 180.0,
                        em + "mx/mx-64/ (stall 6.0 N m at 12 V 4.1 A, 63 rpm at 12 V, 200:1, backlash 20 arcmin); "
                             "duty scale: Rhoban BAM bam/actuator.py"};
-  DynamixelPreset mx106{"MX-106", {8.4, 45 * kRpm, 12.0, 5.2, 225.0}, mxFirmware(),
+  DynamixelPreset mx106{"MX-106",
+                        {8.4, 45 * kRpm, 12.0, 5.2, 225.0},
+                        mxFirmware(),
                         20.0 / 60.0 * std::numbers::pi / 180.0,
                         em + "mx/mx-106/ (stall 8.4 N m at 12 V 5.2 A, 45 rpm at 12 V, 225:1, backlash 20 arcmin); "
                              "duty scale: Rhoban BAM bam/actuator.py"};
@@ -55,7 +70,10 @@ std::vector<DynamixelPreset> presets() {
   xf.tick_rad = 2.0 * std::numbers::pi / 4096.0;
   xf.supply_V = 5.0;
   DynamixelFirmware::setXPid(xf, 400, 0, 0);
-  DynamixelPreset xl330{"XL-330", {0.52, 103 * kRpm, 5.0, 1.47, 288.4}, xf, 0.0,
+  DynamixelPreset xl330{"XL-330",
+                        {0.52, 103 * kRpm, 5.0, 1.47, 288.4},
+                        xf,
+                        0.0,
                         em + "x/xl330-m288/ (XL330-M288-T: stall 0.52 N m at 5 V 1.47 A, 103 rpm at 5 V, 288.4:1, "
                              "Position P Gain 400); duty scale: Rhoban BAM XC330 (bam/actuator.py)"};
   return {ax12, ax18, mx28, mx64, mx106, xl330};
@@ -68,10 +86,11 @@ void ServoDatasheet::validate() const {
   auto pos = [](double v) { return std::isfinite(v) && v > 0; };
   if (!pos(stall_torque_Nm) || !pos(no_load_speed_rad_s) || !pos(voltage_V) || !pos(gear_ratio) ||
       !(std::isfinite(stall_current_A) && stall_current_A >= 0))
-    throw std::invalid_argument("ServoDatasheet: stall torque, no-load speed, voltage, gear ratio must be > 0 and the "
-                                "stall current >= 0, got " + num(stall_torque_Nm) + " N m, " +
-                                num(no_load_speed_rad_s) + " rad/s, " + num(voltage_V) + " V, ratio " +
-                                num(gear_ratio) + ", " + num(stall_current_A) + " A");
+    throw std::invalid_argument(
+        "ServoDatasheet: stall torque, no-load speed, voltage, gear ratio must be > 0 and the "
+        "stall current >= 0, got " +
+        num(stall_torque_Nm) + " N m, " + num(no_load_speed_rad_s) + " rad/s, " + num(voltage_V) + " V, ratio " +
+        num(gear_ratio) + ", " + num(stall_current_A) + " A");
 }
 
 DcMotor::Params motorFromDatasheet(const ServoDatasheet& d) {

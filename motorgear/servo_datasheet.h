@@ -38,12 +38,12 @@
 namespace gapsim::motorgear {
 
 struct ServoDatasheet {
-  double stall_torque_Nm = 0.0;   ///< at voltage_V, output side
+  double stall_torque_Nm = 0.0;      ///< at voltage_V, output side
   double no_load_speed_rad_s = 0.0;  ///< at voltage_V, output side
   double voltage_V = 0.0;
-  double stall_current_A = 0.0;   ///< 0: not given (then K_t = K_e)
-  double gear_ratio = 1.0;        ///< N = motor speed / output speed
-  void validate() const;          ///< throws std::invalid_argument with the numbers
+  double stall_current_A = 0.0;  ///< 0: not given (then K_t = K_e)
+  double gear_ratio = 1.0;       ///< N = motor speed / output speed
+  void validate() const;         ///< throws std::invalid_argument with the numbers
 };
 
 /// R, K_t, K_e (motor side) of the datasheet (file comment); S = 1, B_v = 0, L = R x 1e-5 s.
@@ -53,11 +53,11 @@ double stallTorque_Nm(const DcMotor::Params& m, double gear_ratio, double voltag
 double noLoadSpeed_rad_s(const DcMotor::Params& m, double gear_ratio, double voltage_V);
 
 struct DynamixelPreset {
-  std::string name;          ///< "AX-12", "AX-18", "MX-28", "MX-64", "MX-106", "XL-330"
+  std::string name;  ///< "AX-12", "AX-18", "MX-28", "MX-64", "MX-106", "XL-330"
   ServoDatasheet datasheet;
   DynamixelFirmware::Params firmware;
-  double backlash_rad = 0.0; ///< published backlash (0: none published)
-  std::string source;        ///< citation of the figures
+  double backlash_rad = 0.0;  ///< published backlash (0: none published)
+  std::string source;         ///< citation of the figures
 };
 
 /// The presets above; names are matched case-insensitively, with or without '-' and a suffix

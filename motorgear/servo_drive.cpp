@@ -89,8 +89,10 @@ SolverTerms GearFrictionDrive::step(double dt_s, const DriveInput& in) {
   last_tau_m_ = tau_m;
   last_budget_ = g.coulomb_Nm;
   if (fp.b_v_Nm_s_rad > 0) {
-    if (b > 0) t.damper_velocity_rad_s *= b / (b + fp.b_v_Nm_s_rad);
-    else t.damper_velocity_rad_s = 0.0;
+    if (b > 0)
+      t.damper_velocity_rad_s *= b / (b + fp.b_v_Nm_s_rad);
+    else
+      t.damper_velocity_rad_s = 0.0;
   }
   if (t.motor_velocity_rad_s != 0 && t.motor_fmax_Nm > 0) {
     // The motor row is a velocity servo: friction cannot share it, apply the sliding torque.
@@ -211,21 +213,35 @@ double DynamixelServoModel::get(std::string_view name) const {
 
 void DynamixelServoModel::set(std::string_view name, double v) {
   const double N = drive.gear_ratio, V = drive.firmware.supply_V;
-  if (name == "R") drive.motor.R_Ohm = v;
-  else if (name == "K_t") drive.motor.K_t_Nm_A = v;
-  else if (name == "K_e") drive.motor.K_e_V_s_rad = v;
-  else if (name == "L") drive.motor.L_H = v;
-  else if (name == "ratio") drive.gear_ratio = v;
-  else if (name == "delay_s") drive.delay_s = v;
-  else if (name == "armature") armature_kgm2 = v;
-  else if (name == "stall_torque") drive.motor.K_t_Nm_A = v * drive.motor.R_Ohm / (N * V);
-  else if (name == "no_load_speed") drive.motor.K_e_V_s_rad = V / (N * v);
-  else if (name.rfind("friction/", 0) == 0) friction.set(name.substr(9), v);
-  else if (name == "backlash/width") backlash.width_rad = v;
-  else if (name == "backlash/drive_inertia") backlash.drive_inertia_kgm2 = v;
+  if (name == "R")
+    drive.motor.R_Ohm = v;
+  else if (name == "K_t")
+    drive.motor.K_t_Nm_A = v;
+  else if (name == "K_e")
+    drive.motor.K_e_V_s_rad = v;
+  else if (name == "L")
+    drive.motor.L_H = v;
+  else if (name == "ratio")
+    drive.gear_ratio = v;
+  else if (name == "delay_s")
+    drive.delay_s = v;
+  else if (name == "armature")
+    armature_kgm2 = v;
+  else if (name == "stall_torque")
+    drive.motor.K_t_Nm_A = v * drive.motor.R_Ohm / (N * V);
+  else if (name == "no_load_speed")
+    drive.motor.K_e_V_s_rad = V / (N * v);
+  else if (name.rfind("friction/", 0) == 0)
+    friction.set(name.substr(9), v);
+  else if (name == "backlash/width")
+    backlash.width_rad = v;
+  else if (name == "backlash/drive_inertia")
+    backlash.drive_inertia_kgm2 = v;
   else if (name == "backlash/encoder")
-    backlash.encoder = detail::toBool(v, "backlash/encoder") ? BacklashDrive::Encoder::Motor : BacklashDrive::Encoder::Output;
-  else drive.firmware.set(name, v);
+    backlash.encoder =
+        detail::toBool(v, "backlash/encoder") ? BacklashDrive::Encoder::Motor : BacklashDrive::Encoder::Output;
+  else
+    drive.firmware.set(name, v);
 }
 
 std::unique_ptr<Drive> makeDynamixelServoDrive(const DynamixelServoModel& m, double dt_s, double q0_rad) {

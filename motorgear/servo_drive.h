@@ -51,10 +51,10 @@ class VoltageServoDrive : public Drive {
  public:
   struct Params {
     DynamixelFirmware::Params firmware;
-    DcMotor::Params motor;       ///< S and B_v are not used (S = 1); K_e > 0 required
-    double gear_ratio = 254.0;   ///< N
-    double delay_s = 0.0;        ///< goal dead time (whole steps)
-    void validate() const;       ///< throws std::invalid_argument with the numbers
+    DcMotor::Params motor;      ///< S and B_v are not used (S = 1); K_e > 0 required
+    double gear_ratio = 254.0;  ///< N
+    double delay_s = 0.0;       ///< goal dead time (whole steps)
+    void validate() const;      ///< throws std::invalid_argument with the numbers
     /// Joint-side back-EMF damping N^2 K_t K_e / R.
     double backEmfDamping_Nm_s_rad() const;
   };
@@ -97,8 +97,8 @@ class BacklashDrive : public Drive {
  public:
   enum class Encoder { Output, Motor };
   struct Params {
-    double width_rad = 0.0;           ///< total play 2h (0: rigid)
-    double drive_inertia_kgm2 = 1e-3; ///< J_m, the drive's moving parts seen at the joint
+    double width_rad = 0.0;            ///< total play 2h (0: rigid)
+    double drive_inertia_kgm2 = 1e-3;  ///< J_m, the drive's moving parts seen at the joint
     Encoder encoder = Encoder::Output;
     void validate() const;
   };

@@ -82,8 +82,8 @@ ServoModelSpec truthFor(FrictionModel m) {
 }
 
 TEST(ServoModelFit, RecoversKnownParametersOfASimulatedServo) {
-  for (FrictionModel m : {FrictionModel::M1, FrictionModel::M2, FrictionModel::M3, FrictionModel::M4,
-                          FrictionModel::M5, FrictionModel::M6}) {
+  for (FrictionModel m : {FrictionModel::M1, FrictionModel::M2, FrictionModel::M3, FrictionModel::M4, FrictionModel::M5,
+                          FrictionModel::M6}) {
     const ServoModelSpec truth = truthFor(m);
     // Steps up and down the pendulum (lifting and lowering: driving and backdriving), fast and
     // at two moving speeds around the Stribeck velocity, which the Stribeck terms need.
@@ -119,8 +119,8 @@ TEST(ServoModelFit, RecoversKnownParametersOfASimulatedServo) {
                 r.cost_rad, r.evaluations, r.cost_cma_rad);
     for (const ServoFitParam& p : r.params) {
       const double v = getServoParam(truth, p.name);
-      EXPECT_NEAR(p.value / v, 1.0, 0.02) << motorgear::frictionModelName(m) << " " << p.name << ": " << p.value
-                                          << " vs " << v;
+      EXPECT_NEAR(p.value / v, 1.0, 0.02)
+          << motorgear::frictionModelName(m) << " " << p.name << ": " << p.value << " vs " << v;
     }
   }
 }

@@ -58,8 +58,8 @@ TEST(GearFriction, EachModelsBudgetIsItsEquation) {
       {FrictionModel::M4, 0.03 + s * 0.02 + (0.1 + s * 0.05) * load},
       {FrictionModel::M5, 0.03 + s * 0.02 + std::abs(0.3 * te - 0.2 * tm) + s * std::abs(0.11 * te - 0.07 * tm)},
       // opposite signs, |te| < |tm|: the motor drives, q_d te^2
-      {FrictionModel::M6, 0.03 + s * 0.02 + std::abs(0.3 * te - 0.2 * tm) + s * std::abs(0.11 * te - 0.07 * tm) +
-                              s * 0.4 * te * te},
+      {FrictionModel::M6,
+       0.03 + s * 0.02 + std::abs(0.3 * te - 0.2 * tm) + s * std::abs(0.11 * te - 0.07 * tm) + s * 0.4 * te * te},
   };
   for (const Case& c : cases) {
     const GearFriction::Budget b = GearFriction::budget(all(c.m), tm, te, qd);

@@ -3,6 +3,8 @@
 // analytic answers: the compliance law of the e-Manual figure, the datasheet's stall torque and
 // no-load speed recovered, the voltage-limited drive's steady speed and stall torque, the speed
 // cap, the delay, and the backlash dead band.
+#include "motorgear/servo_drive.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -13,7 +15,6 @@
 #include "motorgear/dynamixel_firmware.h"
 #include "motorgear/joint_rig.h"
 #include "motorgear/servo_datasheet.h"
-#include "motorgear/servo_drive.h"
 
 namespace gapsim::motorgear {
 namespace {
