@@ -552,7 +552,8 @@ struct Experiment {
   Action (*add)(CLI::App&);
 };
 constexpr Experiment kExperiments[] = {
-    {"servo", "Dynamixel gains kp, kd, kc from a square-wave step test (BIOLOID paper 000)", addServo},
+    {"servo", "servo models M1..M6 fitted to step tests by simulation with held-out validation (--logs); "
+              "with --log the paper's method: kp, kd, kc by least squares (BIOLOID paper 000)", addServo},
     {"chirp", "J and mu of J omega_dot + mu omega = u from a chirp log, ARX(1,1) (MABEL paper 003)", addChirp},
     {"bias", "amplifier bias b2/b1 by the two-input ARX of MABEL paper 003, Appendix A", addBias},
     {"transmission", "K_T and rotor-inertia factor alpha from pulley combinations (MABEL paper 003, eqs. 10-12)",
