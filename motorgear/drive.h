@@ -15,7 +15,8 @@
 /// in step().
 ///
 /// Implementations: motorgear/drives.h (ideal servo, MoToFlex chain, Dynamixel servo, friction
-/// only). The simulation picks one per joint in one place (makeDrive, sim/drive_registry.cpp).
+/// only), motorgear/servo_drive.h (voltage-domain Dynamixel; the gear-friction and backlash
+/// wrappers that go around any drive). The simulation picks one per joint in one place (makeDrive, sim/drive_registry.cpp).
 
 namespace gapsim::motorgear {
 
@@ -25,6 +26,9 @@ struct DriveInput {
   double q_rad = 0;          ///< true joint angle
   double q_encoder_rad = 0;  ///< angle quantised to the encoder resolution
   double qd_rad_s = 0;       ///< joint rate
+  /// External torque on the joint (gravity, springs, contacts), + increases q; what the
+  /// load-dependent friction models read (friction.h). 0 where the caller does not estimate it.
+  double load_torque_Nm = 0;
 };
 
 /// What enters the solver this step (see the file comment).

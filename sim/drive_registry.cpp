@@ -11,11 +11,13 @@ std::unique_ptr<motorgear::Drive> makeDrive(const Joint& j, bool hinge, double d
   using namespace motorgear;
   const Drivetrain& d = j.drive;
   const IdealServo::Params ideal{j.servo.gain_1_s, j.servo.max_velocity_rad_s, j.servo.fmax_Nm};
-  const bool chain_or_servo = d.kind == DriveKind::MoToFlex || d.kind == DriveKind::Dynamixel;
+  const bool chain_or_servo =
+      d.kind == DriveKind::MoToFlex || d.kind == DriveKind::Dynamixel || d.kind == DriveKind::DynamixelVoltage;
   switch (!hinge && chain_or_servo ? DriveKind::Ideal : d.kind) {
     case DriveKind::MoToFlex:
       return std::make_unique<MotoflexDrive>(chain.params, d.dry_friction_Nm, chain.damping_Nm_s_rad, q0_rad);
     case DriveKind::Dynamixel: return std::make_unique<DynamixelDrive>(d.dynamixel, dt_s, q0_rad);
+    case DriveKind::DynamixelVoltage: return makeDynamixelServoDrive(d.voltage_servo, dt_s, q0_rad);
     case DriveKind::Torque: return std::make_unique<FrictionDrive>(d.dry_friction_Nm);
     case DriveKind::Ideal: break;
   }

@@ -36,6 +36,12 @@ std::vector<motorgear::ParamInfo> jointLeaves(const Joint& j) {
         out.push_back(i);
       }
       break;
+    case DriveKind::DynamixelVoltage:
+      for (auto i : motorgear::DynamixelServoModel::paramInfo()) {
+        i.name = "servo/" + i.name;
+        out.push_back(i);
+      }
+      break;
     case DriveKind::Ideal:
       out.push_back({"servo/gain", "1/s", "ideal servo: commanded speed per position error"});
       out.push_back({"servo/fmax", "N m", "ideal servo: joint motor force limit"});
@@ -54,6 +60,7 @@ double getJoint(const Joint& j, const std::string& leaf) {
   if (leaf == "servo/fmax") return j.servo.fmax_Nm;
   if (leaf == "servo/max_velocity") return j.servo.max_velocity_rad_s;
   if (j.drive.kind == DriveKind::Dynamixel) return j.drive.dynamixel.get(leaf.substr(6));
+  if (j.drive.kind == DriveKind::DynamixelVoltage) return j.drive.voltage_servo.get(leaf.substr(6));
   return j.drive.motoflex.get(leaf);
 }
 
@@ -73,6 +80,9 @@ void setJoint(Joint& j, const std::string& leaf, double v) {
   } else if (j.drive.kind == DriveKind::Dynamixel) {
     j.drive.dynamixel.set(leaf.substr(6), v);
     j.drive.dynamixel.validate();
+  } else if (j.drive.kind == DriveKind::DynamixelVoltage) {
+    j.drive.voltage_servo.set(leaf.substr(6), v);
+    j.drive.voltage_servo.validate();
   } else {
     j.drive.motoflex.set(leaf, v);
     j.drive.motoflex.validate();

@@ -10,6 +10,7 @@
 
 #include "motorgear/dynamixel_servo.h"
 #include "motorgear/joint_drivetrain.h"
+#include "motorgear/servo_drive.h"
 #include "sim/mabel_spec.h"
 #include <string>
 #include <vector>
@@ -68,16 +69,20 @@ struct ServoSettings {
 /// `Torque` is a joint driven only by torques the caller adds each step
 /// (Simulation::addJointTorque_Nm: a transmission model, a torque controller); its joint motor
 /// carries the dry friction dry_friction_Nm and nothing else.
-enum class DriveKind { Ideal, MoToFlex, Dynamixel, Torque };
+/// Dynamixel: the paper's identified law (dynamixel_servo.h); DynamixelVoltage: the voltage-domain
+/// servo with firmware law, DC motor, gear friction M1..M6 and play (servo_drive.h).
+enum class DriveKind { Ideal, MoToFlex, Dynamixel, Torque, DynamixelVoltage };
 
 struct Drivetrain {
   DriveKind kind = DriveKind::Ideal;
   std::string group;  ///< parameter-name prefix shared by several joints, e.g. "legs/typeA"
   motorgear::JointDrivetrain::Params motoflex{};
   motorgear::DynamixelServo::Params dynamixel{};
+  motorgear::DynamixelServoModel voltage_servo = motorgear::DynamixelServoModel::fromPreset(motorgear::dynamixelPreset("AX-18"));
   double dry_friction_Nm = 0.0;
   /// Reflected rotor inertia sigma^2 J_rotor ("armature") added about the joint axis.
   double armature_kgm2() const {
+    if (kind == DriveKind::DynamixelVoltage) return voltage_servo.armature_kgm2;
     return kind == DriveKind::MoToFlex ? motoflex.gear.reflectedInertia_kgm2() : 0.0;
   }
 };

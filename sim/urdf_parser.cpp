@@ -390,7 +390,8 @@ std::vector<std::string> splitNames(const std::string& s) {
   return out;
 }
 
-/// <drivetrain name="legs/typeA" type="motoflex|dynamixel|ideal|torque" preset="typeA|typeB"
+/// <drivetrain name="legs/typeA" type="motoflex|dynamixel|dynamixel_voltage|ideal|torque"
+///             preset="typeA|typeB (motoflex) | AX-12, AX-18, MX-28, MX-64, MX-106, XL-330 (dynamixel_voltage)"
 ///             joints="A B ..." dry_friction_Nm="..."> <param name="gear/J_rotor" value="..."/> ...
 void parseDrivetrain(Ctx& c, const XMLElement* e, RobotModel& m) {
   const std::string f = "gapsim/drivetrain";
@@ -399,12 +400,19 @@ void parseDrivetrain(Ctx& c, const XMLElement* e, RobotModel& m) {
   const std::string type = attrString(c, e, "type", f);
   if (type == "motoflex") d.kind = DriveKind::MoToFlex;
   else if (type == "dynamixel") d.kind = DriveKind::Dynamixel;
+  else if (type == "dynamixel_voltage") d.kind = DriveKind::DynamixelVoltage;
   else if (type == "ideal") d.kind = DriveKind::Ideal;
   else if (type == "torque") d.kind = DriveKind::Torque;
-  else c.fail(e, f + "@type", "expected motoflex, dynamixel, ideal or torque, got '" + type + "'");
-  if (const char* pr = e->Attribute("preset")) {
+  else c.fail(e, f + "@type", "expected motoflex, dynamixel, dynamixel_voltage, ideal or torque, got '" + type + "'");
+  if (const char* pr = e->Attribute("preset"); pr && d.kind == DriveKind::DynamixelVoltage) {
+    try {
+      d.voltage_servo = motorgear::DynamixelServoModel::fromPreset(motorgear::dynamixelPreset(pr));
+    } catch (const std::invalid_argument& ex) {
+      c.fail(e, f + "@preset", ex.what());
+    }
+  } else if (pr) {
     const std::string p = pr;
-    if (d.kind != DriveKind::MoToFlex) c.fail(e, f + "@preset", "presets exist for type motoflex only");
+    if (d.kind != DriveKind::MoToFlex) c.fail(e, f + "@preset", "presets exist for types motoflex and dynamixel_voltage only");
     if (p == "typeA") d.motoflex = motorgear::JointDrivetrain::Params::typeA();
     else if (p == "typeB") d.motoflex = motorgear::JointDrivetrain::Params::typeB();
     else c.fail(e, f + "@preset", "expected typeA or typeB, got '" + p + "'");
@@ -435,6 +443,7 @@ void parseDrivetrain(Ctx& c, const XMLElement* e, RobotModel& m) {
     try {
       if (d.kind == DriveKind::MoToFlex) m.joints[j].drive.motoflex.validate();
       if (d.kind == DriveKind::Dynamixel) m.joints[j].drive.dynamixel.validate();
+      if (d.kind == DriveKind::DynamixelVoltage) m.joints[j].drive.voltage_servo.validate();
     } catch (const std::invalid_argument& ex) {
       c.fail(e, f, ex.what());
     }

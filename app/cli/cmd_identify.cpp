@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // gapsim-cli identify: system identification from real-robot logs, one sub-subcommand per
-// experiment. `identify servo`: the Dynamixel gains kp, kd, kc from a square-wave step test
-// (BIOLOID paper 000, calib/servo_identification.h). `identify chirp|bias|transmission|spring`:
+// experiment. `identify servo`: the voltage-domain servo models M1..M6 fitted to step tests by
+// simulation with held-out validation (calib/servo_model_fit.h), or with --log the paper's method,
+// the gains kp, kd, kc of a square-wave step test by linear least squares (BIOLOID paper 000,
+// calib/servo_identification.h). `identify chirp|bias|transmission|spring`:
 // MABEL's transmission (paper 003, calib/mabel_identification.h); `identify leg-friction|leg-bias`:
 // its legs on the stand (app/cli/identify_leg.cpp). New experiments add an entry to
 // kExperiments below.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -16,12 +19,14 @@
 #include <memory>
 #include <optional>
 #include <sstream>
+#include <vector>
 
 #include "app/cli/commands.h"
 #include "app/cli/identify_leg.h"
 #include "calib/mabel_identification.h"
 #include "calib/output_error_fit.h"
 #include "calib/servo_identification.h"
+#include "calib/servo_model_fit.h"
 #include "sim/csv_table.h"
 #include "sim/input_error.h"
 #include "sim/robot_library.h"
@@ -35,6 +40,13 @@ namespace {
 constexpr double kPaperKp = 9.272, kPaperKd = 0.3069, kPaperKc = 0.03;
 
 struct ServoArgs {
+  std::string method;  // "paper" or "sim"; empty: paper with --log, sim otherwise
+  std::vector<std::string> logs;
+  std::vector<std::string> models{"M1", "M2", "M3", "M4", "M5", "M6"};
+  int evaluations = 0;  // 0: 400 per free parameter
+  bool no_polish = false;
+  std::uint64_t seed = 1;
+  double time_scale = 1.0;
   std::string log;
   std::optional<double> inertia_kgm2;
   std::string robot = "bioloid";
@@ -86,7 +98,13 @@ bool writeFigure(const std::string& csv, const std::string& png, const std::stri
   return rc == 0 && std::filesystem::exists(png);
 }
 
+int runServoModels(const ServoArgs& a);
+
 int runServo(const ServoArgs& a) {
+  const std::string method = a.method.empty() ? (a.log.empty() ? "sim" : "paper") : a.method;
+  if (method == "sim") return runServoModels(a);
+  if (method != "paper") throw InputError("", 0, "--method", "must be 'paper' or 'sim', got '" + method + "'");
+  if (a.log.empty()) throw InputError("", 0, "--log", "the paper's method needs one step-test log (--log FILE)");
   const calib::ServoStepLog log = calib::ServoStepLog::read(a.log);
   // I: given, or the model's inertia beyond the joint (the paper does not give it).
   const RobotModel model = loadRobotFile(resolveRobotFile(a.robot));
@@ -103,7 +121,8 @@ int runServo(const ServoArgs& a) {
   opt.piece_s = a.piece_s;
   const calib::ServoIdResult r = calib::identifyServo(log, opt);
 
-  std::cout << "servo identification (paper 000): " << a.log << "\n";
+  std::cout << "servo identification, the paper's method (paper 000: linear least squares on smoothed step "
+               "responses; `--method sim` fits the voltage-domain models M1..M6): " << a.log << "\n";
   if (a.inertia_kgm2)
     std::cout << "  inertia I = " << fmt(I) << " kg m^2 (--inertia; the model's " << a.joint << " link: " << fmt(model_I)
               << ")\n";
@@ -197,11 +216,193 @@ int runServo(const ServoArgs& a) {
   return kExitOk;
 }
 
+/// `identify servo --method sim`: every model, every held-out permutation, one table per model.
+int runServoModels(const ServoArgs& a) {
+  using motorgear::FrictionModel;
+  if (a.logs.empty())
+    throw InputError("", 0, "--logs", "give the step-test logs to fit, e.g. --logs ankle_r_foot_slope32.csv,"
+                                      "ankle_r_foot_slope64.csv,ankle_r_foot_slope128.csv (real-data/bioloid/actuator)");
+  if (a.evaluations < 0) throw InputError("", 0, "--evals", "must be >= 0");
+  if (!(a.time_scale > 0.5 && a.time_scale < 2)) throw InputError("", 0, "--time-scale", "must be in (0.5, 2)");
+  std::vector<FrictionModel> models;
+  for (const std::string& m : a.models) {
+    try {
+      models.push_back(motorgear::parseFrictionModel(m));
+    } catch (const std::invalid_argument& e) {
+      throw InputError("", 0, "--models", e.what());
+    }
+  }
+  std::vector<calib::ServoTestLog> logs;
+  for (const std::string& path : a.logs) {
+    calib::ServoTestLog l;
+    l.log = calib::ServoStepLog::read(path);
+    l.slope = calib::ServoTestLog::slopeFromName(std::filesystem::path(path).filename().string());
+    if (l.slope <= 0) throw InputError(path, 0, "--logs", "no 'slope<N>' in the file name: the compliance slope of the test is unknown");
+    l.name = "slope" + fmt(l.slope);
+    l.time_scale = a.time_scale;
+    logs.push_back(std::move(l));
+  }
+  calib::ServoFitOptions o;
+  o.max_evaluations = a.evaluations;
+  o.polish = !a.no_polish;
+  o.seed = a.seed;
+  const motorgear::DynamixelPreset preset = motorgear::dynamixelPreset("AX-18");
+  std::cout << "servo models fitted by simulation (calib/servo_model_fit.h): AX-18 firmware compliance law -> PWM duty "
+               "x " << fmt(preset.firmware.supply_V) << " V -> DC motor (datasheet start: " << preset.source
+            << ") -> " << fmt(preset.datasheet.gear_ratio) << ":1 gear -> friction M1..M6 (Rhoban BAM) -> one link;\n"
+            << "  CMA-ES (" << (a.evaluations > 0 ? std::to_string(a.evaluations) : "400 x free parameters")
+            << " simulations per fit)" << (o.polish ? " + Ceres polish" : "")
+            << "; held-out validation: fit on all logs but one, predict that one, every permutation;\n"
+            << "  M2..M6 start from the M1 fit of the same logs (nested: their training error can only go down)\n  logs:";
+  for (const auto& l : logs) std::cout << " " << l.name << " (" << l.log.time_s.size() << " samples)";
+  std::cout << "\n";
+
+  struct Summary {
+    FrictionModel m;
+    double train_rms = 0, test_rms = 0, worst_test = 0;
+    std::vector<calib::HeldOutResult> runs;
+  };
+  std::vector<Summary> summaries;
+  std::sort(models.begin(), models.end());
+  models.erase(std::unique(models.begin(), models.end()), models.end());
+  std::vector<calib::ServoModelSpec> m1_fits;  // warm starts of the richer models
+  for (FrictionModel m : models) {
+    Summary s{m};
+    s.runs = calib::heldOutValidation(m, logs, o, m1_fits.empty() ? nullptr : &m1_fits);
+    if (m == FrictionModel::M1)
+      for (const auto& r : s.runs) m1_fits.push_back(r.fit.spec);
+    std::cout << "\nmodel " << motorgear::frictionModelName(m) << " (" << motorgear::frictionModelTitle(m) << ")\n";
+    std::cout << "  " << std::left << std::setw(22) << "held out:";
+    for (const auto& r : s.runs) std::cout << std::right << std::setw(12) << r.test_log;
+    std::cout << "\n";
+    for (std::size_t i = 0; i < s.runs.front().fit.params.size(); ++i) {
+      std::cout << "  " << std::left << std::setw(22) << s.runs.front().fit.params[i].name;
+      for (const auto& r : s.runs) std::cout << std::right << std::setw(12) << fmt(r.fit.params[i].value, 4);
+      std::cout << "\n";
+    }
+    auto row = [&](const char* label, auto get) {
+      std::cout << "  " << std::left << std::setw(22) << label;
+      for (const auto& r : s.runs) std::cout << std::right << std::setw(12) << fmt(get(r), 3);
+      std::cout << "\n";
+    };
+    row("train MAE (rad)", [](const calib::HeldOutResult& r) { return r.train_mae_rad; });
+    row("train RMS (rad)", [](const calib::HeldOutResult& r) { return r.train_rms_rad; });
+    row("held-out MAE (rad)", [](const calib::HeldOutResult& r) { return r.test_mae_rad; });
+    row("held-out RMS (rad)", [](const calib::HeldOutResult& r) { return r.test_rms_rad; });
+    for (const auto& r : s.runs) {
+      s.train_rms += r.train_rms_rad / s.runs.size();
+      s.test_rms += r.test_rms_rad / s.runs.size();
+      s.worst_test = std::max(s.worst_test, r.test_rms_rad);
+    }
+    std::cout << "  mean held-out RMS " << fmt(s.test_rms, 3) << " rad, worst " << fmt(s.worst_test, 3) << " rad\n";
+    summaries.push_back(std::move(s));
+  }
+
+  std::cout << "\nsummary (RMS over the samples of each log, mean over the permutations)\n"
+            << "  model  train RMS (rad)  held-out RMS (rad)  worst held-out (rad)\n";
+  const Summary* best = nullptr;
+  for (const Summary& s : summaries) {
+    std::cout << "  " << std::left << std::setw(5) << motorgear::frictionModelName(s.m) << std::right << std::setw(17)
+              << fmt(s.train_rms, 3) << std::setw(20) << fmt(s.test_rms, 3) << std::setw(22) << fmt(s.worst_test, 3)
+              << "\n";
+    if (!best || s.worst_test < best->worst_test) best = &s;
+  }
+
+  // The best model's held-out predictions: CSV and figure.
+  std::filesystem::create_directories(a.out);
+  const std::string csv = (std::filesystem::path(a.out) / "servo_models_heldout.csv").string();
+  {
+    std::ofstream f(csv);
+    if (!f) throw InputError(csv, 0, "--out", "cannot write");
+    f << "log,time_s,q_target_rad,q_rad,q_sim_rad\n" << std::setprecision(9);
+    for (std::size_t k = 0; k < best->runs.size(); ++k) {
+      const calib::ServoSimulation sim = calib::simulateServoLog(best->runs[k].fit.spec, logs[k], o.sim);
+      for (std::size_t i = 0; i < sim.time_s.size(); ++i)
+        f << k << ',' << sim.time_s[i] << ',' << sim.q_target_rad[i] << ',' << sim.q_rad[i] << ',' << sim.q_sim_rad[i]
+          << '\n';
+    }
+  }
+  std::cout << "  best model " << motorgear::frictionModelName(best->m) << ": held-out predictions (CSV) " << csv << "\n";
+  const std::string png = (std::filesystem::path(a.out) / "servo_models_heldout.png").string();
+  if (haveGnuplot()) {
+    const std::string script = png + ".gp";
+    {
+      std::ofstream g(script);
+      g << "set terminal pngcairo size 1200," << 350 * best->runs.size() << " font ',10'\nset output '" << png
+        << "'\nset termoption noenhanced\nset datafile separator ','\nset grid\nset xlabel 'time (s)'\n"
+        << "set ylabel 'angle (rad)'\nset multiplot layout " << best->runs.size() << ",1 title 'held-out predictions, "
+        << motorgear::frictionModelName(best->m) << "'\n";
+      for (std::size_t k = 0; k < best->runs.size(); ++k)
+        g << "set title '" << best->runs[k].test_log << " predicted by the fit on the others: RMS "
+          << fmt(best->runs[k].test_rms_rad, 3) << " rad'\nplot '" << csv << "' every ::1 using ($1==" << k
+          << "?$2:1/0):3 with lines title 'goal', '' every ::1 using ($1==" << k
+          << "?$2:1/0):4 with points pt 7 ps 0.2 title 'measured', '' every ::1 using ($1==" << k
+          << "?$2:1/0):5 with lines lw 1.5 title 'simulated'\n";
+      g << "unset multiplot\n";
+    }
+    const int rc = std::system(("gnuplot '" + script + "' 2>&1").c_str());
+    std::filesystem::remove(script);
+    if (rc == 0) std::cout << "  figure: " << png << "\n";
+  }
+  // The best model fitted on every log, as robot-file lines (docs/servo_models.md).
+  {
+    std::vector<const calib::ServoTestLog*> all;
+    for (const auto& l : logs) all.push_back(&l);
+    calib::ServoModelSpec start = calib::ax18StepTestSpec(best->m);
+    if (best->m != FrictionModel::M1 && !m1_fits.empty()) {
+      // nested start again: M1 on all logs first
+      const calib::ServoModelSpec s1 = calib::ax18StepTestSpec(FrictionModel::M1);
+      calib::ServoFitOptions o1 = o;
+      const auto f1 = calib::defaultServoFitParams(FrictionModel::M1, s1);
+      if (o1.max_evaluations == 0) o1.max_evaluations = 400 * static_cast<int>(f1.size());
+      start = calib::nestedStart(calib::fitServoModel(s1, f1, all, o1).spec, best->m);
+    }
+    const auto free = calib::defaultServoFitParams(best->m, start);
+    calib::ServoFitOptions oa = o;
+    if (oa.max_evaluations == 0) oa.max_evaluations = 400 * static_cast<int>(free.size());
+    const calib::ServoFitResult fa = calib::fitServoModel(start, free, all, oa);
+    const RobotModel model = loadRobotFile(resolveRobotFile(a.robot));
+    if (model.jointIndex(a.joint) < 0) throw InputError("", 0, "--joint", "robot '" + a.robot + "' has no joint '" + a.joint + "'");
+    const double I_link = calib::inertiaBeyondJoint_kgm2(model, a.joint);
+    const double J = fa.spec.rig.inertia_kgm2;
+    std::cout << "  " << motorgear::frictionModelName(best->m) << " fitted on all logs: RMS " << fmt(fa.cost_rad, 3)
+              << " rad; as drivetrain parameters (armature = J - " << fmt(I_link, 3) << " kg m^2, the inertia of '"
+              << a.joint << "' and beyond in " << model.source_file << "):\n";
+    const auto& sv = fa.spec.servo;
+    auto line = [](const std::string& n, double v) {
+      std::cout << "    <param name=\"servo/" << n << "\" value=\"" << fmt(v, 6) << "\"/>\n";
+    };
+    line("armature", std::max(0.0, J - I_link));
+    line("no_load_speed", sv.get("no_load_speed"));
+    line("delay_s", sv.drive.delay_s);
+    line("friction/model", static_cast<int>(best->m));
+    for (const std::string& n : motorgear::GearFriction::Params::modelParamNames(best->m))
+      if (n != "b_v") line("friction/" + n, sv.friction.get(n));
+  }
+  std::cout << "best_model=" << motorgear::frictionModelName(best->m) << " heldout_rms_rad=" << fmt(best->test_rms, 6)
+            << " worst_heldout_rms_rad=" << fmt(best->worst_test, 6) << std::endl;
+  return kExitOk;
+}
+
 Action addServo(CLI::App& app) {
   auto a = std::make_shared<ServoArgs>();
-  app.add_option("--log", a->log, "step-test log: CSV with time_s, q_target_rad, q_rad (e.g. "
-                                  "ankle_r_foot_slope32.csv of the BIOLOID data)")
-      ->required();
+  app.add_option("--method", a->method, "sim: fit the voltage-domain models M1..M6 to --logs by simulation "
+                                        "(held-out validation); paper: paper 000's linear least squares on --log. "
+                                        "Default: paper with --log, sim otherwise");
+  app.add_option("--logs", a->logs, "sim: step-test logs (CSV time_s, q_target_rad, q_rad); the AX compliance "
+                                    "slope of each is read from 'slope<N>' in its name, e.g. the BIOLOID "
+                                    "ankle_r_foot_slope{32,64,128}.csv")
+      ->delimiter(',');
+  app.add_option("--models", a->models, "sim: friction models to fit (M1..M6)")->delimiter(',')->capture_default_str();
+  app.add_option("--evals", a->evaluations, "sim: CMA-ES simulations per fit (0: 400 per free parameter)")
+      ->capture_default_str();
+  app.add_flag("--no-polish", a->no_polish, "sim: skip the Ceres polish after CMA-ES");
+  app.add_option("--seed", a->seed, "sim: CMA-ES seed")->capture_default_str();
+  app.add_option("--time-scale", a->time_scale, "sim: true seconds per logged second (the AX logs' counter: "
+                                                "1.0042, real-data README)")
+      ->capture_default_str();
+  app.add_option("--log", a->log, "paper: step-test log: CSV with time_s, q_target_rad, q_rad (e.g. "
+                                  "ankle_r_foot_slope32.csv of the BIOLOID data)");
   app.add_option("--inertia", a->inertia_kgm2, "inertia I (kg m^2) of the moving link about the axis; default: the "
                                                "model's, computed from --robot and --joint");
   app.add_option("--robot", a->robot, "robot whose link inertia is used when --inertia is not given")->capture_default_str();
@@ -351,7 +552,8 @@ struct Experiment {
   Action (*add)(CLI::App&);
 };
 constexpr Experiment kExperiments[] = {
-    {"servo", "Dynamixel gains kp, kd, kc from a square-wave step test (BIOLOID paper 000)", addServo},
+    {"servo", "servo models M1..M6 fitted to step tests by simulation with held-out validation (--logs); "
+              "with --log the paper's method: kp, kd, kc by least squares (BIOLOID paper 000)", addServo},
     {"chirp", "J and mu of J omega_dot + mu omega = u from a chirp log, ARX(1,1) (MABEL paper 003)", addChirp},
     {"bias", "amplifier bias b2/b1 by the two-input ARX of MABEL paper 003, Appendix A", addBias},
     {"transmission", "K_T and rotor-inertia factor alpha from pulley combinations (MABEL paper 003, eqs. 10-12)",

@@ -68,6 +68,14 @@ Action addInfo(CLI::App& app) {
           std::snprintf(b, sizeof b, "Dynamixel (kp %.4g, kd %.4g, kc %.3g, clamp %.3g N m)", p.kp_Nm_rad, p.kd_Nm_s_rad,
                         p.kc_Nm, p.tau_max_Nm);
           drive = b;
+        } else if (j.drive.kind == DriveKind::DynamixelVoltage) {
+          ++dof;
+          const auto& v = j.drive.voltage_servo;
+          char b[200];
+          std::snprintf(b, sizeof b, "Dynamixel voltage model (stall %.3g N m, no-load %.3g rad/s at %.3g V, %s friction, "
+                        "armature %.3g kg m^2)", v.get("stall_torque"), v.get("no_load_speed"), v.drive.firmware.supply_V,
+                        motorgear::frictionModelName(v.friction.model).c_str(), v.armature_kgm2);
+          drive = b;
         } else if (j.drive.kind == DriveKind::Torque) {
           ++dof;
           drive = "torque-driven (" + (j.drive.group.empty() ? std::string("external") : j.drive.group) + ")";

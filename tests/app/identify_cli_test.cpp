@@ -40,6 +40,29 @@ TEST(IdentifyCli, ServoOnTheRealLog) {
   EXPECT_TRUE(contains(r.out, "figure")) << r.out;
 }
 
+// The simulation fit (issue 20): one log, one model, a small budget: the table and the machine line.
+TEST(IdentifyCli, ServoModelsBySimulation) {
+  const auto dir = std::filesystem::temp_directory_path() / "gapsim_identify_cli_sim_test";
+  std::filesystem::remove_all(dir);
+  Result r = cli("identify servo --logs " + kSlope32 + " --models M1 --evals 300 --no-polish --out " + dir.string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_TRUE(contains(r.out, "model M1 (Coulomb-viscous)")) << r.out;
+  EXPECT_TRUE(contains(r.out, "held-out RMS (rad)")) << r.out;
+  EXPECT_TRUE(contains(r.out, "best_model=M1")) << r.out;
+  EXPECT_TRUE(std::filesystem::exists(dir / "servo_models_heldout.csv"));
+  // The paper's method is labelled so.
+  r = cli("identify servo --method paper --log " + kSlope32 + " --out " + dir.string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_TRUE(contains(r.out, "the paper's method")) << r.out;
+  // Bad input names the option.
+  r = cli("identify servo --logs " + kSlope32 + " --models M9");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_TRUE(contains(r.out, "--models")) << r.out;
+  r = cli("identify servo --method sim");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_TRUE(contains(r.out, "--logs")) << r.out;
+}
+
 TEST(IdentifyCli, HelpAndBadInput) {
   EXPECT_EQ(cli("identify --help").code, 0);
   EXPECT_EQ(cli("identify servo --help").code, 0);
