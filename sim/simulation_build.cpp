@@ -458,10 +458,13 @@ Simulation::Simulation(std::shared_ptr<const RobotModel> model, const SimOptions
                                       " of the robot's, a sphere of radius " + sixDigits(kMasslessBodyRadius_m) + " m"});
     }
     {
-      // Zero principal moments (point masses, rods along their axis): ODE needs a positive-definite tensor.
+      // Zero principal moments (point masses, rods along their axis): ODE needs a positive-definite
+      // tensor. A negative moment is no body at all (the parser refuses it; a parameter set can
+      // still make one): ODE's own check refuses it below, it is not papered over here.
       const double floor = 0.4 * mp.mass * kMinGyrationRadius_m * kMinGyrationRadius_m;
       const Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> es(mp.inertia);
-      if (es.eigenvalues().minCoeff() < floor * (1 - 1e-9)) {
+      const Eigen::Vector3d ev = es.eigenvalues();
+      if (ev.minCoeff() < floor * (1 - 1e-9) && ev.minCoeff() >= -1e-12 * ev.cwiseAbs().maxCoeff()) {
         const Eigen::Vector3d before = es.eigenvalues();
         mp.inertia = es.eigenvectors() * before.cwiseMax(floor).asDiagonal() * es.eigenvectors().transpose();
         I.report.changes.push_back({"body " + RL.name + ": principal moments",

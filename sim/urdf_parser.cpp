@@ -777,6 +777,7 @@ void parseGapsim(Ctx& c, const XMLElement* g, RobotModel& m) {
       s.min_inertia_kgm2 = attrDouble(c, e, "min_inertia_kgm2", f, s.min_inertia_kgm2);
       if (!(s.min_inertia_kgm2 >= 0 && s.min_inertia_kgm2 <= 1))
         c.fail(e, f + "@min_inertia_kgm2", "must be within 0..1 kg m^2, got " + sixDigits(s.min_inertia_kgm2));
+      s.weld_mass_ratio = attrDouble(c, e, "weld_mass_ratio", f, s.weld_mass_ratio, plausible::kFraction);
       s.erp = attrDouble(c, e, "erp", f, s.erp, plausible::kFraction);
       s.cfm = attrDouble(c, e, "cfm", f, s.cfm, plausible::kCfm);
       s.gravity_m_s2 = attrVec3(c, e, "gravity_m_s2", f, s.gravity_m_s2, plausible::kAcceleration_m_s2);
