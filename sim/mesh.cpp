@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "sim/mesh.h"
 
-#include <Eigen/Geometry>
-
 #include <assimp/config.h>
 #include <assimp/material.h>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 
+#include <Eigen/Geometry>
 #include <assimp/Importer.hpp>
 #include <cstdio>
 #include <cstdlib>
@@ -41,8 +40,8 @@ std::vector<std::array<std::uint32_t, 3>> convexHull(const std::vector<Eigen::Ve
     qhT* qh = &qh_storage;
     FILE* err = std::tmpfile();  // qhull reports to a FILE*; a failure is answered by the retry
     qh_zero(qh, err);
-    const int rc = qh_new_qhull(qh, 3, static_cast<int>(v.size()), pts.data(), False, const_cast<char*>(options),
-                                nullptr, err);
+    const int rc =
+        qh_new_qhull(qh, 3, static_cast<int>(v.size()), pts.data(), False, const_cast<char*>(options), nullptr, err);
     if (rc == 0) {
       facetT* facet;
       FORALLfacets {

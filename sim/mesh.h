@@ -26,7 +26,7 @@
 namespace gapsim {
 
 struct TriangleMesh {
-  std::string path;  ///< the file read
+  std::string path;                                     ///< the file read
   std::vector<Eigen::Vector3f> vertices;                ///< m, mesh frame
   std::vector<std::array<std::uint32_t, 3>> triangles;  ///< counter-clockwise seen from outside
   /// Runs of triangles with one material (one per assimp sub-mesh), in triangle order.

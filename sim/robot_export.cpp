@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "sim/robot_export.h"
 
+#include <Eigen/Geometry>
 #include <charconv>
 #include <cmath>
 #include <functional>
@@ -8,8 +9,6 @@
 #include <sstream>
 #include <stdexcept>
 #include <tuple>
-
-#include <Eigen/Geometry>
 
 #include "sim/kinematics.h"
 
@@ -45,11 +44,16 @@ std::string origin(const Eigen::Isometry3d& T) {
 std::string xmlEscape(const std::string& s) {
   std::string o;
   for (char c : s) {
-    if (c == '&') o += "&amp;";
-    else if (c == '<') o += "&lt;";
-    else if (c == '>') o += "&gt;";
-    else if (c == '"') o += "&quot;";
-    else o += c;
+    if (c == '&')
+      o += "&amp;";
+    else if (c == '<')
+      o += "&lt;";
+    else if (c == '>')
+      o += "&gt;";
+    else if (c == '"')
+      o += "&quot;";
+    else
+      o += c;
   }
   return o;
 }
@@ -57,10 +61,14 @@ std::string xmlEscape(const std::string& s) {
 std::string urdfGeometry(const Geometry& g) {
   const Eigen::Vector3d& s = g.size_m;
   switch (g.type) {
-    case Geometry::Type::Box: return "<box size=\"" + vec(s) + "\"/>";
-    case Geometry::Type::Sphere: return "<sphere radius=\"" + num(s.x()) + "\"/>";
-    case Geometry::Type::Cylinder: return "<cylinder radius=\"" + num(s.x()) + "\" length=\"" + num(s.y()) + "\"/>";
-    case Geometry::Type::Capsule: return "<capsule radius=\"" + num(s.x()) + "\" length=\"" + num(s.y()) + "\"/>";
+    case Geometry::Type::Box:
+      return "<box size=\"" + vec(s) + "\"/>";
+    case Geometry::Type::Sphere:
+      return "<sphere radius=\"" + num(s.x()) + "\"/>";
+    case Geometry::Type::Cylinder:
+      return "<cylinder radius=\"" + num(s.x()) + "\" length=\"" + num(s.y()) + "\"/>";
+    case Geometry::Type::Capsule:
+      return "<capsule radius=\"" + num(s.x()) + "\" length=\"" + num(s.y()) + "\"/>";
     case Geometry::Type::Mesh:
       return "<mesh filename=\"" + xmlEscape(g.mesh_file) + "\" scale=\"" + vec(g.mesh_scale) + "\"/>";
   }
@@ -69,10 +77,14 @@ std::string urdfGeometry(const Geometry& g) {
 
 const char* urdfType(JointType t) {
   switch (t) {
-    case JointType::Revolute: return "revolute";
-    case JointType::Continuous: return "continuous";
-    case JointType::Prismatic: return "prismatic";
-    case JointType::Fixed: return "fixed";
+    case JointType::Revolute:
+      return "revolute";
+    case JointType::Continuous:
+      return "continuous";
+    case JointType::Prismatic:
+      return "prismatic";
+    case JointType::Fixed:
+      return "fixed";
   }
   return "fixed";
 }
@@ -136,12 +148,15 @@ std::string writeUrdf(const RobotModel& m) {
       const Eigen::Matrix3d& I = l.inertial.inertia_kgm2;
       x << "    <inertial>" << origin(l.inertial.origin) << "<mass value=\"" << num(l.inertial.mass_kg) << "\"/>"
         << "<inertia ixx=\"" << num(I(0, 0)) << "\" ixy=\"" << num(I(0, 1)) << "\" ixz=\"" << num(I(0, 2))
-        << "\" iyy=\"" << num(I(1, 1)) << "\" iyz=\"" << num(I(1, 2)) << "\" izz=\"" << num(I(2, 2)) << "\"/></inertial>\n";
+        << "\" iyy=\"" << num(I(1, 1)) << "\" iyz=\"" << num(I(1, 2)) << "\" izz=\"" << num(I(2, 2))
+        << "\"/></inertial>\n";
     }
     for (size_t k = 0; k < l.visuals.size(); ++k) {
       const Geometry& g = l.visuals[k];
       x << "    <visual>" << origin(g.origin) << "<geometry>" << urdfGeometry(g) << "</geometry>";
-      if (g.has_color) x << "<material name=\"" << xmlEscape(l.name) << "_visual" << k << "\"><color rgba=\"" << vec(g.rgba.head<3>()) << " " << num(g.rgba.w()) << "\"/></material>";
+      if (g.has_color)
+        x << "<material name=\"" << xmlEscape(l.name) << "_visual" << k << "\"><color rgba=\"" << vec(g.rgba.head<3>())
+          << " " << num(g.rgba.w()) << "\"/></material>";
       x << "</visual>\n";
     }
     for (const Geometry& g : l.collisions)
@@ -151,9 +166,9 @@ std::string writeUrdf(const RobotModel& m) {
   if (planar) {
     // The joint frame is the root's initial pose; the plane's normal in that frame is the axis.
     const Eigen::Isometry3d& T = m.initial_root_pose;
-    x << "  <joint name=\"" << xmlEscape(m.links[m.root_link].name) << "_planar\" type=\"planar\"><parent link=\"world\"/><child link=\""
-      << xmlEscape(m.links[m.root_link].name) << "\"/>" << origin(T) << "<axis xyz=\""
-      << vec(T.linear().transpose() * m.planar_normal) << "\"/></joint>\n";
+    x << "  <joint name=\"" << xmlEscape(m.links[m.root_link].name)
+      << "_planar\" type=\"planar\"><parent link=\"world\"/><child link=\"" << xmlEscape(m.links[m.root_link].name)
+      << "\"/>" << origin(T) << "<axis xyz=\"" << vec(T.linear().transpose() * m.planar_normal) << "\"/></joint>\n";
   }
   for (const Joint& j : m.joints) {
     x << "  <joint name=\"" << xmlEscape(j.name) << "\" type=\"" << urdfType(j.type) << "\">\n"
@@ -165,11 +180,13 @@ std::string writeUrdf(const RobotModel& m) {
       // gapsim's defaults where the file had none).
       x << "    <limit";
       if (j.type == JointType::Revolute || j.type == JointType::Prismatic)
-        x << " lower=\"" << num(j.has_limits ? j.lower : -1e3) << "\" upper=\"" << num(j.has_limits ? j.upper : 1e3) << '"';
+        x << " lower=\"" << num(j.has_limits ? j.lower : -1e3) << "\" upper=\"" << num(j.has_limits ? j.upper : 1e3)
+          << '"';
       x << " effort=\"" << num(j.effort > 0 ? j.effort : j.servo.fmax_Nm) << "\" velocity=\""
         << num(j.velocity > 0 ? j.velocity : j.servo.max_velocity_rad_s) << "\"/>\n";
       if (j.damping_Nms_rad > 0 || dryFriction_Nm(j) > 0)
-        x << "    <dynamics damping=\"" << num(j.damping_Nms_rad) << "\" friction=\"" << num(dryFriction_Nm(j)) << "\"/>\n";
+        x << "    <dynamics damping=\"" << num(j.damping_Nms_rad) << "\" friction=\"" << num(dryFriction_Nm(j))
+          << "\"/>\n";
       if (j.mimic.master >= 0)
         x << "    <mimic joint=\"" << xmlEscape(m.joints[j.mimic.master].name) << "\" multiplier=\""
           << num(j.mimic.multiplier) << "\" offset=\"" << num(j.mimic.offset) << "\"/>\n";
@@ -203,10 +220,18 @@ Mjcf writeMjcf(const RobotModel& m, const MjcfOptions& a) {
   auto writeGeom = [&](const Geometry& g, const Eigen::Isometry3d& p, const std::string& ind, bool visual) {
     x << ind << "<geom";
     switch (g.type) {
-      case Geometry::Type::Box: x << " type=\"box\" size=\"" << vec12(g.size_m / 2) << '"'; break;
-      case Geometry::Type::Sphere: x << " type=\"sphere\" size=\"" << num12(g.size_m.x()) << '"'; break;
-      case Geometry::Type::Capsule: x << " type=\"capsule\" size=\"" << num12(g.size_m.x()) << ' ' << num12(g.size_m.y() / 2) << '"'; break;
-      case Geometry::Type::Cylinder: x << " type=\"cylinder\" size=\"" << num12(g.size_m.x()) << ' ' << num12(g.size_m.y() / 2) << '"'; break;
+      case Geometry::Type::Box:
+        x << " type=\"box\" size=\"" << vec12(g.size_m / 2) << '"';
+        break;
+      case Geometry::Type::Sphere:
+        x << " type=\"sphere\" size=\"" << num12(g.size_m.x()) << '"';
+        break;
+      case Geometry::Type::Capsule:
+        x << " type=\"capsule\" size=\"" << num12(g.size_m.x()) << ' ' << num12(g.size_m.y() / 2) << '"';
+        break;
+      case Geometry::Type::Cylinder:
+        x << " type=\"cylinder\" size=\"" << num12(g.size_m.x()) << ' ' << num12(g.size_m.y() / 2) << '"';
+        break;
       case Geometry::Type::Mesh: {
         if (!g.mesh) return;
         // Inline (vertices in metres, the URDF scale applied): no file paths, and COLLADA, which
@@ -247,9 +272,9 @@ Mjcf writeMjcf(const RobotModel& m, const MjcfOptions& a) {
       // A massless body (a frame on a joint) is left to the compiler's boundmass / boundinertia.
       if (mp.mass_kg > 0) {
         const Eigen::Matrix3d& I = mp.inertia_kgm2;
-        x << ind << "<inertial pos=\"" << vec12(mp.com) << "\" mass=\"" << num12(mp.mass_kg) << "\" fullinertia=\"" << num12(I(0, 0))
-          << ' ' << num12(I(1, 1)) << ' ' << num12(I(2, 2)) << ' ' << num12(I(0, 1)) << ' ' << num12(I(0, 2)) << ' ' << num12(I(1, 2))
-          << "\"/>\n";
+        x << ind << "<inertial pos=\"" << vec12(mp.com) << "\" mass=\"" << num12(mp.mass_kg) << "\" fullinertia=\""
+          << num12(I(0, 0)) << ' ' << num12(I(1, 1)) << ' ' << num12(I(2, 2)) << ' ' << num12(I(0, 1)) << ' '
+          << num12(I(0, 2)) << ' ' << num12(I(1, 2)) << "\"/>\n";
       }
     }
     writeGeoms(rep, ind);
@@ -263,12 +288,14 @@ Mjcf writeMjcf(const RobotModel& m, const MjcfOptions& a) {
       const double kp = dynamixel ? j.drive.dynamixel.kp_Nm_rad : a.kp_Nm_rad;
       const double armature =
           std::max(j.drive.armature_kgm2(), actuated ? kp * dt * dt / (a.stability_margin * a.stability_margin) : 0.0);
-      const double damping = j.damping_Nms_rad + (dynamixel                           ? j.drive.dynamixel.kd_Nm_s_rad
+      const double damping = j.damping_Nms_rad + (dynamixel                         ? j.drive.dynamixel.kd_Nm_s_rad
                                                   : actuated || j.mimic.master >= 0 ? a.damping_Nms_rad
                                                                                     : 0.0);
-      const double friction = (a.joint_friction ? dryFriction_Nm(j) : 0.0) + (dynamixel && a.joint_friction ? j.drive.dynamixel.kc_Nm : 0.0);
-      x << ind << "  <joint name=\"" << xmlEscape(j.name) << "\" type=\"" << (j.type == JointType::Prismatic ? "slide" : "hinge")
-        << "\" axis=\"" << vec12(j.axis) << "\" damping=\"" << num12(damping) << "\" armature=\"" << num12(armature) << '"';
+      const double friction = (a.joint_friction ? dryFriction_Nm(j) : 0.0) +
+                              (dynamixel && a.joint_friction ? j.drive.dynamixel.kc_Nm : 0.0);
+      x << ind << "  <joint name=\"" << xmlEscape(j.name) << "\" type=\""
+        << (j.type == JointType::Prismatic ? "slide" : "hinge") << "\" axis=\"" << vec12(j.axis) << "\" damping=\""
+        << num12(damping) << "\" armature=\"" << num12(armature) << '"';
       if (friction > 0) x << " frictionloss=\"" << num12(friction) << '"';
       if (j.has_limits && j.type != JointType::Continuous)
         x << " limited=\"true\" range=\"" << num12(j.lower) << ' ' << num12(j.upper) << '"';
@@ -281,7 +308,8 @@ Mjcf writeMjcf(const RobotModel& m, const MjcfOptions& a) {
   };
   std::ostringstream head;
   head << "<mujoco model=\"" << xmlEscape(a.model_name.empty() ? m.name : a.model_name) << "\">\n"
-       << "  <!-- Written by gapsim from " << xmlEscape(m.source_file) << " (sim/robot_export.h says what is kept). -->\n"
+       << "  <!-- Written by gapsim from " << xmlEscape(m.source_file)
+       << " (sim/robot_export.h says what is kept). -->\n"
        << "  <compiler angle=\"radian\" inertiafromgeom=\"false\" balanceinertia=\"true\" boundmass=\"1e-6\" "
           "boundinertia=\"1e-12\"/>\n"
        << "  <option timestep=\"" << num12(dt) << "\" gravity=\"" << vec12(m.solver.gravity_m_s2) << "\"/>\n"
@@ -290,10 +318,12 @@ Mjcf writeMjcf(const RobotModel& m, const MjcfOptions& a) {
        << (m.contact.self_collision ? 1 : 0) << "\"/>\n"
        << "  </default>\n";
   x << "  <worldbody>\n";
-  if (m.ground_plane) x << "    <geom name=\"ground\" type=\"plane\" size=\"0 0 1\" contype=\"0\" conaffinity=\"1\"/>\n";
+  if (m.ground_plane)
+    x << "    <geom name=\"ground\" type=\"plane\" size=\"0 0 1\" contype=\"0\" conaffinity=\"1\"/>\n";
   for (const SceneBox& b : m.scene_boxes)
     x << "    <geom name=\"" << xmlEscape(b.name) << "\" type=\"box\" size=\"" << vec12(b.size_m / 2) << "\" pos=\""
-      << vec12(b.pose.translation()) << "\" quat=\"" << quat12(b.pose.linear()) << "\" contype=\"0\" conaffinity=\"1\"/>\n";
+      << vec12(b.pose.translation()) << "\" quat=\"" << quat12(b.pose.linear())
+      << "\" contype=\"0\" conaffinity=\"1\"/>\n";
   if (m.fixed_base) {
     writeBody(m.root_link, "    ", true);
   } else {
@@ -331,7 +361,8 @@ Mjcf writeMjcf(const RobotModel& m, const MjcfOptions& a) {
     const double kp = dynamixel ? j.drive.dynamixel.kp_Nm_rad : a.kp_Nm_rad;
     const double fmax = dynamixel ? j.drive.dynamixel.tau_max_Nm : j.servo.fmax_Nm;
     x << "    <position name=\"" << xmlEscape(j.name) << "\" joint=\"" << xmlEscape(j.name) << "\" kp=\"" << num12(kp)
-      << "\" ctrllimited=\"false\" forcelimited=\"true\" forcerange=\"" << num12(-fmax) << ' ' << num12(fmax) << "\"/>\n";
+      << "\" ctrllimited=\"false\" forcelimited=\"true\" forcerange=\"" << num12(-fmax) << ' ' << num12(fmax)
+      << "\"/>\n";
   }
   x << "  </actuator>\n</mujoco>\n";
   const std::string a_text = assets.str();

@@ -51,11 +51,11 @@ std::string writeUrdf(const RobotModel& m);
 ///    stable for w dt < 2 with w = sqrt(kp / I); the floor keeps w dt <= 0.5 even for a hand or
 ///    wrist whose own inertia is ~1e-5 kg m^2 (w dt > 2 without it: the arm explodes).
 struct MjcfOptions {
-  double kp_Nm_rad = 200.0;        ///< position actuator gain of joints without their own (ideal, MoToFlex)
-  double damping_Nms_rad = 0.5;    ///< added to actuated (and mimic) joints
-  double stability_margin = 0.5;   ///< required w dt of the stiffest actuated joint
-  bool joint_friction = true;  ///< write the dry friction as frictionloss
-  std::string model_name;      ///< default: the robot's name
+  double kp_Nm_rad = 200.0;       ///< position actuator gain of joints without their own (ideal, MoToFlex)
+  double damping_Nms_rad = 0.5;   ///< added to actuated (and mimic) joints
+  double stability_margin = 0.5;  ///< required w dt of the stiffest actuated joint
+  bool joint_friction = true;     ///< write the dry friction as frictionloss
+  std::string model_name;         ///< default: the robot's name
 };
 
 struct Mjcf {

@@ -20,7 +20,9 @@ Action addExport(CLI::App& app) {
   auto a = std::make_shared<Args>();
   app.add_option("--robot", a->robot, "nao, bioloid, mabel or a path to a robot file")->required();
   app.add_option("--params", a->params, "parameter file (CSV name,value, e.g. a calibration's best) applied first");
-  app.add_option("--format", a->format, "urdf or mjcf (MuJoCo 2.2)")->required()->check(CLI::IsMember({"urdf", "mjcf"}));
+  app.add_option("--format", a->format, "urdf or mjcf (MuJoCo 2.2)")
+      ->required()
+      ->check(CLI::IsMember({"urdf", "mjcf"}));
   app.add_option("--out", a->out, "file to write")->required();
   return [a] {
     RobotModel m = loadRobotFile(resolveRobotFile(a->robot));

@@ -2,6 +2,8 @@
 // Robot-file meshes (sim/mesh.h): reading STL (binary, ASCII) and COLLADA with its unit, the cache,
 // package:// and relative URIs, convex hulls; and a robot standing on mesh feet collides where the
 // mesh is. Fixtures: data/urdf_quirks/mesh_pkg (make_meshes.py there).
+#include "sim/mesh.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,7 +12,6 @@
 #include <set>
 #include <thread>
 
-#include "sim/mesh.h"
 #include "sim/simulation.h"
 #include "sim/urdf_parser.h"
 
@@ -77,7 +78,8 @@ TEST(Mesh, UnreadableFileNamesItself) {
 
 TEST(Mesh, UriResolution) {
   // package:// found by the package.xml above the robot file, relative to the robot file, absent.
-  EXPECT_EQ(resolveMeshUri("package://gapsim_mesh_test_description/meshes/foot.stl", kRobot), kPkg + "/meshes/foot.stl");
+  EXPECT_EQ(resolveMeshUri("package://gapsim_mesh_test_description/meshes/foot.stl", kRobot),
+            kPkg + "/meshes/foot.stl");
   EXPECT_EQ(resolveMeshUri("../meshes/shin.stl", kRobot), kPkg + "/meshes/shin.stl");
   EXPECT_EQ(resolveMeshUri("file://" + kPkg + "/meshes/shin.stl", kRobot), kPkg + "/meshes/shin.stl");
   std::vector<std::string> tried;

@@ -2,14 +2,15 @@
 // Export (sim/robot_export.h): a URDF read by gapsim and written again keeps masses, inertias and
 // joint frames to 1e-9; the MJCF loads in MuJoCo 2.2 (where libmujoco-dev is installed) with the
 // robot's mass.
+#include "sim/robot_export.h"
+
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
 #include <string>
-#include <unistd.h>
 
-#include "sim/robot_export.h"
 #include "sim/robot_library.h"
 #include "sim/urdf_parser.h"
 
@@ -22,9 +23,14 @@ namespace {
 
 std::vector<std::string> robotFiles() {
   const std::string q = std::string(GAPSIM_TEST_DATA_DIR) + "/urdf_quirks/";
-  return {resolveRobotFile("nao"),          resolveRobotFile("bioloid"),       resolveRobotFile("mabel"),
-          q + "nao_ros_like.urdf",          q + "mesh_pkg/urdf/mesh_robot.urdf", q + "planar_root.urdf",
-          q + "milligram_links.urdf",       q + "limits.urdf"};
+  return {resolveRobotFile("nao"),
+          resolveRobotFile("bioloid"),
+          resolveRobotFile("mabel"),
+          q + "nao_ros_like.urdf",
+          q + "mesh_pkg/urdf/mesh_robot.urdf",
+          q + "planar_root.urdf",
+          q + "milligram_links.urdf",
+          q + "limits.urdf"};
 }
 
 void expectIsoNear(const Eigen::Isometry3d& a, const Eigen::Isometry3d& b, const std::string& what) {
@@ -51,7 +57,8 @@ TEST(RobotExport, UrdfRoundTripKeepsMassesInertiasAndFrames) {
       EXPECT_EQ(la.name, lb.name);
       ASSERT_EQ(la.has_inertial, lb.has_inertial) << la.name;
       EXPECT_NEAR(la.inertial.mass_kg, lb.inertial.mass_kg, 1e-9 * la.inertial.mass_kg) << la.name;
-      EXPECT_LT((la.inertial.inertia_kgm2 - lb.inertial.inertia_kgm2).norm(), 1e-9 * la.inertial.inertia_kgm2.norm() + 1e-300)
+      EXPECT_LT((la.inertial.inertia_kgm2 - lb.inertial.inertia_kgm2).norm(),
+                1e-9 * la.inertial.inertia_kgm2.norm() + 1e-300)
           << la.name;
       expectIsoNear(la.inertial.origin, lb.inertial.origin, la.name + " inertial");
       ASSERT_EQ(la.collisions.size(), lb.collisions.size()) << la.name;

@@ -70,10 +70,11 @@ TEST(UrdfQuirks, FixedJointsWithZeroAxisLoadAndStand) {
 }
 
 TEST(UrdfQuirks, MovableZeroAxisIsRefusedWithWhatToChange) {
-  std::string xml = "<robot name='z'><link name='a'><inertial><mass value='1'/><inertia ixx='1e-3' iyy='1e-3' izz='1e-3'/>"
-                    "</inertial></link>\n<link name='b'><inertial><mass value='1'/><inertia ixx='1e-3' iyy='1e-3' izz='1e-3'/>"
-                    "</inertial></link>\n<joint name='j' type='continuous'><parent link='a'/><child link='b'/>\n"
-                    "<axis xyz='0 0 0'/></joint></robot>";
+  std::string xml =
+      "<robot name='z'><link name='a'><inertial><mass value='1'/><inertia ixx='1e-3' iyy='1e-3' izz='1e-3'/>"
+      "</inertial></link>\n<link name='b'><inertial><mass value='1'/><inertia ixx='1e-3' iyy='1e-3' izz='1e-3'/>"
+      "</inertial></link>\n<joint name='j' type='continuous'><parent link='a'/><child link='b'/>\n"
+      "<axis xyz='0 0 0'/></joint></robot>";
   test::expectInputError([&] { parseRobotXml(xml, "z.urdf"); }, 4, "joint 'j'/axis@xyz", "type=\"fixed\"");
 }
 
@@ -83,9 +84,10 @@ TEST(UrdfQuirks, MilligramLinksAreWeldedAndReported) {
   const CompileReport& r = sim.compileReport();
   // The 2 mg gripper, the mimic fingers below the arm and the massless laser frame: welded.
   for (const char* j : {"joint hand", "joint finger1", "joint laser_tilt"}) EXPECT_NE(change(r, j), nullptr) << j;
-  EXPECT_EQ(change(r, "joint finger2"), nullptr);  // inside finger1's weld: one line for the subtree
+  EXPECT_EQ(change(r, "joint finger2"), nullptr);   // inside finger1's weld: one line for the subtree
   EXPECT_EQ(change(r, "joint shoulder"), nullptr);  // 0.2 kg of 3.8: simulated
-  EXPECT_NE(change(r, "joint finger1")->in_file.find("4e-06 kg"), std::string::npos) << change(r, "joint finger1")->in_file;
+  EXPECT_NE(change(r, "joint finger1")->in_file.find("4e-06 kg"), std::string::npos)
+      << change(r, "joint finger1")->in_file;
   // Bodies: body (+ fsr, laser), arm (+ gripper, fingers), two legs. Every milligram kept.
   EXPECT_EQ(sim.bodyCount(), 4);
   double mass = 0;
@@ -105,7 +107,7 @@ TEST(UrdfQuirks, MasslessDummyBetweenJointsGetsASmallReportedMass) {
   const auto* c = change(sim.compileReport(), "body hip_roll_l: mass");
   ASSERT_NE(c, nullptr);
   EXPECT_NE(c->compiled.find("0.0105 kg"), std::string::npos) << c->compiled;  // 3e-3 of 3.5 kg
-  EXPECT_NE(change(sim.compileReport(), "body hip_roll_r: mass"), nullptr);     // <mass value="0"/>
+  EXPECT_NE(change(sim.compileReport(), "body hip_roll_r: mass"), nullptr);    // <mass value="0"/>
   const StandResult s = stand(m);
   EXPECT_FALSE(s.diverged) << s.what;
   EXPECT_LT(s.max_tilt_rad, 2 * kDeg);
@@ -129,8 +131,9 @@ TEST(UrdfQuirks, InertiaQuirksLoadStandAndAreReported) {
 }
 
 TEST(UrdfQuirks, NegativeInertiaIsRefusedNamingTheSigns) {
-  std::string xml = "<robot name='n'>\n<link name='a'><inertial><mass value='1'/>\n"
-                    "<inertia ixx='1e-3' iyy='1e-3' izz='1e-3' ixy='5e-3'/></inertial></link></robot>";
+  std::string xml =
+      "<robot name='n'>\n<link name='a'><inertial><mass value='1'/>\n"
+      "<inertia ixx='1e-3' iyy='1e-3' izz='1e-3' ixy='5e-3'/></inertial></link></robot>";
   test::expectInputError([&] { parseRobotXml(xml, "n.urdf"); }, 3, "link 'a'/inertial/inertia", "signs of ixy");
 }
 
@@ -204,8 +207,9 @@ TEST(UrdfQuirks, MissingMeshesGiveOneWarningNamingTheFilesAndBoxes) {
   const long n = std::count_if(m->warnings.begin(), m->warnings.end(),
                                [](const std::string& w) { return w.find("not found") != std::string::npos; });
   EXPECT_EQ(n, 1);
-  EXPECT_TRUE(hasWarning(*m, "3 mesh files not found (meshes/not_here.stl, package://absent_description/meshes/body.dae, "
-                             "package://absent_description/meshes/body_collision.stl)"));
+  EXPECT_TRUE(hasWarning(*m,
+                         "3 mesh files not found (meshes/not_here.stl, package://absent_description/meshes/body.dae, "
+                         "package://absent_description/meshes/body_collision.stl)"));
   for (const Link& l : m->links) {
     ASSERT_EQ(l.collisions.size(), 1u);
     EXPECT_EQ(l.collisions[0].type, Geometry::Type::Box);
