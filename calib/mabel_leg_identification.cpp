@@ -18,6 +18,7 @@
 #include "calib/log_sampling.h"
 #include "calib/rng.h"
 #include "calib/servo_identification.h"
+#include "sim/mabel_legs.h"
 #include "sim/csv_table.h"
 #include "sim/input_error.h"
 #include "sim/simulation.h"
@@ -281,7 +282,7 @@ LegResponse simulateLegExperiment(const RobotModel& stand, const LegExperiment& 
   y.q_mLA_rad.resize(n);
   y.q_mLS_rad.resize(n);
   auto record = [&](std::size_t k) {
-    const auto& st = sim.mabelLeg(li).state();
+    const auto& st = mabelLeg(sim, li).transmission().state();
     y.q_mLA_rad[k] = st.q_mLA_rad;
     y.q_mLS_rad[k] = st.q_mLS_rad;
   };
@@ -289,7 +290,7 @@ LegResponse simulateLegExperiment(const RobotModel& stand, const LegExperiment& 
   record(0);
   for (std::size_t k = 0; k + 1 < n; ++k) {
     for (long s = 0; s < m; ++s) {
-      sim.setMotorCommands_Nm(li, u_A[k], u_S[k]);
+      mabelLeg(sim, li).setMotorCommands_Nm(u_A[k], u_S[k]);
       sim.step();
     }
     record(k + 1);
@@ -307,7 +308,7 @@ LegHold legHoldCommands(const RobotModel& stand, LegSide side, const motorgear::
   const long settle = std::lround(2.0 / stand.solver.dt_s);
   for (long k = 0; k < settle; ++k) sim.step();
   // At rest eq. (17) reads 0 = (u + b)/K_T - tau_cable.
-  const auto& pr = sim.mabelLeg(li).probes();
+  const auto& pr = mabelLeg(sim, li).transmission().probes();
   return {leg.mLA.K_T * pr.cable_torque_mLA_Nm - leg.mLA.b_Nm, leg.mLS.K_T * pr.cable_torque_mLS_Nm - leg.mLS.b_Nm};
 }
 

@@ -2,6 +2,7 @@
 #include "sim/drive_registry.h"
 
 #include "motorgear/drives.h"
+#include "motorgear/mabel_leg_drive.h"
 
 namespace gapsim {
 
@@ -19,6 +20,17 @@ std::unique_ptr<motorgear::Drive> makeDrive(const Joint& j, bool hinge, double d
     case DriveKind::Ideal: break;
   }
   return std::make_unique<IdealServoDrive>(ideal);
+}
+
+std::vector<CoupledDriveSlot> makeCoupledDrives(const RobotModel& m) {
+  std::vector<CoupledDriveSlot> out;
+  for (const MabelLegSpec& s : m.mabel_legs) {
+    const motorgear::MabelLegDrive::Params p{s.params, s.kp_mLA, s.kd_mLA, s.kp_mLS, s.kd_mLS};
+    out.push_back({std::make_unique<motorgear::MabelLegDrive>(p, m.initial_q[static_cast<size_t>(s.hip)],
+                                                             m.initial_q[static_cast<size_t>(s.knee)]),
+                   {s.hip, s.knee}});
+  }
+  return out;
 }
 
 }  // namespace gapsim

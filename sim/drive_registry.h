@@ -2,10 +2,13 @@
 #pragma once
 /// \file
 /// The one place that maps a joint's DriveKind to the motorgear drive that runs it
-/// (motorgear/drive.h). A new drive: a class in motorgear/drives.h and one case here.
+/// (motorgear/drive.h), and the model's multi-joint drives to theirs (motorgear/coupled_drive.h).
+/// A new drive: a class in motorgear/drives.h and one case here.
 
 #include <memory>
+#include <vector>
 
+#include "motorgear/coupled_drive.h"
 #include "motorgear/drive.h"
 #include "sim/robot_model.h"
 
@@ -22,5 +25,15 @@ struct CompiledChain {
 /// servo drive hinges only; on a slider the joint's ideal servo runs. `chain` is used for MoToFlex.
 std::unique_ptr<motorgear::Drive> makeDrive(const Joint& joint, bool hinge, double dt_s, double q0_rad,
                                             const CompiledChain& chain);
+
+/// A drive that moves several joints (motorgear/coupled_drive.h) and those joints, in its order.
+struct CoupledDriveSlot {
+  std::unique_ptr<motorgear::CoupledDrive> drive;
+  std::vector<int> joints;
+};
+
+/// Every coupled drive the model declares (MABEL's legs: motorgear::MabelLegDrive on hip and
+/// knee), at the model's initial pose. A new coupled drive: a motorgear class and a loop here.
+std::vector<CoupledDriveSlot> makeCoupledDrives(const RobotModel& model);
 
 }  // namespace gapsim

@@ -6,6 +6,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "sim/mabel_legs.h"
+
 namespace gapsim {
 
 const char* phaseName(MabelHopController::Phase p) {
@@ -33,10 +35,10 @@ MabelHopController::MabelHopController(const Simulation& sim, const Params& p) :
   knee_[1] = joint("knee_R");
   boom_yaw_ = joint("boom_yaw");
   boom_pitch_ = joint("boom_pitch");
-  if (sim.mabelLegCount() != 2 || sim.toeCount() != 2)
+  if (mabelLegCount(sim) != 2 || sim.toeCount() != 2)
     throw std::invalid_argument("hop controller: needs two <mabel_leg> (left, right) and two compliant-ground toes");
   for (int l = 0; l < 2; ++l) {
-    const auto& tp = sim.mabelLeg(l).params();
+    const auto& tp = mabelLeg(sim, l).transmission().params();
     gamma_LA_[l] = tp.mLA.gamma;
     gamma_LS_[l] = tp.mLS.gamma;
     K_T_LA_[l] = tp.mLA.K_T;
@@ -60,34 +62,8 @@ double MabelHopController::differentiate(Diff& d, double v) {
   return d.rate;
 }
 
-void MabelHopController::update(Simulation& sim) {
-  const double t = sim.time_s();
-  if (t + 1e-9 < next_t_) {  // zero-order hold between controller periods
-    for (int l = 0; l < 2; ++l) sim.setMotorCommands_Nm(l, last_u_[2 * l], last_u_[2 * l + 1]);
-    return;
-  }
-  next_t_ += p_.T_s;
-
-  // --- sensors: quantised encoders, numerically differentiated ---
-  double q_LA[2], q_mLS[2], h[4], hd[4];
-  for (int l = 0; l < 2; ++l) {
-    const double hip = quant(sim.jointAngle_rad(hip_[l]), p_.encoder_rad);
-    const double knee = quant(sim.jointAngle_rad(knee_[l]), p_.encoder_rad);
-    // The paper's leg angle: grows backward (see the header); mirror: grows forward.
-    q_LA[l] = p_.mirror ? M_PI - hip - 0.5 * knee : M_PI + hip + 0.5 * knee;
-    q_mLS[l] = quant(sim.mabelLeg(l).state().q_mLS_rad, p_.encoder_rad);
-    h[2 * l] = q_LA[l];
-    h[2 * l + 1] = q_mLS[l];
-  }
-  for (int i = 0; i < 4; ++i) hd[i] = differentiate(d_[i], h[i]);
-  const double q_Tor = (p_.mirror ? -1 : 1) * quant(sim.imu().pitch_rad, p_.encoder_rad);
-  // mirror reads the whole sagittal plane mirrored (the robot facing -x): its forward travel
-  // is then -boom_yaw, so phi_h = +boom_yaw keeps d phi_h_d < 0 as forward travel.
-  const double phi_h = (p_.mirror ? 1 : -1) * quant(sim.jointAngle_rad(boom_yaw_), p_.boom_encoder_rad);
-  const double phi_v_rate = differentiate(d_phi_v_, quant(sim.jointAngle_rad(boom_pitch_), p_.boom_encoder_rad));
-  const bool on[2] = {sim.toeContact(0).contact, sim.toeContact(1).contact};
-
-  // --- phase transitions (45)-(50) ---
+// Phase transitions (45)-(50); t_phase_ is the time the current phase began.
+void MabelHopController::advancePhase(double t, const bool on[2], double phi_h, double phi_v_rate) {
   const Phase before = phase_;
   switch (phase_) {
     case Phase::I:
@@ -122,13 +98,15 @@ void MabelHopController::update(Simulation& sim) {
       break;
   }
   if (phase_ != before) t_phase_ = t;
+}
 
-  // --- references (44)-(50) ---
+// References (44)-(50) of h = (q_LA_L, q_mLS_L, q_LA_R, q_mLS_R) in the current phase.
+void MabelHopController::references(double q_Tor, double q_LA_right, double ref[4]) {
   const double g0 = gamma_LS_[0], g1 = gamma_LS_[1];
   const double x[4] = {M_PI - 0.5 * p_.delta_LA_rad - h_Tor_, g0 * p_.h_LS_L_rad, M_PI + 0.5 * p_.delta_LA_rad - h_Tor_,
                        g1 * p_.h_LS_R_rad};
-  double ref[4] = {x[0], x[1], x[2], x[3]};
-  const double la_R = q_Tor + q_LA[1] - h_Tor_;
+  for (int i = 0; i < 4; ++i) ref[i] = x[i];
+  const double la_R = q_Tor + q_LA_right - h_Tor_;
   const double ext[2] = {g0 * p_.delta_minus_LS_L_rad, g1 * p_.delta_minus_LS_R_rad};
   const double ret[2] = {g0 * p_.delta_plus_LS_L_rad, g1 * p_.delta_plus_LS_R_rad};
   switch (phase_) {
@@ -154,6 +132,38 @@ void MabelHopController::update(Simulation& sim) {
       ref[3] = phase_ == Phase::IVa ? x[3] - ext[1] : x[3] + ret[1];
       break;
   }
+}
+
+void MabelHopController::update(Simulation& sim) {
+  const double t = sim.time_s();
+  if (t + 1e-9 < next_t_) {  // zero-order hold between controller periods
+    for (int l = 0; l < 2; ++l) mabelLeg(sim, l).setMotorCommands_Nm(last_u_[2 * l], last_u_[2 * l + 1]);
+    return;
+  }
+  next_t_ += p_.T_s;
+
+  // --- sensors: quantised encoders, numerically differentiated ---
+  double q_LA[2], q_mLS[2], h[4], hd[4];
+  for (int l = 0; l < 2; ++l) {
+    const double hip = quant(sim.jointAngle_rad(hip_[l]), p_.encoder_rad);
+    const double knee = quant(sim.jointAngle_rad(knee_[l]), p_.encoder_rad);
+    // The paper's leg angle: grows backward (see the header); mirror: grows forward.
+    q_LA[l] = p_.mirror ? M_PI - hip - 0.5 * knee : M_PI + hip + 0.5 * knee;
+    q_mLS[l] = quant(mabelLeg(sim, l).transmission().state().q_mLS_rad, p_.encoder_rad);
+    h[2 * l] = q_LA[l];
+    h[2 * l + 1] = q_mLS[l];
+  }
+  for (int i = 0; i < 4; ++i) hd[i] = differentiate(d_[i], h[i]);
+  const double q_Tor = (p_.mirror ? -1 : 1) * quant(sim.imu().pitch_rad, p_.encoder_rad);
+  // mirror reads the whole sagittal plane mirrored (the robot facing -x): its forward travel
+  // is then -boom_yaw, so phi_h = +boom_yaw keeps d phi_h_d < 0 as forward travel.
+  const double phi_h = (p_.mirror ? 1 : -1) * quant(sim.jointAngle_rad(boom_yaw_), p_.boom_encoder_rad);
+  const double phi_v_rate = differentiate(d_phi_v_, quant(sim.jointAngle_rad(boom_pitch_), p_.boom_encoder_rad));
+  const bool on[2] = {sim.toeContact(0).contact, sim.toeContact(1).contact};
+
+  advancePhase(t, on, phi_h, phi_v_rate);
+  double ref[4];
+  references(q_Tor, q_LA[1], ref);
 
   // --- PD (41) and the motor commands ---
   for (int l = 0; l < 2; ++l) {
@@ -166,7 +176,7 @@ void MabelHopController::update(Simulation& sim) {
     last_u_[2 * l] = u_LA;
     last_u_[2 * l + 1] = u_LS;
   }
-  for (int l = 0; l < 2; ++l) sim.setMotorCommands_Nm(l, last_u_[2 * l], last_u_[2 * l + 1]);
+  for (int l = 0; l < 2; ++l) mabelLeg(sim, l).setMotorCommands_Nm(last_u_[2 * l], last_u_[2 * l + 1]);
 }
 
 MabelHopController::Params parseHopParams(const std::string& text, MabelHopController::Params p) {

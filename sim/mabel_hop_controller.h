@@ -4,7 +4,7 @@
 /// MABEL's two-legged hopping controller (MABEL report shared/papers/003_*, Sec. VIII-B and
 /// Appendix D, eqs. 41-53). Every T_s = 1 ms it reads quantised encoders, differentiates them
 /// numerically, runs the phase machine I -> II -> III -> IV_a/IV_b/V -> V -> I and writes the four
-/// motor commands through Simulation::setMotorCommands_Nm:
+/// motor commands through each leg's MabelLegDrive::setMotorCommands_Nm (sim/mabel_legs.h):
 ///
 ///   h = (q_LA_L, q_mLS_L, q_LA_R, q_mLS_R)                                          (42)
 ///   u = Kp (h_ref - h) - Kd h_dot                                                  (41)
@@ -82,6 +82,9 @@ class MabelHopController {
   const Params& params() const { return p_; }
 
  private:
+  void advancePhase(double t, const bool on[2], double phi_h, double phi_v_rate);
+  void references(double q_Tor, double q_LA_right, double ref[4]);
+
   struct Diff {  // numerical differentiation of a quantised signal
     double last = 0, rate = 0;
     bool init = false;

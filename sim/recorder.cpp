@@ -3,6 +3,8 @@
 
 #include <fnmatch.h>
 
+#include "sim/mabel_legs.h"
+
 namespace gapsim {
 namespace {
 
@@ -124,7 +126,7 @@ void Recorder::sample(const Simulation& sim, std::vector<double>& row) const {
   for (const Probe& p : probes_) {
     if (p.leg >= 0) {
       static const auto leg_names = motorgear::MabelTransmission::Probes::names();
-      row[k++] = sim.mabelLeg(p.leg).probes().get(leg_names[p.probe]);
+      row[k++] = mabelLeg(sim, p.leg).transmission().probes().get(leg_names[p.probe]);
     } else if (p.toe >= 0) {
       const auto& c = sim.toeContact(p.toe);
       row[k++] = p.probe == 0 ? c.normal_N : c.penetration_m;

@@ -10,6 +10,7 @@
 #include "sim/mtn_reader.h"
 #include "sim/recorder.h"
 #include "sim/robot_library.h"
+#include "sim/run_loop.h"
 #include "sim/simulation.h"
 
 namespace gapsim {
@@ -181,6 +182,51 @@ RisingTask makeRisingTask(const std::string& name, const RobotModel& bioloid) {
   return t;
 }
 
+namespace {
+
+/// The rising controller in the run loop: the start pose held while the robot settles, then the
+/// keyframes from the end of settling; and the score V_ctrl = integral over T + 1 s of
+/// 1 / (tilt + epsilon) (left Riemann sum at the step, the last step cut to what is left of T + 1).
+class RiseRun : public Controller, public Observer {
+ public:
+  RiseRun(const RisingTask& task, const KeyframeController& ctrl, double dt_s, double horizon_s)
+      : task_(task), ctrl_(ctrl), dt_s_(dt_s), horizon_s_(horizon_s),
+        settle_steps_(std::lround(task.settle_s / dt_s)),
+        steps_(static_cast<long>(std::ceil(horizon_s / dt_s - 1e-9))) {}
+
+  long totalSteps() const { return settle_steps_ + steps_; }
+
+  void update(Simulation& sim) override {
+    const long k = sim.stepCount() - settle_steps_;
+    if (k < 0) {
+      sim.setTargets(task_.start_q);
+      return;
+    }
+    ctrl_.targets(task_.legs, task_.start_q, static_cast<double>(k) * dt_s_, q_);
+    sim.setTargets(q_);
+  }
+
+  void afterStep(const Simulation& sim) override {
+    const long k = sim.stepCount() - settle_steps_ - 1;
+    if (k < 0) return;
+    const double alpha = sim.imu().tilt_rad;
+    const double w = k + 1 < steps_ ? dt_s_ : horizon_s_ - static_cast<double>(k) * dt_s_;
+    V_ctrl += w / (alpha + task_.epsilon);
+    max_tilt_rad = std::max(max_tilt_rad, alpha);
+  }
+
+  double V_ctrl = 0, max_tilt_rad = 0;
+
+ private:
+  const RisingTask& task_;
+  const KeyframeController& ctrl_;
+  double dt_s_, horizon_s_;
+  long settle_steps_, steps_;
+  std::vector<double> q_;
+};
+
+}  // namespace
+
 RiseResult evaluateRise(const RisingTask& task, const KeyframeController& ctrl, const RiseOptions& opt) {
   ctrl.checkAgainst(task.legs);
   RiseResult r;
@@ -190,53 +236,26 @@ RiseResult evaluateRise(const RisingTask& task, const KeyframeController& ctrl, 
   Simulation sim(task.model, so);
   const double dt = sim.dt_s();
   const int imu_link = task.model->imus.empty() ? task.model->root_link : task.model->imus.front().link;
+  if (opt.log) *opt.log = Log(Recorder(*task.model).columns());
 
-  std::unique_ptr<Recorder> rec;
-  std::vector<double> row;
-  long log_every = 1;
-  if (opt.log) {
-    rec = std::make_unique<Recorder>(*task.model);
-    *opt.log = Log(rec->columns());
-    log_every = std::max(1L, std::lround(opt.log_period_s / dt));
-    rec->sample(sim, row);
-    opt.log->appendRow(row);
-  }
-  auto record = [&] {
-    if (rec && sim.stepCount() % log_every == 0) {
-      rec->sample(sim, row);
-      opt.log->appendRow(row);
-    }
-  };
-
-  std::vector<double> q;
-  try {
-    sim.setTargets(task.start_q);
-    const long settle_steps = std::lround(task.settle_s / dt);
-    for (long k = 0; k < settle_steps; ++k) {
-      sim.step();
-      record();
-    }
-    const double horizon_s = r.T_s + 1.0;
-    const long steps = static_cast<long>(std::ceil(horizon_s / dt - 1e-9));
-    for (long k = 0; k < steps; ++k) {
-      ctrl.targets(task.legs, task.start_q, static_cast<double>(k) * dt, q);
-      sim.setTargets(q);
-      sim.step();
-      record();
-      const double alpha = sim.imu().tilt_rad;
-      const double w = k + 1 < steps ? dt : horizon_s - static_cast<double>(k) * dt;  // what is left of T + 1
-      r.V_ctrl += w / (alpha + task.epsilon);
-      r.max_tilt_rad = std::max(r.max_tilt_rad, alpha);
-    }
-    r.tilt_end_rad = sim.imu().tilt_rad;
-    r.height_end_m = sim.linkPose(imu_link).translation().z();
-    r.upright = r.tilt_end_rad < task.upright_tilt_rad && r.height_end_m > task.upright_height_m;
-  } catch (const DivergenceError& e) {
+  RiseRun rise(task, ctrl, dt, r.T_s + 1.0);
+  Observer* const observers[] = {&rise};
+  RunConfig cfg;
+  cfg.duration_s = static_cast<double>(rise.totalSteps()) * dt;  // run() rounds it back to the step count
+  cfg.log_period_s = opt.log_period_s;
+  const RunSummary s = run(sim, rise, observers, cfg, opt.log);
+  r.V_ctrl = rise.V_ctrl;
+  r.max_tilt_rad = rise.max_tilt_rad;
+  if (s.diverged) {
     r.diverged = true;
-    r.error = e.what();
+    r.error = s.divergence;
     r.V_ctrl = 0.0;
     r.upright = false;
+    return r;
   }
+  r.tilt_end_rad = sim.imu().tilt_rad;
+  r.height_end_m = sim.linkPose(imu_link).translation().z();
+  r.upright = r.tilt_end_rad < task.upright_tilt_rad && r.height_end_m > task.upright_height_m;
   return r;
 }
 

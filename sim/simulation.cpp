@@ -233,6 +233,30 @@ Eigen::Vector3d Simulation::com_m() const {
   return mass > 0 ? Eigen::Vector3d(s / mass) : s;
 }
 
+motorgear::DriveInput Simulation::driveInput(int joint) const {
+  const double q = jointAngle_rad(joint);
+  const double r = model_->joints[static_cast<size_t>(joint)].encoder_resolution_rad;
+  return {target_[static_cast<size_t>(joint)], q, r > 0 ? std::round(q / r) * r : q, jointRate_rad_s(joint)};
+}
+
+void Simulation::applyCoupledDrives() {
+  std::vector<motorgear::DriveInput> in;
+  std::vector<double> tau_Nm;
+  for (CoupledDriveSlot& c : impl_->coupled_drives) {
+    in.clear();
+    for (int j : c.joints) in.push_back(driveInput(j));
+    tau_Nm.assign(c.joints.size(), 0.0);
+    c.drive->step(dt_s_, in, tau_Nm);
+    for (size_t k = 0; k < c.joints.size(); ++k) addJointTorque_Nm(c.joints[k], tau_Nm[k]);
+  }
+}
+
+int Simulation::coupledDriveCount() const { return static_cast<int>(impl_->coupled_drives.size()); }
+motorgear::CoupledDrive& Simulation::coupledDrive(int index) { return *impl_->coupled_drives.at(index).drive; }
+const motorgear::CoupledDrive& Simulation::coupledDrive(int index) const {
+  return *impl_->coupled_drives.at(index).drive;
+}
+
 void Simulation::actuate() {
   const RobotModel& m = *model_;
   Impl& I = *impl_;
@@ -265,10 +289,7 @@ void Simulation::actuate() {
     } else {
       // The joint's drive (motorgear/drive.h, chosen in sim/drive_registry.cpp) says what enters
       // the solver: an explicit torque, the motor row and the damper row.
-      const double q = jointAngle_rad(jj);
-      const double r = j.encoder_resolution_rad;
-      const motorgear::DriveInput in{target_[ji], q, r > 0 ? std::round(q / r) * r : q, jointRate_rad_s(jj)};
-      const motorgear::SolverTerms t = A.drive->step(dt_s_, in);
+      const motorgear::SolverTerms t = A.drive->step(dt_s_, driveInput(jj));
       if (t.has_explicit_torque) {
         A.applied_torque_Nm = t.explicit_torque_Nm;
         dJointAddHingeTorque(A.id, A.applied_torque_Nm);
@@ -338,7 +359,8 @@ void Simulation::collide() {
 void Simulation::step() {
   Impl& I = *impl_;
   const auto t0 = profile_ ? Clock::now() : Clock::time_point{};
-  applyMabel();
+  applyCoupledDrives();
+  applyCompliantGround();
   actuate();
   const auto t1 = profile_ ? Clock::now() : Clock::time_point{};
   collide();

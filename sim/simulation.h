@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "motorgear/coupled_drive.h"
 #include "motorgear/joint_drivetrain.h"
 #include "sim/robot_model.h"
 
@@ -123,13 +124,13 @@ class Simulation {
   /// Velocity (world frame) of a world point moving with a link's body.
   Eigen::Vector3d linkPointVelocity_m_s(int link, const Eigen::Vector3d& point_world_m) const;
 
-  // --- MABEL (sim/mabel_spec.h, sim/simulation_mabel.cpp) ---
-  int mabelLegCount() const;
-  /// Amplifier torque commands u [N m] of leg `leg`'s two motors for the next step only. Legs
-  /// without a command in a step use their built-in motor PD toward the joint targets.
-  void setMotorCommands_Nm(int leg, double u_mLA_Nm, double u_mLS_Nm);
-  /// The leg's transmission (state, probes, parameters) after the last step.
-  const motorgear::MabelTransmission& mabelLeg(int leg) const;
+  // --- drives that move several joints (motorgear/coupled_drive.h; MABEL's legs: sim/mabel_legs.h) ---
+  int coupledDriveCount() const;
+  /// The drive itself: its state after the last step, and what a controller sets for the next.
+  motorgear::CoupledDrive& coupledDrive(int index);
+  const motorgear::CoupledDrive& coupledDrive(int index) const;
+
+  // --- compliant ground (sim/mabel_spec.h, sim/simulation_ground.cpp) ---
   int toeCount() const;
   /// Compliant-ground force at toe `toe` in the last step, and the toe's height above the ground.
   const motorgear::CompliantGround::Output& toeContact(int toe) const;
@@ -168,8 +169,10 @@ class Simulation {
 
  private:
   void actuate();
-  void initMabel();
-  void applyMabel();  ///< transmissions and compliant ground -> queued joint torques and link forces
+  void initCompliantGround();
+  void applyCoupledDrives();    ///< coupled drives -> queued joint torques
+  void applyCompliantGround();  ///< toe penetration -> contact rows
+  motorgear::DriveInput driveInput(int joint) const;  ///< what a drive reads of a joint before the step
   void collide();
   void checkDivergence() const;
 

@@ -683,7 +683,8 @@ Simulation::Simulation(std::shared_ptr<const RobotModel> model, const SimOptions
                                 "ODE has no planar joint"});
   }
   target_ = m.initial_q;
-  initMabel();
+  I.coupled_drives = makeCoupledDrives(m);
+  initCompliantGround();
   release_on_throw.constructed = true;
 }
 

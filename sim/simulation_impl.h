@@ -13,6 +13,7 @@
 
 #include "motorgear/drive.h"
 #include "motorgear/joint_drivetrain.h"
+#include "sim/drive_registry.h"
 #include "sim/simulation.h"
 
 namespace gapsim {
@@ -41,13 +42,6 @@ struct JointActuator {
 struct QueuedForce {
   dBodyID body = nullptr;
   Eigen::Vector3d force_N, point_m;
-};
-
-/// One MABEL leg's transmission and this step's motor commands.
-struct MabelLegRuntime {
-  std::unique_ptr<motorgear::MabelTransmission> tr;
-  double u_mLA_Nm = 0.0, u_mLS_Nm = 0.0;
-  bool commanded = false;  ///< set by setMotorCommands_Nm for the next step
 };
 
 /// The arrays of one ODE convex geometry (a mesh's hull at its scale): ODE keeps pointers to them.
@@ -95,7 +89,7 @@ struct Simulation::Impl {
   int contacts_this_step = 0;
   std::vector<Eigen::Vector3d> contact_points;  ///< of this step (contactPoints_m)
   std::vector<QueuedForce> queued_forces;
-  std::vector<MabelLegRuntime> mabel_legs;
+  std::vector<CoupledDriveSlot> coupled_drives;
   std::vector<motorgear::CompliantGround::State> toe_state;
   std::vector<motorgear::CompliantGround::Output> toe_out;
   std::vector<dJointFeedback> toe_fb;     ///< force of each toe's contact row (stable addresses: sized once)

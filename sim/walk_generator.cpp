@@ -252,17 +252,15 @@ const std::vector<double>& ComPoser::solve(const Vector3d& com_des, double torso
   return q_;
 }
 
-WalkPlan planWalk(const RobotModel& model, const WalkParams& p) {
-  p.validate();
-  WalkPlan plan;
-  plan.params = p;
-  plan.controller = kWalkController;
+namespace {
+
+/// The footsteps: both feet where they stand, then one step per gait half-cycle (the first with
+/// the foot on the side the walk moves or turns to), the last closing the feet. Sets the plan's
+/// start, walk start and walk end times.
+void planFootsteps(const WalkParams& p, WalkPlan& plan) {
   const double Ts = p.stepTime_s();
   const double Tss = (1 - p.double_support_fraction) * Ts;
-  const double dt = p.frame_period_s;
   const int n_steps = p.stepCount();
-
-  // --- Footstep plan -----------------------------------------------------------------------
   const double half = 0.5 * p.foot_spacing_m;
   LegSide first = LegSide::Right;
   if (p.lateral_speed_m_s > 0 || (p.lateral_speed_m_s == 0 && p.turn_rate_rad_s > 0)) first = LegSide::Left;
@@ -280,32 +278,42 @@ WalkPlan planWalk(const RobotModel& model, const WalkParams& p) {
     const double lift = plan.walk_start_s + i * Ts;
     plan.footsteps.push_back({side, f.x, f.y, f.yaw, lift, lift + Tss});
   }
-  const double last_land = plan.footsteps.back().land_s;
-  plan.walk_end_s = last_land;
-  const double end_s = last_land + Ts + p.settle_s;
+  plan.walk_end_s = plan.footsteps.back().land_s;
+}
 
-  // Foot pose at time t: the latest placement of that side, interpolated while it swings.
-  auto footAt = [&](LegSide side, double t, double* lift_height) -> Pose2 {
-    const Footstep* prev = nullptr;
-    for (const Footstep& f : plan.footsteps) {
-      if (f.side != side) continue;
-      if (f.lift_s == f.land_s && prev == nullptr) {
-        prev = &f;
-        continue;
-      }
-      if (t < f.lift_s) break;
-      if (t < f.land_s) {
-        const double s = (t - f.lift_s) / (f.land_s - f.lift_s);
-        const double a = smoothstep(s);
-        if (lift_height) *lift_height = p.step_height_m * std::pow(std::sin(M_PI * s), 2);
-        return {prev->x_m + a * (f.x_m - prev->x_m), prev->y_m + a * (f.y_m - prev->y_m),
-                prev->yaw_rad + a * (f.yaw_rad - prev->yaw_rad)};
-      }
+/// Foot pose at time t: the latest placement of that side, interpolated while it swings; the
+/// swing height in *lift_height.
+Pose2 footAt(const WalkPlan& plan, const WalkParams& p, LegSide side, double t, double* lift_height) {
+  const Footstep* prev = nullptr;
+  for (const Footstep& f : plan.footsteps) {
+    if (f.side != side) continue;
+    if (f.lift_s == f.land_s && prev == nullptr) {
       prev = &f;
+      continue;
     }
-    if (lift_height) *lift_height = 0;
-    return {prev->x_m, prev->y_m, prev->yaw_rad};
-  };
+    if (t < f.lift_s) break;
+    if (t < f.land_s) {
+      const double s = (t - f.lift_s) / (f.land_s - f.lift_s);
+      const double a = smoothstep(s);
+      if (lift_height) *lift_height = p.step_height_m * std::pow(std::sin(M_PI * s), 2);
+      return {prev->x_m + a * (f.x_m - prev->x_m), prev->y_m + a * (f.y_m - prev->y_m),
+              prev->yaw_rad + a * (f.yaw_rad - prev->yaw_rad)};
+    }
+    prev = &f;
+  }
+  if (lift_height) *lift_height = 0;
+  return {prev->x_m, prev->y_m, prev->yaw_rad};
+}
+
+/// The ZMP reference at time t, piecewise linear: between the feet until the weight shift, on the
+/// support foot in single support, a ramp to the next support foot in double support, back
+/// between the feet at the end.
+Vector2d zmpReference(const WalkPlan& plan, const WalkParams& p, double t) {
+  const double Ts = p.stepTime_s();
+  const double Tss = (1 - p.double_support_fraction) * Ts;
+  const int n_steps = p.stepCount();
+  const double shift_s = plan.start_s + p.hold_s;
+  const std::vector<Footstep>& fs = plan.footsteps;
   auto zmpPoint = [&](const Footstep& f) -> Vector2d {
     const double inset = f.side == LegSide::Left ? -p.zmp_inset_y_m : p.zmp_inset_y_m;
     const Pose2 q = Pose2{f.x_m, f.y_m, f.yaw_rad}.plus(p.zmp_offset_x_m, inset, 0);
@@ -316,71 +324,46 @@ WalkPlan planWalk(const RobotModel& model, const WalkParams& p) {
     const Pose2 pb = Pose2{b.x_m, b.y_m, b.yaw_rad}.plus(p.zmp_offset_x_m, 0, 0);
     return {0.5 * (pa.x + pb.x), 0.5 * (pa.y + pb.y)};
   };
-
-  // --- ZMP reference ------------------------------------------------------------------------
-  // Piecewise linear: between the feet until the weight shift, on the support foot in single
-  // support, a ramp to the next support foot in double support, back between the feet at the end.
-  const std::vector<Footstep>& fs = plan.footsteps;
-  auto zmpRef = [&](double t) -> Vector2d {
-    const Vector2d c0 = centre(fs[0], fs[1]);
-    // support foot of step i (0-based) = the foot placed last before it (or initial foot).
-    auto supportOf = [&](int i) -> const Footstep& {
-      if (i == 0) return fs[fs[2].side == LegSide::Left ? 1 : 0];
-      return fs[2 + i - 1];
-    };
-    if (t < shift_s) return c0;
-    if (t < plan.walk_start_s) {
-      const double a = (t - shift_s) / Ts;
-      return c0 + a * (zmpPoint(supportOf(0)) - c0);
-    }
-    const int i = std::min(n_steps - 1, static_cast<int>(std::floor((t - plan.walk_start_s) / Ts)));
-    const Footstep& step = fs[2 + i];
-    const Vector2d sup = zmpPoint(supportOf(i));
-    if (t < step.land_s) return sup;
-    if (i + 1 < n_steps) {
-      const double ds = Ts - Tss;
-      const double a = ds > 0 ? std::min(1.0, (t - step.land_s) / ds) : 1.0;
-      return sup + a * (zmpPoint(step) - sup);
-    }
-    const Vector2d c1 = centre(fs[fs.size() - 2], fs.back());
-    const double a = std::min(1.0, (t - step.land_s) / Ts);
-    return sup + a * (c1 - sup);
+  // The support foot of step i (0-based): the foot placed last before it (or an initial foot).
+  auto supportOf = [&](int i) -> const Footstep& {
+    if (i == 0) return fs[fs[2].side == LegSide::Left ? 1 : 0];
+    return fs[2 + i - 1];
   };
-
-  const int K = static_cast<int>(std::floor((end_s - plan.start_s) / dt + 1e-9)) + 1;
-  plan.time_s.resize(K);
-  plan.zmp_ref_x_m.resize(K);
-  plan.zmp_ref_y_m.resize(K);
-  for (int k = 0; k < K; ++k) {
-    const double t = plan.start_s + k * dt;
-    const Vector2d z = zmpRef(t);
-    plan.time_s[k] = t;
-    plan.zmp_ref_x_m[k] = z.x();
-    plan.zmp_ref_y_m[k] = z.y();
+  const Vector2d c0 = centre(fs[0], fs[1]);
+  if (t < shift_s) return c0;
+  if (t < plan.walk_start_s) {
+    const double a = (t - shift_s) / Ts;
+    return c0 + a * (zmpPoint(supportOf(0)) - c0);
   }
+  const int i = std::min(n_steps - 1, static_cast<int>(std::floor((t - plan.walk_start_s) / Ts)));
+  const Footstep& step = fs[2 + i];
+  const Vector2d sup = zmpPoint(supportOf(i));
+  if (t < step.land_s) return sup;
+  if (i + 1 < n_steps) {
+    const double ds = Ts - Tss;
+    const double a = ds > 0 ? std::min(1.0, (t - step.land_s) / ds) : 1.0;
+    return sup + a * (zmpPoint(step) - sup);
+  }
+  const Vector2d c1 = centre(fs[fs.size() - 2], fs.back());
+  const double a = std::min(1.0, (t - step.land_s) / Ts);
+  return sup + a * (c1 - sup);
+}
 
-  // --- COM by preview control ---------------------------------------------------------------
-  ZmpPreviewParams zp;
-  zp.period_s = dt;
-  zp.com_height_m = p.com_height_m;
-  zp.gravity_m_s2 = -model.solver.gravity_m_s2.z();
-  zp.preview_s = p.preview_s;
-  const ZmpPreviewController ctrl(zp);
-  plan.com_x = ctrl.track(plan.zmp_ref_x_m);
-  plan.com_y = ctrl.track(plan.zmp_ref_y_m);
-
-  // --- Joints by IK, torso placed so that the model's COM is on the planned COM --------------
+/// Joints by IK at every sample, the torso placed so that the model's COM is on the planned COM;
+/// the frames lead the plan by the servo lead time.
+void solveJoints(const RobotModel& model, const WalkParams& p, WalkPlan& plan) {
   ComPoser poser(model, "walk");
   plan.joints = poser.columnNames();
   plan.frame_times_s.push_back(0.0);
   plan.frames_rad.push_back(poser.columns(model.initial_q));
+  const size_t K = plan.time_s.size();
   plan.model_com_x_m.resize(K);
   plan.model_com_y_m.resize(K);
   plan.model_com_z_m.resize(K);
-  for (int k = 0; k < K; ++k) {
+  for (size_t k = 0; k < K; ++k) {
     const double t = plan.time_s[k];
     double hl = 0, hr = 0;
-    const Pose2 lf = footAt(LegSide::Left, t, &hl), rf = footAt(LegSide::Right, t, &hr);
+    const Pose2 lf = footAt(plan, p, LegSide::Left, t, &hl), rf = footAt(plan, p, LegSide::Right, t, &hr);
     const Isometry3d L = groundPose(lf.x, lf.y, hl, lf.yaw), R = groundPose(rf.x, rf.y, hr, rf.yaw);
     const Vector3d com_des(plan.com_x.pos_m[k], plan.com_y.pos_m[k], p.com_height_m);
     char ctx[64];
@@ -393,6 +376,41 @@ WalkPlan planWalk(const RobotModel& model, const WalkParams& p) {
     plan.frame_times_s.push_back(quantise(t - p.servo_lead_s, 1e-9));
     plan.frames_rad.push_back(poser.columns(q));
   }
+}
+
+}  // namespace
+
+WalkPlan planWalk(const RobotModel& model, const WalkParams& p) {
+  p.validate();
+  WalkPlan plan;
+  plan.params = p;
+  plan.controller = kWalkController;
+  planFootsteps(p, plan);
+  const double end_s = plan.walk_end_s + p.stepTime_s() + p.settle_s;
+  const double dt = p.frame_period_s;
+
+  // ZMP reference sampled at the frame period, then the COM by preview control.
+  const int K = static_cast<int>(std::floor((end_s - plan.start_s) / dt + 1e-9)) + 1;
+  plan.time_s.resize(K);
+  plan.zmp_ref_x_m.resize(K);
+  plan.zmp_ref_y_m.resize(K);
+  for (int k = 0; k < K; ++k) {
+    const double t = plan.start_s + k * dt;
+    const Vector2d z = zmpReference(plan, p, t);
+    plan.time_s[k] = t;
+    plan.zmp_ref_x_m[k] = z.x();
+    plan.zmp_ref_y_m[k] = z.y();
+  }
+  ZmpPreviewParams zp;
+  zp.period_s = dt;
+  zp.com_height_m = p.com_height_m;
+  zp.gravity_m_s2 = -model.solver.gravity_m_s2.z();
+  zp.preview_s = p.preview_s;
+  const ZmpPreviewController ctrl(zp);
+  plan.com_x = ctrl.track(plan.zmp_ref_x_m);
+  plan.com_y = ctrl.track(plan.zmp_ref_y_m);
+
+  solveJoints(model, p, plan);
   return plan;
 }
 

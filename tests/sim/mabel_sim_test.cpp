@@ -9,6 +9,7 @@
 #include <string>
 
 #include "expect_input_error.h"
+#include "sim/mabel_legs.h"
 #include "sim/input_error.h"
 #include "sim/mabel_hop_controller.h"
 #include "sim/mabel_hop_run.h"
@@ -132,7 +133,7 @@ TEST(MabelRobot, StandsInJointPositionModeWithItsWeightOnTheToes) {
   // The springs are loaded (deflected, q_Bsp > 0) and each leg's generalised force on q_LS is
   // gamma_B times its spring torque at rest (eq. 23).
   for (int l = 0; l < 2; ++l) {
-    const auto& pr = sim.mabelLeg(l).probes();
+    const auto& pr = mabelLeg(sim, l).transmission().probes();
     EXPECT_GT(pr.q_Bsp_rad, 0.0);
     EXPECT_NEAR(pr.tau_LS_Nm, 5.18 * pr.spring_torque_Nm, 0.05 * std::abs(pr.tau_LS_Nm));
   }

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The MABEL stage of a step (before actuate()): each leg's cable-differential transmission turns
-// the two motor commands into hip and knee torques, and the compliant ground turns each toe's
-// penetration into a force. Both enter through the step's queued external actions.
+// The compliant ground of a step (before actuate()): each toe's penetration becomes one contact
+// row whose softness is the ground's spring-damper (motorgear::CompliantGround).
 #include <cmath>
 #include <stdexcept>
 
@@ -9,28 +8,10 @@
 #include "sim/simulation_impl.h"
 
 namespace gapsim {
-namespace {
 
-constexpr double kPi = 3.14159265358979323846;
-
-/// Paper link coordinates from the hip and knee hinges (robots/mabel/README.md):
-/// q_Th = pi - hip, q_Sh = pi - (hip + knee).
-motorgear::MabelTransmission::LinkState linkState(double hip, double hipd, double knee, double kneed) {
-  return {kPi - hip, -hipd, kPi - hip - knee, -(hipd + kneed)};
-}
-
-}  // namespace
-
-void Simulation::initMabel() {
-  const RobotModel& m = *model_;
+void Simulation::initCompliantGround() {
   Impl& I = *impl_;
-  for (const MabelLegSpec& s : m.mabel_legs) {
-    MabelLegRuntime r;
-    r.tr = std::make_unique<motorgear::MabelTransmission>(s.params);
-    r.tr->reset(linkState(m.initial_q[s.hip], 0.0, m.initial_q[s.knee], 0.0));
-    I.mabel_legs.push_back(std::move(r));
-  }
-  for (const CompliantGroundSpec& g : m.compliant_grounds) {
+  for (const CompliantGroundSpec& g : model_->compliant_grounds) {
     I.toe_state.resize(I.toe_state.size() + g.toes.size());
     I.toe_out.resize(I.toe_out.size() + g.toes.size());
     I.toe_fb.resize(I.toe_out.size());
@@ -38,29 +19,9 @@ void Simulation::initMabel() {
   }
 }
 
-void Simulation::applyMabel() {
+void Simulation::applyCompliantGround() {
   const RobotModel& m = *model_;
   Impl& I = *impl_;
-  for (size_t li = 0; li < I.mabel_legs.size(); ++li) {
-    const MabelLegSpec& s = m.mabel_legs[li];
-    MabelLegRuntime& r = I.mabel_legs[li];
-    const auto link = linkState(jointAngle_rad(s.hip), jointRate_rad_s(s.hip), jointAngle_rad(s.knee),
-                                jointRate_rad_s(s.knee));
-    if (!r.commanded) {
-      // Joint-position mode: motor PD toward the motor angles that hold the targets with rigid cables.
-      const auto tgt = linkState(target_[s.hip], 0.0, target_[s.knee], 0.0);
-      const double q_LA = motorgear::MabelTransmission::legAngle_rad(tgt.q_Th_rad, tgt.q_Sh_rad);
-      const double q_LS = motorgear::MabelTransmission::legShape_rad(tgt.q_Th_rad, tgt.q_Sh_rad);
-      const auto& st = r.tr->state();
-      r.u_mLA_Nm = s.kp_mLA * (s.params.mLA.gamma * q_LA - st.q_mLA_rad) - s.kd_mLA * st.qd_mLA_rad_s;
-      r.u_mLS_Nm = s.kp_mLS * (s.params.mLS.gamma * q_LS - st.q_mLS_rad) - s.kd_mLS * st.qd_mLS_rad_s;
-    }
-    const auto out = r.tr->step(dt_s_, r.u_mLA_Nm, r.u_mLS_Nm, link);
-    r.commanded = false;
-    // Virtual work: tau_hip = tau_Th dq_Th/dhip + tau_Sh dq_Sh/dhip, tau_knee = tau_Sh dq_Sh/dknee.
-    addJointTorque_Nm(s.hip, -(out.tau_Th_Nm + out.tau_Sh_Nm));
-    addJointTorque_Nm(s.knee, -out.tau_Sh_Nm);
-  }
   // Compliant ground: one ODE contact row per toe whose soft ERP/CFM make the normal force the
   // Marhefka-Orin spring-damper linearised at the current penetration, taken implicitly (an
   // explicit force makes the 0.35 kg effective toe mass chatter at impact); the LuGre tangential
@@ -114,17 +75,6 @@ void Simulation::applyMabel() {
     }
   }
 }
-
-int Simulation::mabelLegCount() const { return static_cast<int>(impl_->mabel_legs.size()); }
-
-void Simulation::setMotorCommands_Nm(int leg, double u_mLA_Nm, double u_mLS_Nm) {
-  MabelLegRuntime& r = impl_->mabel_legs.at(leg);
-  r.u_mLA_Nm = u_mLA_Nm;
-  r.u_mLS_Nm = u_mLS_Nm;
-  r.commanded = true;
-}
-
-const motorgear::MabelTransmission& Simulation::mabelLeg(int leg) const { return *impl_->mabel_legs.at(leg).tr; }
 
 int Simulation::toeCount() const { return static_cast<int>(impl_->toe_out.size()); }
 

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#pragma once
+/// \file
+/// The run loop: a controller sets the simulation's inputs before every step, observers watch it
+/// after every step, a recorder writes log rows at the log period, and the run ends at its
+/// duration, at a fall (if asked) or when an observer asks. A divergence ends the run and is
+/// reported in the summary, never thrown, so the log up to that moment is kept.
+///
+///   start:  controller.start(sim); log row
+///   step k: controller.update(sim); sim.step(); observers' afterStep; log row every log period;
+///           stop on a fall (stop_on_fall) or an observer's stopRequested()
+///
+/// runMotion (sim/runner.h) plays a motion with it, runHop (sim/mabel_hop_run.h) hops MABEL.
+
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "sim/ankle_balance.h"
+#include "sim/log_writer.h"
+#include "sim/simulation.h"
+
+namespace gapsim {
+
+struct RunConfig {
+  double duration_s = 10.0;
+  double log_period_s = 0.01;  ///< sample period of the log (rounded to whole steps)
+  bool stop_on_fall = false;
+  std::vector<std::string> probe_patterns;  ///< extra log columns (Recorder)
+  /// Gyro feedback on the stance ankles added to the motion's targets (sim/ankle_balance.h);
+  /// none when empty. Only while a motion plays (runMotion).
+  std::optional<BalanceParams> balance;
+};
+
+struct RunSummary {
+  double sim_time_s = 0;
+  long steps = 0;
+  std::optional<double> fall_time_s;
+  double max_tilt_deg = 0;
+  double distance_m = 0;  ///< horizontal displacement of the IMU link (torso) from start to end
+  double heading_deg = 0;  ///< change of the IMU link's yaw (about world z) from start to end, in (-180, 180]
+  double wall_s = 0;
+  double rtf = 0;  ///< simulated seconds per wall-clock second
+  bool diverged = false;
+  std::string divergence;  ///< the DivergenceError message
+};
+
+/// Sets the simulation's inputs (targets, motor commands): once before the run, then before
+/// every step.
+class Controller {
+ public:
+  virtual ~Controller() = default;
+  virtual void start(Simulation& sim) {}
+  virtual void update(Simulation& sim) = 0;
+};
+
+/// Watches the run after every step; may add values to each log row (after the recorder's
+/// columns, in observer order) and ask the loop to stop.
+class Observer {
+ public:
+  virtual ~Observer() = default;
+  virtual void afterStep(const Simulation& sim) = 0;
+  virtual void appendLogValues(std::vector<double>& row) const {}
+  virtual bool stopRequested() const { return false; }
+};
+
+/// Runs `sim` for cfg.duration_s under `controller`, appending rows to `log` (may be null; the
+/// Recorder's columns for cfg.probe_patterns, then the observers' values).
+RunSummary run(Simulation& sim, Controller& controller, std::span<Observer* const> observers, const RunConfig& cfg,
+               Log* log);
+
+}  // namespace gapsim

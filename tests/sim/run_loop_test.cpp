@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The run loop (sim/run_loop.h): the controller runs once before the run and before every step,
+// observers after every step, their log values follow the recorder's columns, an observer can
+// stop the run, and the motion player with the balance decorator sets what runMotion sets.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/motion_player.h"
+#include "sim/motion_readers.h"
+#include "sim/recorder.h"
+#include "sim/robot_library.h"
+#include "sim/run_loop.h"
+#include "sim/runner.h"
+#include "sim/urdf_parser.h"
+
+namespace gapsim {
+namespace {
+
+std::shared_ptr<const RobotModel> pendulum() {
+  return std::make_shared<const RobotModel>(loadRobotFile(std::string(GAPSIM_TEST_DATA_DIR) + "/pendulum.urdf"));
+}
+
+/// Sets target = a t on joint 0 and counts its calls.
+class Ramp : public Controller {
+ public:
+  void start(Simulation& sim) override {
+    ++starts;
+    sim.setTargets(std::vector<double>{0.0});
+  }
+  void update(Simulation& sim) override {
+    ++updates;
+    sim.setTargets(std::vector<double>{0.1 * sim.time_s()});
+  }
+  int starts = 0, updates = 0;
+};
+
+/// Counts steps, logs the step count, stops after `stop_after` steps.
+class Counter : public Observer {
+ public:
+  explicit Counter(long stop_after) : stop_after_(stop_after) {}
+  void afterStep(const Simulation& sim) override { seen = sim.stepCount(); }
+  void appendLogValues(std::vector<double>& row) const override { row.push_back(static_cast<double>(seen)); }
+  bool stopRequested() const override { return seen >= stop_after_; }
+  long seen = 0;
+
+ private:
+  long stop_after_;
+};
+
+TEST(RunLoop, ControllerBeforeEachStepObserversAfterAndTheirColumnsLast) {
+  Simulation sim(pendulum());
+  Ramp ramp;
+  Counter counter(1000000);
+  Observer* const obs[] = {&counter};
+  RunConfig cfg;
+  cfg.duration_s = 0.5;
+  cfg.log_period_s = 0.1;
+  std::vector<std::string> columns = Recorder(sim.model()).columns();
+  columns.push_back("counter/steps");
+  Log log(columns);
+  const RunSummary s = run(sim, ramp, obs, cfg, &log);
+  const long steps = std::lround(0.5 / sim.dt_s());
+  EXPECT_EQ(ramp.starts, 1);
+  EXPECT_EQ(ramp.updates, steps);
+  EXPECT_EQ(counter.seen, steps);
+  EXPECT_EQ(s.steps, steps);
+  EXPECT_DOUBLE_EQ(s.sim_time_s, sim.time_s());
+  // Rows at t = 0, 0.1, ..., 0.5; the observer's value is the last column of each.
+  ASSERT_EQ(log.rows(), 6u);
+  const std::size_t w = Recorder(sim.model()).columns().size();
+  for (std::size_t r = 0; r < log.rows(); ++r)
+    EXPECT_DOUBLE_EQ(log.row(r)[w], static_cast<double>(r) * std::lround(0.1 / sim.dt_s()));
+  // The controller's last target was set before the last step, at t = 0.5 - dt.
+  EXPECT_NEAR(sim.targets()[0], 0.1 * (0.5 - sim.dt_s()), 1e-12);
+}
+
+TEST(RunLoop, AnObserverStopsTheRun) {
+  Simulation sim(pendulum());
+  Ramp ramp;
+  Counter counter(37);
+  Observer* const obs[] = {&counter};
+  RunConfig cfg;
+  cfg.duration_s = 5.0;
+  const RunSummary s = run(sim, ramp, obs, cfg, nullptr);
+  EXPECT_EQ(s.steps, 37);
+  EXPECT_FALSE(s.diverged);
+}
+
+TEST(RunLoop, MotionPlayerWithBalanceIsWhatRunMotionPlays) {
+  // The Nao's 200 mm/s walk for 1.5 s: runMotion with the walk's balance, and run() with the
+  // player wrapped in the decorator by hand, give the same log bit for bit.
+  const auto model = std::make_shared<const RobotModel>(loadRobotFile(resolveRobotFile("nao")));
+  const Motion walk = loadMotion(std::string(GAPSIM_ROBOTS_DIR) + "/nao/motions/walk_200mm_s_1s.csv");
+  RunConfig cfg;
+  cfg.duration_s = 1.5;
+  cfg.balance = motionController(walk);
+  ASSERT_TRUE(cfg.balance);
+  Log a(Recorder(*model).columns()), b(Recorder(*model).columns());
+  Simulation sa(model), sb(model);
+  runMotion(sa, &walk, cfg, &a);
+  MotionPlayer player(*model, walk);
+  Balanced balanced(*model, *cfg.balance, player);
+  run(sb, balanced, {}, cfg, &b);
+  ASSERT_EQ(a.rows(), b.rows());
+  for (std::size_t r = 0; r < a.rows(); ++r) {
+    const auto ra = a.row(r), rb = b.row(r);
+    ASSERT_TRUE(std::equal(ra.begin(), ra.end(), rb.begin(), rb.end())) << "row " << r;
+  }
+  EXPECT_NE(sa.targets(), std::vector<double>(model->initial_q));
+}
+
+}  // namespace
+}  // namespace gapsim
