@@ -41,200 +41,15 @@
 #include "sim/ankle_balance.h"
 #include "sim/kinematics.h"
 #include "sim/motion_readers.h"
+#include "sim/robot_export.h"
 #include "sim/robot_library.h"
 #include "sim/urdf_parser.h"
 
 namespace {
 
-using gapsim::Geometry;
 using gapsim::Joint;
+using gapsim::Mjcf;
 using gapsim::RobotModel;
-
-/// Actuator and joint settings of the MJCF. Why these numbers:
-///  - kp_Nm_rad = 200: the walk needs the servos to hold the leg geometry under load. The stance
-///    knee of the walking Nao carries torques of the order of its 3 N m effort limit (5 kg, COM
-///    some centimetres behind the bent knee), so at kp = 100 the knee lags 0.03 rad before it
-///    saturates and the robot falls after 3 s of walking. Of kp = 100, 150, 175,
-///    200, 225, 250 (walk_200mm_s_1s.csv, ankle balance on) only 175 and 200 walked the whole
-///    motion; the others fell after 3 to 6 s. A position-controlled walk is chaotic: small
-///    changes (a gain, the mimic joint's armature) flip the outcome, so do not read more into it.
-///  - force limit: ServoSettings::fmax_Nm, which the loader sets to the URDF effort limit (3.0 to
-///    3.3 N m on the Nao's legs): the cap of gapsim's ideal servo, which --plain walks with.
-///  - damping 0.5 N m s/rad (plus the file's joint damping): about critical on a leg joint
-///    (effective inertia ~2e-3 kg m^2 with the reflected rotor, c = 2 sqrt(kp I) = 1.3) and a lag
-///    c/kp of 2.5 ms, well under the 10 ms balance period (0.8 fell in every trial, 0.3 in most).
-///    MuJoCo's Euler integrator treats joint damping implicitly, so it costs no stability.
-///  - armature: the reflected rotor inertia sigma^2 J_rotor of the joint's drivetrain (what gapsim
-///    adds to the body), but on an actuated joint at least kp dt^2 / 0.5^2 = 8e-4 kg m^2. Why the
-///    floor: the position actuator's spring is explicit in MuJoCo's semi-implicit Euler, which is
-///    stable for w dt < 2 with w = sqrt(kp / I); the floor keeps w dt <= 0.5 even for a hand or
-///    wrist whose own inertia is ~1e-5 kg m^2 (w dt > 2 without it: the arm explodes).
-struct ActuatorSettings {
-  double kp_Nm_rad = 200.0;
-  double damping_Nms_rad = 0.5;
-  double stability_margin = 0.5;  ///< required w dt of the stiffest actuated joint
-};
-
-/// Mass, COM and inertia about the COM, in one body frame.
-struct MassProps {
-  double mass_kg = 0.0;
-  Eigen::Vector3d com = Eigen::Vector3d::Zero();
-  Eigen::Matrix3d inertia_kgm2 = Eigen::Matrix3d::Zero();
-};
-
-/// Sum of rigidly joined parts, each given by mass, inertial frame (in the body frame) and inertia
-/// about its COM in that frame's axes: I = sum R_i I_i R_i^T + m_i (|d|^2 1 - d d^T), d = c_i - c.
-MassProps combine(const std::vector<std::tuple<double, Eigen::Isometry3d, Eigen::Matrix3d>>& parts) {
-  MassProps mp;
-  for (const auto& [m, f, I] : parts) {
-    mp.mass_kg += m;
-    mp.com += m * f.translation();
-  }
-  if (mp.mass_kg <= 0) return mp;
-  mp.com /= mp.mass_kg;
-  for (const auto& [m, f, I] : parts) {
-    const Eigen::Vector3d d = f.translation() - mp.com;
-    mp.inertia_kgm2 += f.linear() * I * f.linear().transpose() +
-                       m * (d.squaredNorm() * Eigen::Matrix3d::Identity() - d * d.transpose());
-  }
-  return mp;
-}
-
-std::string vec(const Eigen::Vector3d& v) {
-  std::ostringstream s;
-  s << std::setprecision(12) << v.x() << ' ' << v.y() << ' ' << v.z();
-  return s.str();
-}
-
-/// MuJoCo quaternion order: w x y z.
-std::string quat(const Eigen::Matrix3d& R) {
-  const Eigen::Quaterniond q(R);
-  std::ostringstream s;
-  s << std::setprecision(12) << q.w() << ' ' << q.x() << ' ' << q.y() << ' ' << q.z();
-  return s.str();
-}
-
-/// The MJCF of `m` plus what the player needs to find in the compiled model.
-struct Mjcf {
-  std::string xml;
-  std::vector<std::string> body_of_link;  ///< MuJoCo body name carrying each link
-};
-
-Mjcf writeMjcf(const RobotModel& m, const ActuatorSettings& a) {
-  if (m.fixed_base) throw std::runtime_error(m.source_file + ": a fixed-base robot is not a walk benchmark");
-  const double dt = m.solver.dt_s;
-  const size_t nl = m.links.size();
-  // Rigid groups: a link joined to its parent by a fixed joint belongs to its parent's body.
-  std::vector<int> group(nl, -1);
-  group[m.root_link] = m.root_link;
-  for (size_t sweep = 0; sweep <= nl; ++sweep)
-    for (const Joint& j : m.joints)
-      if (group[j.parent] >= 0 && group[j.child] < 0) group[j.child] = j.movable() ? j.child : group[j.parent];
-  Mjcf out;
-  for (size_t l = 0; l < nl; ++l) {
-    if (group[l] < 0) throw std::runtime_error(m.source_file + ": link '" + m.links[l].name + "' is not connected");
-    out.body_of_link.push_back(m.links[group[l]].name);
-  }
-  const std::vector<Eigen::Isometry3d> pose0 =
-      gapsim::linkPoses(m, std::vector<double>(m.joints.size(), 0.0), Eigen::Isometry3d::Identity());
-
-  std::ostringstream x;
-  x << std::setprecision(12);
-  x << "<mujoco model=\"" << m.name << " (gapsim-mujoco-walk)\">\n"
-    << "  <compiler angle=\"radian\" inertiafromgeom=\"false\"/>\n"
-    << "  <option timestep=\"" << dt << "\" gravity=\"" << vec(m.solver.gravity_m_s2) << "\"/>\n"
-    << "  <default>\n"
-    << "    <geom friction=\"" << m.contact.mu << " 0.005 0.0001\" contype=\"1\" conaffinity=\""
-    << (m.contact.self_collision ? 1 : 0) << "\"/>\n"
-    << "  </default>\n"
-    << "  <worldbody>\n"
-    << "    <geom name=\"ground\" type=\"plane\" size=\"0 0 1\" contype=\"0\" conaffinity=\"1\"/>\n";
-
-  auto writeGeoms = [&](int rep, const std::string& ind) {
-    const Eigen::Isometry3d rep_inv = pose0[rep].inverse();
-    for (size_t l = 0; l < nl; ++l) {
-      if (group[l] != rep) continue;
-      for (const Geometry& g : m.links[l].collisions) {
-        const Eigen::Isometry3d p = rep_inv * pose0[l] * g.origin;
-        x << ind << "<geom";
-        switch (g.type) {
-          case Geometry::Type::Box:
-            x << " type=\"box\" size=\"" << vec(g.size_m / 2) << '"';
-            break;
-          case Geometry::Type::Sphere:
-            x << " type=\"sphere\" size=\"" << g.size_m.x() << '"';
-            break;
-          case Geometry::Type::Capsule:
-            x << " type=\"capsule\" size=\"" << g.size_m.x() << ' ' << g.size_m.y() / 2 << '"';
-            break;
-          case Geometry::Type::Cylinder:
-            x << " type=\"cylinder\" size=\"" << g.size_m.x() << ' ' << g.size_m.y() / 2 << '"';
-            break;
-          case Geometry::Type::Mesh:
-            throw std::runtime_error(m.source_file + ":" + std::to_string(g.line) + ": link '" + m.links[l].name +
-                                     "': mesh collision geometry is not written to MJCF");
-        }
-        x << " pos=\"" << vec(p.translation()) << "\" quat=\"" << quat(p.linear()) << "\"/>\n";
-      }
-    }
-  };
-
-  // Depth-first over movable joints; body frame = the group's representative link frame.
-  std::function<void(int, const std::string&)> writeBody = [&](int rep, const std::string& ind) {
-    std::vector<std::tuple<double, Eigen::Isometry3d, Eigen::Matrix3d>> parts;
-    const Eigen::Isometry3d rep_inv = pose0[rep].inverse();
-    for (size_t l = 0; l < nl; ++l)
-      if (group[l] == rep && m.links[l].has_inertial)
-        parts.emplace_back(m.links[l].inertial.mass_kg, rep_inv * pose0[l] * m.links[l].inertial.origin,
-                           m.links[l].inertial.inertia_kgm2);
-    const MassProps mp = combine(parts);
-    if (mp.mass_kg <= 0) throw std::runtime_error(m.source_file + ": body '" + m.links[rep].name + "' has no mass");
-    const Eigen::Matrix3d& I = mp.inertia_kgm2;
-    x << ind << "<inertial pos=\"" << vec(mp.com) << "\" mass=\"" << mp.mass_kg << "\" fullinertia=\"" << I(0, 0) << ' '
-      << I(1, 1) << ' ' << I(2, 2) << ' ' << I(0, 1) << ' ' << I(0, 2) << ' ' << I(1, 2) << "\"/>\n";
-    writeGeoms(rep, ind);
-    for (const Joint& j : m.joints) {
-      if (!j.movable() || group[j.parent] != rep) continue;
-      if (j.type == gapsim::JointType::Prismatic)
-        throw std::runtime_error(m.source_file + ":" + std::to_string(j.line) + ": joint '" + j.name +
-                                 "': prismatic joints are not written to MJCF");
-      const Eigen::Isometry3d rel = rep_inv * pose0[j.child];
-      x << ind << "<body name=\"" << m.links[j.child].name << "\" pos=\"" << vec(rel.translation()) << "\" quat=\""
-        << quat(rel.linear()) << "\">\n";
-      const bool actuated = j.mimic.master < 0;
-      const double armature = std::max(
-          j.drive.armature_kgm2(), actuated ? a.kp_Nm_rad * dt * dt / (a.stability_margin * a.stability_margin) : 0.0);
-      x << ind << "  <joint name=\"" << j.name << "\" type=\"hinge\" axis=\"" << vec(j.axis) << "\" damping=\""
-        << a.damping_Nms_rad + j.damping_Nms_rad << "\" armature=\"" << armature << '"';
-      if (j.has_limits && j.type == gapsim::JointType::Revolute)
-        x << " limited=\"true\" range=\"" << j.lower << ' ' << j.upper << '"';
-      else
-        x << " limited=\"false\"";
-      x << "/>\n";
-      writeBody(j.child, ind + "  ");
-      x << ind << "</body>\n";
-    }
-  };
-  x << "    <body name=\"" << m.links[m.root_link].name << "\">\n"
-    << "      <freejoint name=\"root\"/>\n";
-  writeBody(m.root_link, "      ");
-  x << "    </body>\n  </worldbody>\n";
-
-  x << "  <equality>\n";
-  for (const Joint& j : m.joints)
-    if (j.movable() && j.mimic.master >= 0)  // q_j = offset + multiplier q_master
-      x << "    <joint joint1=\"" << j.name << "\" joint2=\"" << m.joints[j.mimic.master].name << "\" polycoef=\""
-        << j.mimic.offset << ' ' << j.mimic.multiplier << " 0 0 0\"/>\n";
-  x << "  </equality>\n  <actuator>\n";
-  for (const Joint& j : m.joints)
-    if (j.movable() && j.mimic.master < 0)
-      x << "    <position name=\"" << j.name << "\" joint=\"" << j.name << "\" kp=\"" << a.kp_Nm_rad
-        << "\" ctrllimited=\"false\" forcelimited=\"true\" forcerange=\"" << -j.servo.fmax_Nm << ' ' << j.servo.fmax_Nm
-        << "\"/>\n";
-  x << "  </actuator>\n</mujoco>\n";
-  out.xml = x.str();
-  return out;
-}
 
 /// Compiles MJCF text: mj_loadXML reads files only, so the text goes through a temporary file.
 mjModel* compile(const std::string& xml) {
@@ -307,7 +122,10 @@ int jointAbove(const RobotModel& m, int link) {
 
 int run(int argc, char** argv) {
   std::string robot = "nao", motion_file, mjcf_out;
-  ActuatorSettings act;
+  // The MJCF of sim/robot_export.h at its defaults (why those numbers: there), without the joints'
+  // dry friction: the benchmark compares position servos, as gapsim's --plain.
+  gapsim::MjcfOptions act;
+  act.joint_friction = false;
   bool open_loop = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -342,7 +160,9 @@ int run(int argc, char** argv) {
     motion_file = robot_file.substr(0, robot_file.find_last_of('/') + 1) + "motions/walk_200mm_s_1s.csv";
   const gapsim::Motion motion = gapsim::loadMotion(motion_file);
 
-  const Mjcf mjcf = writeMjcf(m, act);
+  if (m.fixed_base) throw std::runtime_error(m.source_file + ": a fixed-base robot is not a walk benchmark");
+  act.model_name = m.name + " (gapsim-mujoco-walk)";
+  const Mjcf mjcf = gapsim::writeMjcf(m, act);
   if (!mjcf_out.empty()) {
     std::ofstream f(mjcf_out);
     f << mjcf.xml;

@@ -257,6 +257,24 @@ def xml_comment_text(s):
     return s
 
 
+# Colours of the visuals (<material>; the GUI draws them, physics ignores them), approximate:
+# the Nao V3.3's white shell with grey joint housings, the BIOLOID GP's black servos and covers
+# with grey frames. name -> rgba, and robot -> link -> material name (links not listed: no colour).
+MATERIALS = {"shell_white": "0.93 0.93 0.95 1", "joint_grey": "0.34 0.36 0.41 1",
+             "servo_black": "0.16 0.16 0.18 1", "frame_grey": "0.6 0.62 0.66 1"}
+LINK_MATERIALS = {
+    "nao_v33": {**{n: "joint_grey" for n in ("Neck", "LShoulder", "RShoulder", "LElbow", "RElbow", "LPelvis",
+                                             "RPelvis", "LHip", "RHip", "LAnklePitch", "RAnklePitch")},
+                **{n: "shell_white" for n in ("torso", "Head", "LBicep", "RBicep", "LForeArm", "RForeArm", "l_wrist",
+                                              "r_wrist", "l_gripper", "r_gripper", "LThigh", "RThigh", "LTibia",
+                                              "RTibia", "l_ankle", "r_ankle")}},
+    "bioloid_gp": {**{n: "servo_black" for n in ("torso", "l_hip_yaw", "r_hip_yaw", "l_thigh", "r_thigh", "l_shin",
+                                                 "r_shin", "l_shoulder", "r_shoulder", "l_hand", "r_hand")},
+                   **{n: "frame_grey" for n in ("l_hip", "r_hip", "l_heel", "r_heel", "l_foot", "r_foot", "l_arm",
+                                                "r_arm")}},
+}
+
+
 def write_urdf(path, robot_name, header_comment, links, joints, gapsim_xml):
     header_comment = [xml_comment_text(x) for x in header_comment]
     for l in links:
@@ -270,6 +288,9 @@ def write_urdf(path, robot_name, header_comment, links, joints, gapsim_xml):
         out.append("  " + ln if ln else "")
     out.append("-->")
     out.append('<robot name="%s">' % robot_name)
+    colours = LINK_MATERIALS.get(robot_name, {})
+    for name in sorted(set(colours.values())):
+        out.append('  <material name="%s"><color rgba="%s"/></material>' % (name, MATERIALS[name]))
     for l in links:
         out.append("")
         if l.comment:
@@ -299,6 +320,8 @@ def write_urdf(path, robot_name, header_comment, links, joints, gapsim_xml):
                 else:
                     raise SystemExit("unknown shape " + kind)
                 out.append("      <geometry>%s</geometry>" % g)
+                if tag == "visual" and l.name in colours:
+                    out.append('      <material name="%s"/>' % colours[l.name])
                 out.append("    </%s>" % tag)
         out.append("  </link>")
     for j in joints:

@@ -8,6 +8,9 @@ PACKAGES=(build-essential cmake pkg-config libode-dev libeigen3-dev libtinyxml2-
           libcli11-dev nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev
           # calibration on clusters: `mpirun -np N gapsim-cli calibrate --backend mpi` (calib/)
           libopenmpi-dev openmpi-bin
+          # robot meshes (sim/mesh.cpp): assimp reads STL/COLLADA/OBJ files that URDFs name,
+          # qhull (reentrant) makes the convex hulls they collide with
+          libassimp-dev libqhull-dev
           # output-error refinement of identified actuator models (gapsim-cli identify chirp --refine)
           libceres-dev
           # the desktop application (app/gui): Qt6 Widgets/OpenGL/Charts, and Mesa + Xvfb so it

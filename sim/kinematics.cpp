@@ -68,8 +68,14 @@ double lowestZ(const Geometry& g, const Eigen::Isometry3d& T) {
       const double az = R(2, 2);
       return c.z() - std::abs(az) * half - g.size_m.x() * std::sqrt(std::max(0.0, 1.0 - az * az));
     }
-    case Geometry::Type::Mesh:
-      break;
+    case Geometry::Type::Mesh: {
+      // What collides is the convex hull of the scaled vertices: its lowest vertex.
+      if (!g.mesh) break;
+      double z = std::numeric_limits<double>::infinity();
+      for (const auto& t : g.mesh->hull)
+        for (std::uint32_t v : t) z = std::min(z, (T * g.mesh->vertices[v].cast<double>().cwiseProduct(g.mesh_scale)).z());
+      return z;
+    }
   }
   return std::numeric_limits<double>::infinity();
 }

@@ -7,11 +7,13 @@
 
 #include <Eigen/Geometry>
 #include <limits>
+#include <memory>
 
 #include "motorgear/dynamixel_servo.h"
 #include "motorgear/joint_drivetrain.h"
 #include "motorgear/servo_drive.h"
 #include "sim/mabel_spec.h"
+#include "sim/mesh.h"
 #include <string>
 #include <vector>
 
@@ -24,8 +26,15 @@ struct Geometry {
   /// along local z in y (capsule: the cylinder part, without the caps).
   Eigen::Vector3d size_m = Eigen::Vector3d::Zero();
   Eigen::Isometry3d origin = Eigen::Isometry3d::Identity();  ///< in the link frame
-  std::string mesh_file;  ///< Type::Mesh only
+  std::string mesh_file;  ///< the URI as written (Type::Mesh; kept for messages when a mesh was replaced)
   Eigen::Vector3d mesh_scale = Eigen::Vector3d::Ones();
+  /// Type::Mesh: the file read (sim/mesh.h), shared by every copy of the model. Collided as its
+  /// convex hull, scaled by mesh_scale; drawn as it is.
+  std::shared_ptr<const TriangleMesh> mesh;
+  /// `<material>` colour of a visual (its own `<color>` or the named robot-level material); when
+  /// absent a mesh is drawn in its file's material colours.
+  bool has_color = false;
+  Eigen::Vector4d rgba{0.7, 0.7, 0.7, 1.0};
   int line = 0;
 };
 
@@ -134,6 +143,11 @@ struct SolverSettings {
   /// moments to 1e-3 lets 15 iterations agree with dWorldStep (docs/solver.md). It changes those
   /// links' rotational inertia, so a robot file states it and `gapsim-cli info` lists every body it raises.
   double min_inertia_kgm2 = 0.0;
+  /// A movable joint whose child subtree weighs less than this fraction of the robot (finger links
+  /// of a few milligrams, a sensor frame on a joint) is welded at its initial value when the world
+  /// is built: such a body against kilograms makes the solver's problem hopelessly ill-conditioned
+  /// and has no effect on the robot's motion. Listed by `gapsim-cli info --compiled`. 0 = never.
+  double weld_mass_ratio = 1e-4;
   double erp = 0.2;
   double cfm = 1e-5;
   Eigen::Vector3d gravity_m_s2{0.0, 0.0, -9.81};
@@ -180,6 +194,10 @@ struct RobotModel {
   std::vector<Joint> joints;
   int root_link = -1;
   bool fixed_base = false;  ///< root is the `world` link
+  /// The root moves in a plane only: a URDF `planar` joint from `world` (2 translations in the plane,
+  /// the rotation about its normal). `planar_normal` is the joint axis in the world frame.
+  bool planar_base = false;
+  Eigen::Vector3d planar_normal = Eigen::Vector3d::UnitY();
 
   /// Root link frame at t = 0 (ignored for a fixed base: `world` is the identity).
   Eigen::Isometry3d initial_root_pose = Eigen::Isometry3d::Identity();

@@ -22,6 +22,34 @@ Eigen::Matrix3d toEigen(const dReal* R) {  // ODE 3x4 row-major rotation
   return M;
 }
 
+/// Keeps `keep` of the `n` contacts: the deepest, then each time the one farthest from those kept
+/// (farthest-point sampling). ODE's convex collider returns the first vertices it finds below a
+/// plane, which on a flat sole with many vertices can all lie at one edge; the kept points span
+/// the contact patch, so a mesh foot stands on its corners as a box foot does.
+int spreadContacts(dContact* c, int n, int keep) {
+  if (n <= keep) return n;
+  int deepest = 0;
+  for (int i = 1; i < n; ++i)
+    if (c[i].geom.depth > c[deepest].geom.depth) deepest = i;
+  std::swap(c[0], c[deepest]);
+  double dist[64];
+  auto d2 = [&](int i, int j) {
+    double s = 0;
+    for (int k = 0; k < 3; ++k) s += (c[i].geom.pos[k] - c[j].geom.pos[k]) * (c[i].geom.pos[k] - c[j].geom.pos[k]);
+    return s;
+  };
+  for (int i = 1; i < n; ++i) dist[i] = d2(i, 0);
+  for (int k = 1; k < keep; ++k) {
+    int best = k;
+    for (int i = k + 1; i < n; ++i)
+      if (dist[i] > dist[best]) best = i;
+    std::swap(c[k], c[best]);
+    std::swap(dist[k], dist[best]);
+    for (int i = k + 1; i < n; ++i) dist[i] = std::min(dist[i], d2(i, k));
+  }
+  return keep;
+}
+
 }  // namespace
 
 void Simulation::Impl::nearCallback(void* data, dGeomID o1, dGeomID o2) {
@@ -34,7 +62,9 @@ void Simulation::Impl::addContacts(dGeomID o1, dGeomID o2) {
   if (b1 && b2 && dAreConnectedExcluding(b1, b2, dJointTypeContact)) return;
   const ContactSettings& cs = model->contact;
   dContact c[64];
-  const int n = dCollide(o1, o2, cs.max_contacts, &c[0].geom, sizeof(dContact));
+  const bool mesh = dGeomGetClass(o1) == dConvexClass || dGeomGetClass(o2) == dConvexClass;
+  const int n = mesh ? spreadContacts(c, dCollide(o1, o2, 64, &c[0].geom, sizeof(dContact)), cs.max_contacts)
+                     : dCollide(o1, o2, cs.max_contacts, &c[0].geom, sizeof(dContact));
   for (int i = 0; i < n; ++i) {
     c[i].surface.mode = dContactApprox1 | dContactSoftERP | dContactSoftCFM;
     if (cs.slip1 > 0) c[i].surface.mode |= dContactSlip1;
@@ -44,6 +74,7 @@ void Simulation::Impl::addContacts(dGeomID o1, dGeomID o2) {
     c[i].surface.soft_cfm = cs.soft_cfm;
     c[i].surface.slip1 = cs.slip1;
     c[i].surface.slip2 = cs.slip2;
+    contact_points.emplace_back(c[i].geom.pos[0], c[i].geom.pos[1], c[i].geom.pos[2]);
     dJointID j = dJointCreateContact(world, contacts, &c[i]);
     dJointAttach(j, b1, b2);
     // Feet: remember which contact joints push on them, to sum their force after the step.
@@ -67,6 +98,8 @@ void Simulation::Impl::addContacts(dGeomID o1, dGeomID o2) {
 
 Simulation::~Simulation() { impl_->releaseOde(); }
 
+const std::vector<Eigen::Vector3d>& Simulation::contactPoints_m() const { return impl_->contact_points; }
+
 void Simulation::setTargets(std::span<const double> q) {
   if (q.size() != target_.size())
     throw std::invalid_argument("setTargets: expected " + std::to_string(target_.size()) + " values, got " +
@@ -76,7 +109,7 @@ void Simulation::setTargets(std::span<const double> q) {
 
 double Simulation::jointAngle_rad(int j) const {
   dJointID id = impl_->act[j].id;
-  if (!id) return 0.0;
+  if (!id) return impl_->welded_q[j];  // fixed: 0; welded by the compile step: the value it holds
   return model_->joints[j].type == JointType::Prismatic ? dJointGetSliderPosition(id) : dJointGetHingeAngle(id);
 }
 
@@ -227,6 +260,16 @@ const motorgear::CoupledDrive& Simulation::coupledDrive(int index) const {
 void Simulation::actuate() {
   const RobotModel& m = *model_;
   Impl& I = *impl_;
+  if (I.planar.linear) {
+    const Impl::PlanarBase& P = I.planar;
+    const dReal* p = dBodyGetPosition(P.body);
+    const double drift = P.normal.dot(Eigen::Vector3d(p[0], p[1], p[2])) - P.offset_m;
+    dJointSetLMotorParam(P.linear, dParamVel, -0.5 * drift / dt_s_);
+    // The rotation that takes the body's normal back onto the plane's: e = n_body x n (small angles).
+    const Eigen::Vector3d e = (toEigen(dBodyGetRotation(P.body)) * P.normal_in_body).cross(P.normal);
+    dJointSetAMotorParam(P.angular, dParamVel, 0.5 * e.dot(P.u) / dt_s_);
+    dJointSetAMotorParam(P.angular, dParamVel2, 0.5 * e.dot(P.v) / dt_s_);
+  }
   for (size_t ji = 0; ji < m.joints.size(); ++ji) {
     JointActuator& A = I.act[ji];
     if (!A.id) continue;
@@ -302,6 +345,7 @@ Eigen::Vector3d Simulation::linkPointVelocity_m_s(int link, const Eigen::Vector3
 void Simulation::collide() {
   Impl& I = *impl_;
   I.contacts_this_step = 0;
+  I.contact_points.clear();
   I.foot_fb_used = 0;
   std::fill(I.foot_points.begin(), I.foot_points.end(), 0);
   if (I.ground) dSpaceCollide2(reinterpret_cast<dGeomID>(I.robot_space), I.ground, &I, &Impl::nearCallback);

@@ -159,6 +159,8 @@ class Simulation {
   std::optional<double> fallTime_s() const { return fall_time_s_; }
   double maxTilt_rad() const { return max_tilt_rad_; }
   int contactCount() const { return contact_count_; }
+  /// World positions (m) of the contact points of the last step, robot against ground or scene.
+  const std::vector<Eigen::Vector3d>& contactPoints_m() const;
   const StageTimes& stageTimes() const { return times_; }
   /// Reset the stage timers (e.g. after a warm-up).
   void resetStageTimes() { times_ = {}; }

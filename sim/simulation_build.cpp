@@ -5,6 +5,7 @@
 // pose a joint is created in) and then moved to the initial pose.
 #include <Eigen/Eigenvalues>
 #include <algorithm>
+#include <functional>
 #include <cmath>
 
 #include "motorgear/drives.h"
@@ -82,14 +83,54 @@ dBodyID createBody(dWorldID w, const MassProps& mp) {
   return b;
 }
 
-void addGeometry(dSpaceID space, dBodyID body, const Geometry& gm, const Eigen::Isometry3d& link_in_body) {
+/// A mesh's convex hull at the geometry's scale, as ODE's dConvex wants it. Faces are the hull's
+/// triangles; each normal is oriented away from the hull's centroid, which also holds for a
+/// mirroring (negative) scale.
+std::unique_ptr<ConvexData> convexOf(const TriangleMesh& mesh, const Eigen::Vector3d& scale) {
+  auto cd = std::make_unique<ConvexData>();
+  std::vector<int> index(mesh.vertices.size(), -1);
+  std::vector<Eigen::Vector3d> pts;
+  for (const auto& t : mesh.hull)
+    for (std::uint32_t v : t)
+      if (index[v] < 0) {
+        index[v] = static_cast<int>(pts.size());
+        pts.push_back(mesh.vertices[v].cast<double>().cwiseProduct(scale));
+      }
+  Eigen::Vector3d centroid = Eigen::Vector3d::Zero();
+  for (const auto& p : pts) centroid += p / static_cast<double>(pts.size());
+  for (const auto& p : pts) cd->points.insert(cd->points.end(), {p.x(), p.y(), p.z()});
+  for (const auto& t : mesh.hull) {
+    unsigned a = index[t[0]], b = index[t[1]], c = index[t[2]];
+    Eigen::Vector3d n = (pts[b] - pts[a]).cross(pts[c] - pts[a]);
+    if (n.norm() < 1e-15) continue;  // a sliver: its neighbours bound the hull
+    n.normalize();
+    if (n.dot(centroid - pts[a]) > 0) {
+      n = -n;
+      std::swap(b, c);
+    }
+    cd->planes.insert(cd->planes.end(), {n.x(), n.y(), n.z(), n.dot(pts[a])});
+    cd->polygons.insert(cd->polygons.end(), {3u, a, b, c});
+  }
+  return cd;
+}
+
+void addGeometry(dSpaceID space, dBodyID body, const Geometry& gm, const Eigen::Isometry3d& link_in_body,
+                 std::vector<std::unique_ptr<ConvexData>>& convex) {
   dGeomID gid = nullptr;
   switch (gm.type) {
     case Geometry::Type::Box: gid = dCreateBox(space, gm.size_m.x(), gm.size_m.y(), gm.size_m.z()); break;
     case Geometry::Type::Sphere: gid = dCreateSphere(space, gm.size_m.x()); break;
     case Geometry::Type::Capsule: gid = dCreateCapsule(space, gm.size_m.x(), gm.size_m.y()); break;
     case Geometry::Type::Cylinder: gid = dCreateCylinder(space, gm.size_m.x(), gm.size_m.y()); break;
-    case Geometry::Type::Mesh: return;  // the parser replaced meshes
+    case Geometry::Type::Mesh: {
+      // The parser replaced missing meshes; a flat one (no hull) is drawn but not collided.
+      if (!gm.mesh || gm.mesh->hull.empty()) return;
+      convex.push_back(convexOf(*gm.mesh, gm.mesh_scale));
+      const ConvexData& cd = *convex.back();
+      gid = dCreateConvex(space, cd.planes.data(), static_cast<unsigned>(cd.planes.size() / 4), cd.points.data(),
+                          static_cast<unsigned>(cd.points.size() / 3), cd.polygons.data());
+      break;
+    }
   }
   dGeomSetBody(gid, body);
   const Eigen::Isometry3d off = link_in_body * gm.origin;
@@ -122,6 +163,59 @@ double subtreeInertiaAboutAxis(const RobotModel& m, int j, const std::vector<Eig
   }
   return I;
 }
+
+/// Joints welded by the compile step (SolverSettings::weld_mass_ratio): a movable joint whose child
+/// subtree weighs less than `weld_mass_ratio` of the robot, or is a massless frame without collision
+/// geometry. A joint below a welded one is welded too (its subtree is lighter still).
+std::vector<bool> weldedJoints(const RobotModel& m, CompileReport& report) {
+  const size_t nl = m.links.size();
+  std::vector<std::vector<int>> children(nl);
+  for (size_t ji = 0; ji < m.joints.size(); ++ji) children[m.joints[ji].parent].push_back(static_cast<int>(ji));
+  std::vector<double> mass(nl, 0.0);
+  std::vector<bool> collides(nl, false);
+  std::function<void(int)> sum = [&](int l) {
+    mass[l] = m.links[l].has_inertial ? m.links[l].inertial.mass_kg : 0.0;
+    collides[l] = !m.links[l].collisions.empty();
+    for (int ji : children[l]) {
+      sum(m.joints[ji].child);
+      mass[l] += mass[m.joints[ji].child];
+      collides[l] = collides[l] || collides[m.joints[ji].child];
+    }
+  };
+  sum(m.root_link);
+  const double total = m.totalMass_kg();
+  std::vector<bool> welded(m.joints.size(), false);
+  std::function<void(int, bool)> visit = [&](int l, bool inside_weld) {
+    for (int ji : children[l]) {
+      const Joint& j = m.joints[ji];
+      const double sub = mass[j.child];
+      const bool frame = sub <= 0 && !collides[j.child];
+      const bool light = m.solver.weld_mass_ratio > 0 && sub < m.solver.weld_mass_ratio * total;
+      welded[ji] = j.movable() && (inside_weld || frame || light);
+      if (welded[ji] && !inside_weld)
+        report.changes.push_back({"joint " + j.name, "movable, moves " + sixDigits(sub) + " kg (link " + m.links[j.child].name + " and below)",
+                                  "welded to " + m.links[j.parent].name + " at its initial value",
+                                  frame ? std::string("it moves a massless frame: nothing to simulate")
+                                        : "it moves " + sixDigits(sub / total) + " of the robot's " + sixDigits(total) +
+                                              " kg (below solver weld_mass_ratio " + sixDigits(m.solver.weld_mass_ratio) +
+                                              "): so light a body makes the solver ill-conditioned"});
+      visit(j.child, inside_weld || welded[ji]);
+    }
+  };
+  visit(m.root_link, false);
+  return welded;
+}
+
+/// The mass and moments a body gets when the file gives it too little for ODE. A massless link
+/// moved by a joint with links of mass below it (a dummy link between two joints) gets
+/// kMasslessBodyFraction of the robot's mass as a solid sphere of radius kMasslessBodyRadius_m:
+/// lighter, or with the moments of a point, it makes QuickStep diverge against its neighbours
+/// (tests/sim/urdf_quirks_test.cpp: 1e-3 of the mass in a 20 mm sphere spins up within 3 s). Every
+/// principal moment is at least that of a solid sphere of radius kMinGyrationRadius_m (0.4 m r^2):
+/// a point mass or a rod along its axis has a zero moment, which ODE refuses. Both are reported.
+constexpr double kMasslessBodyFraction = 3e-3;
+constexpr double kMasslessBodyRadius_m = 0.02;
+constexpr double kMinGyrationRadius_m = 0.001;
 
 }  // namespace
 
@@ -212,17 +306,20 @@ Simulation::Simulation(std::shared_ptr<const RobotModel> model, const SimOptions
   I.foot_fb_side.resize(kMaxFootFeedback);
   I.foot_points.assign(m.foot_contacts.size(), 0);
 
-  // --- rigid groups: links joined by fixed joints form one body ---
+  // --- rigid groups: links joined by fixed or welded joints form one body ---
   const size_t nl = m.links.size();
+  I.welded = weldedJoints(m, I.report);
+  auto rigid = [&](size_t ji) { return !m.joints[ji].movable() || I.welded[ji]; };
   std::vector<int> group_of(nl, -1);
   std::vector<bool> is_static(nl, false);
   group_of[m.root_link] = m.root_link;
   is_static[m.root_link] = m.fixed_base;
   for (size_t sweep = 0; sweep <= nl; ++sweep)
-    for (const Joint& j : m.joints) {
+    for (size_t ji = 0; ji < m.joints.size(); ++ji) {
+      const Joint& j = m.joints[ji];
       if (group_of[j.parent] < 0 || group_of[j.child] >= 0) continue;
-      group_of[j.child] = j.movable() ? j.child : group_of[j.parent];
-      is_static[j.child] = !j.movable() && is_static[j.parent];
+      group_of[j.child] = rigid(ji) ? group_of[j.parent] : j.child;
+      is_static[j.child] = rigid(ji) && is_static[j.parent];
     }
   std::vector<const SoftLink*> soft_of(nl, nullptr);
   for (const SoftLink& s : m.soft_links)
@@ -230,10 +327,15 @@ Simulation::Simulation(std::shared_ptr<const RobotModel> model, const SimOptions
   // Armature: sigma^2 J_rotor about the axis of the joint that moves the group.
   std::vector<int> moving_joint(nl, -1);
   for (size_t ji = 0; ji < m.joints.size(); ++ji)
-    if (m.joints[ji].movable()) moving_joint[m.joints[ji].child] = static_cast<int>(ji);
+    if (!rigid(ji)) moving_joint[m.joints[ji].child] = static_cast<int>(ji);
 
   const Eigen::Isometry3d root = initialRootPose(m);
-  const std::vector<Eigen::Isometry3d> pose0 = linkPoses(m, std::vector<double>(m.joints.size(), 0.0), root);
+  // The build configuration: every joint at zero (ODE measures angles from the pose a joint is
+  // created in), welded joints at the value they are welded at.
+  I.welded_q.assign(m.joints.size(), 0.0);
+  for (size_t ji = 0; ji < m.joints.size(); ++ji)
+    if (I.welded[ji]) I.welded_q[ji] = m.initial_q[ji];
+  const std::vector<Eigen::Isometry3d> pose0 = linkPoses(m, I.welded_q, root);
   const std::vector<Eigen::Isometry3d> pose_init = linkPoses(m, m.initial_q, root);
 
   I.link_body.assign(nl, -1);
@@ -328,7 +430,7 @@ Simulation::Simulation(std::shared_ptr<const RobotModel> model, const SimOptions
         for (const Geometry& gm : RL.collisions) {
           const double t = v.squaredNorm() > 0 ? gm.origin.translation().dot(v) / v.squaredNorm() : 0.0;
           const int owner = std::clamp(static_cast<int>(std::floor(t * N)), 0, N - 1);
-          if (owner == k) addGeometry(I.robot_space, id, gm, seg0.inverse() * pose0[rep]);
+          if (owner == k) addGeometry(I.robot_space, id, gm, seg0.inverse() * pose0[rep], I.convex);
         }
       }
       I.link_body[rep] = first;
@@ -344,6 +446,34 @@ Simulation::Simulation(std::shared_ptr<const RobotModel> model, const SimOptions
       if (L.has_inertial) parts.push_back({L.inertial.mass_kg, rep_inv * pose0[l] * L.inertial.origin, L.inertial.inertia_kgm2});
     }
     MassProps mp = combine(parts);
+    if (mp.mass <= 0) {
+      // A massless link moved by a joint, with links of mass below it (the parser refuses the
+      // other cases, and weldedJoints() welds massless frames).
+      mp.mass = kMasslessBodyFraction * m.totalMass_kg();
+      mp.com = Eigen::Vector3d::Zero();
+      mp.inertia = Eigen::Matrix3d::Identity() * 0.4 * mp.mass * kMasslessBodyRadius_m * kMasslessBodyRadius_m;
+      I.report.changes.push_back({"body " + RL.name + ": mass", "0 kg (no <inertial>)",
+                                  sixDigits(mp.mass) + " kg, principal moments " + sixDigits(mp.inertia(0, 0)) + " kg m^2",
+                                  "a link moved by a joint needs mass in ODE: " + sixDigits(kMasslessBodyFraction) +
+                                      " of the robot's, a sphere of radius " + sixDigits(kMasslessBodyRadius_m) + " m"});
+    }
+    {
+      // Zero principal moments (point masses, rods along their axis): ODE needs a positive-definite
+      // tensor. A negative moment is no body at all (the parser refuses it; a parameter set can
+      // still make one): ODE's own check refuses it below, it is not papered over here.
+      const double floor = 0.4 * mp.mass * kMinGyrationRadius_m * kMinGyrationRadius_m;
+      const Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> es(mp.inertia);
+      const Eigen::Vector3d ev = es.eigenvalues();
+      if (ev.minCoeff() < floor * (1 - 1e-9) && ev.minCoeff() >= -1e-12 * ev.cwiseAbs().maxCoeff()) {
+        const Eigen::Vector3d before = es.eigenvalues();
+        mp.inertia = es.eigenvectors() * before.cwiseMax(floor).asDiagonal() * es.eigenvectors().transpose();
+        I.report.changes.push_back({"body " + RL.name + ": principal moments",
+                                    sixDigits(before[0]) + " " + sixDigits(before[1]) + " " + sixDigits(before[2]) + " kg m^2",
+                                    "at least " + sixDigits(floor),
+                                    "ODE needs every moment > 0: that of a solid sphere of radius " +
+                                        sixDigits(kMinGyrationRadius_m) + " m of the body's mass"});
+      }
+    }
     // Reflected rotor inertia about the joint axis (rep frame = joint frame orientation at q = 0).
     // Added to the body, so it turns with the body in space rather than relative to the parent:
     // exact while the parent does not rotate about the same axis, the usual approximation of
@@ -362,7 +492,7 @@ Simulation::Simulation(std::shared_ptr<const RobotModel> model, const SimOptions
       I.link_body[l] = bi;
       I.link_last_body[l] = bi;
       I.link_in_body[l] = body0.inverse() * pose0[l];
-      for (const Geometry& gm : m.links[l].collisions) addGeometry(I.robot_space, id, gm, I.link_in_body[l]);
+      for (const Geometry& gm : m.links[l].collisions) addGeometry(I.robot_space, id, gm, I.link_in_body[l], I.convex);
     }
   }
   for (size_t bi = 0; bi < I.bodies.size(); ++bi) {
@@ -437,7 +567,7 @@ Simulation::Simulation(std::shared_ptr<const RobotModel> model, const SimOptions
   I.act.resize(m.joints.size());
   for (size_t ji = 0; ji < m.joints.size(); ++ji) {
     const Joint& j = m.joints[ji];
-    if (!j.movable()) continue;
+    if (rigid(ji)) continue;
     JointActuator& A = I.act[ji];
     const int cb = I.link_body[j.child], pb = I.link_last_body[j.parent];
     dBodyID child = I.bodies[cb].id;
@@ -523,6 +653,35 @@ Simulation::Simulation(std::shared_ptr<const RobotModel> model, const SimOptions
 
   // --- move everything to the initial pose ---
   for (size_t bi = 0; bi < I.bodies.size(); ++bi) setPose(I.bodies[bi].id, body_pose_init[bi]);
+  if (m.planar_base) {
+    // Rows as strong as 100 times the robot's weight (at 1 m for the torque): hard in practice.
+    Impl::PlanarBase& P = I.planar;
+    const int rb = I.link_body[m.root_link];
+    P.body = I.bodies[rb].id;
+    P.normal = m.planar_normal.normalized();
+    P.u = P.normal.unitOrthogonal();
+    P.v = P.normal.cross(P.u);
+    P.offset_m = P.normal.dot(body_pose_init[rb].translation());
+    P.normal_in_body = body_pose_init[rb].linear().transpose() * P.normal;
+    const double fmax = 100.0 * m.totalMass_kg() * std::max(1.0, m.solver.gravity_m_s2.norm());
+    P.linear = dJointCreateLMotor(I.world, nullptr);
+    dJointAttach(P.linear, P.body, nullptr);
+    dJointSetLMotorNumAxes(P.linear, 1);
+    dJointSetLMotorAxis(P.linear, 0, 0, P.normal.x(), P.normal.y(), P.normal.z());
+    dJointSetLMotorParam(P.linear, dParamFMax, fmax);
+    P.angular = dJointCreateAMotor(I.world, nullptr);
+    dJointAttach(P.angular, P.body, nullptr);
+    dJointSetAMotorMode(P.angular, dAMotorUser);
+    dJointSetAMotorNumAxes(P.angular, 2);
+    dJointSetAMotorAxis(P.angular, 0, 0, P.u.x(), P.u.y(), P.u.z());
+    dJointSetAMotorAxis(P.angular, 1, 0, P.v.x(), P.v.y(), P.v.z());
+    dJointSetAMotorParam(P.angular, dParamFMax, fmax);
+    dJointSetAMotorParam(P.angular, dParamFMax2, fmax);
+    I.report.changes.push_back({"root " + m.links[m.root_link].name, "planar joint from world",
+                                "held in the plane with normal (" + sixDigits(P.normal.x()) + ", " + sixDigits(P.normal.y()) +
+                                    ", " + sixDigits(P.normal.z()) + ") by motor rows of up to " + sixDigits(fmax) + " N (N m)",
+                                "ODE has no planar joint"});
+  }
   target_ = m.initial_q;
   I.coupled_drives = makeCoupledDrives(m);
   initCompliantGround();

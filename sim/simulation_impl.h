@@ -44,6 +44,13 @@ struct QueuedForce {
   Eigen::Vector3d force_N, point_m;
 };
 
+/// The arrays of one ODE convex geometry (a mesh's hull at its scale): ODE keeps pointers to them.
+struct ConvexData {
+  std::vector<dReal> planes;        ///< a b c d per face: a x + b y + c z = d, normal outward
+  std::vector<dReal> points;        ///< x y z per hull vertex, geometry frame (m)
+  std::vector<unsigned> polygons;   ///< per face: 3, then three indices into points
+};
+
 struct SoftJoint {
   dJointID id = nullptr;    ///< universal joint between two segments
   dJointID friction = nullptr;
@@ -68,7 +75,9 @@ struct Simulation::Impl {
   std::vector<int> link_last_body;                   ///< soft links: the last segment
   std::vector<Eigen::Isometry3d> link_in_body;       ///< link frame in its body frame
   std::vector<Eigen::Isometry3d> static_link_pose;   ///< world pose for static links
-  std::vector<JointActuator> act;                    ///< per joint (id null for fixed)
+  std::vector<JointActuator> act;                    ///< per joint (id null for fixed and welded)
+  std::vector<bool> welded;                          ///< per joint: welded by the compile step
+  std::vector<double> welded_q;                      ///< per joint: the value a welded joint holds (else 0)
   std::vector<SoftJoint> soft;
   std::vector<dJointFeedback> foot_fb;
   std::vector<int> foot_fb_owner;
@@ -78,6 +87,7 @@ struct Simulation::Impl {
   unsigned long rand_seed = 0;
   const RobotModel* model = nullptr;
   int contacts_this_step = 0;
+  std::vector<Eigen::Vector3d> contact_points;  ///< of this step (contactPoints_m)
   std::vector<QueuedForce> queued_forces;
   std::vector<CoupledDriveSlot> coupled_drives;
   std::vector<motorgear::CompliantGround::State> toe_state;
@@ -85,6 +95,17 @@ struct Simulation::Impl {
   std::vector<dJointFeedback> toe_fb;     ///< force of each toe's contact row (stable addresses: sized once)
   std::vector<bool> toe_link_feedback;    ///< the toe had a contact row in the last step
   std::vector<InertiaFloorChange> inertia_floor_changes;
+  /// A planar base (RobotModel::planar_base): two motor rows hold the root body in its plane and
+  /// about its normal: a linear one along the normal, an angular one about two in-plane axes, each
+  /// with the velocity that closes half the drift in one step (as the mimic coupling does).
+  struct PlanarBase {
+    dJointID linear = nullptr, angular = nullptr;
+    dBodyID body = nullptr;
+    Eigen::Vector3d normal = Eigen::Vector3d::UnitY(), u = Eigen::Vector3d::UnitX(), v = Eigen::Vector3d::UnitZ();
+    double offset_m = 0;                                   ///< normal . position at the start
+    Eigen::Vector3d normal_in_body = Eigen::Vector3d::UnitY();
+  } planar;
+  std::vector<std::unique_ptr<ConvexData>> convex;  ///< of the mesh geometries (stable addresses)
   CompileReport report;
 
   /// Destroys every ODE object of this world (idempotent): for ~Simulation and for a constructor

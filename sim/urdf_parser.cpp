@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "sim/input_error.h"
+#include "sim/mesh.h"
 #include "sim/parameters.h"
 #include "sim/plausible.h"
 #include "sim/text_file.h"
@@ -32,6 +33,20 @@ struct Ctx {
   std::string file;
   std::map<std::string, int> ignored;  // "<gazebo>" -> count
   std::vector<std::string> warnings;
+  std::map<std::string, Eigen::Vector4d> materials;  // robot-level <material name><color rgba>
+  std::set<std::string> missing_meshes;               // URIs that resolve to no file
+  std::map<std::string, std::string> unreadable_meshes;  // URI -> the reader's message
+  std::set<std::string> unknown_materials;
+  std::vector<std::string> zero_effort, zero_velocity;  // joints whose <limit> gives 0 (or that have none)
+  /// A `floating` or `planar` joint: only from a massless root link (`world`) to the robot, where
+  /// it says how the robot's root moves (RobotModel::planar_base) and where it starts.
+  struct RootJoint {
+    std::string name, type;
+    int parent = -1, child = -1, line = 0;
+    Eigen::Isometry3d origin = Eigen::Isometry3d::Identity();
+    Eigen::Vector3d axis = Eigen::Vector3d::UnitX();
+  };
+  std::vector<RootJoint> root_joints;
 
   [[noreturn]] void fail(const XMLElement* e, const std::string& field, const std::string& what) const {
     throw InputError(file, e ? e->GetLineNum() : 0, field, what);
@@ -129,6 +144,15 @@ Eigen::Isometry3d parseOrigin(const Ctx& c, const XMLElement* parent, const std:
   return parsePose(c, parent->FirstChildElement("origin"), field + "/origin");
 }
 
+/// <color rgba="r g b a">, each within [0, 1].
+Eigen::Vector4d parseRgba(const Ctx& c, const XMLElement* e, const std::string& field) {
+  const char* t = e->Attribute("rgba");
+  if (!t) c.fail(e, field + "@rgba", "missing attribute (rgba=\"r g b a\", each 0..1)");
+  const auto v = parseNumbers(c, e, field + "@rgba", t, plausible::Range{0, 1, "(colour fraction)"});
+  if (v.size() != 4) c.fail(e, field + "@rgba", std::string("expected four numbers r g b a, got '") + t + "'");
+  return {v[0], v[1], v[2], v[3]};
+}
+
 /// Returns false for an element the caller should skip (mesh with no fallback yet).
 Geometry parseGeometry(Ctx& c, const XMLElement* holder, const std::string& field) {
   Geometry g;
@@ -152,11 +176,35 @@ Geometry parseGeometry(Ctx& c, const XMLElement* holder, const std::string& fiel
     g.size_m.y() = attrDouble(c, s, "length", f, std::nullopt, plausible::kLength_m);
   } else if (kind == "mesh") {
     g.type = Geometry::Type::Mesh;
-    const char* fn = s->Attribute("filename");
-    g.mesh_file = fn ? fn : "";
-    g.mesh_scale = attrVec3(c, s, "scale", f, Eigen::Vector3d::Ones());
+    g.mesh_file = attrString(c, s, "filename", f);
+    g.mesh_scale = attrVec3(c, s, "scale", f, Eigen::Vector3d::Ones(), plausible::kAnyNumber);
+    if (!(g.mesh_scale.cwiseAbs().minCoeff() > 0))
+      c.fail(s, f + "@scale", "every scale factor must be non-zero (1 1 1 keeps the mesh's size)");
+    const std::string path = resolveMeshUri(g.mesh_file, c.file);
+    if (path.empty()) {
+      c.missing_meshes.insert(g.mesh_file);
+    } else {
+      try {
+        g.mesh = loadMesh(path);
+      } catch (const std::exception& ex) {
+        c.unreadable_meshes[g.mesh_file] = ex.what();
+      }
+    }
   } else {
     c.fail(s, f, "unknown geometry type '" + kind + "' (box, sphere, cylinder, capsule, mesh)");
+  }
+  if (const XMLElement* mat = holder->FirstChildElement("material")) {
+    if (const XMLElement* col = mat->FirstChildElement("color")) {
+      g.rgba = parseRgba(c, col, field + "/material/color");
+      g.has_color = true;
+    } else if (const char* name = mat->Attribute("name")) {
+      if (auto it = c.materials.find(name); it != c.materials.end()) {
+        g.rgba = it->second;
+        g.has_color = true;
+      } else if (!mat->FirstChildElement("texture")) {
+        c.unknown_materials.insert(name);
+      }
+    }
   }
   return g;
 }
@@ -174,7 +222,10 @@ void parseLink(Ctx& c, const XMLElement* e, RobotModel& m) {
       l.inertial.origin = parseOrigin(c, ch, f + "/inertial");
       const XMLElement* mass = ch->FirstChildElement("mass");
       if (!mass) c.fail(ch, f + "/inertial/mass", "missing <mass>");
-      l.inertial.mass_kg = attrDouble(c, mass, "value", f + "/inertial/mass", std::nullopt, plausible::kMass_kg);
+      // Mass 0 (generated files write it for frames) is a massless link, as if <inertial> were absent.
+      l.inertial.mass_kg = attrDouble(c, mass, "value", f + "/inertial/mass", std::nullopt, plausible::Range{0, plausible::kMass_kg.hi, "kg"});
+      if (l.inertial.mass_kg > 0) c.check(mass, f + "/inertial/mass@value", l.inertial.mass_kg, plausible::kMass_kg);
+      else l.has_inertial = false;
       const XMLElement* in = ch->FirstChildElement("inertia");
       if (!in) c.fail(ch, f + "/inertial/inertia", "missing <inertia>");
       std::string fi = f + "/inertial/inertia";
@@ -187,15 +238,21 @@ void parseLink(Ctx& c, const XMLElement* e, RobotModel& m) {
       I << ixx, ixy, ixz, ixy, iyy, iyz, ixz, iyz, izz;
       Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> es(I);
       const Eigen::Vector3d ev = es.eigenvalues();
-      if (ev.minCoeff() <= 0)
-        c.fail(in, fi, "inertia is not positive definite (principal moments " + std::to_string(ev(0)) + ", " +
-                           std::to_string(ev(1)) + ", " + std::to_string(ev(2)) + " kg m^2)");
-      c.check(in, fi, ev(0), plausible::kInertia_kgm2, "smallest principal moment");
-      c.check(in, fi, ev(2), plausible::kInertia_kgm2, "largest principal moment");
+      // A moment of zero (a point mass, a rod along its axis, a massless frame) is a legal URDF
+      // and common in generated files: the body it ends up in gets a floor when the world is built
+      // (gapsim-cli info --compiled lists it). A negative one describes no body at all.
+      const double zero_tol = 1e-12 * std::max(ev(2), 0.0);
+      if (ev(0) < -zero_tol)
+        c.fail(in, fi, "inertia is not positive semi-definite (principal moments " + sixDigits(ev(0)) + ", " +
+                           sixDigits(ev(1)) + ", " + sixDigits(ev(2)) +
+                           " kg m^2): check the signs of ixy, ixz, iyz (URDF takes the tensor's elements, "
+                           "e.g. ixy = -sum m x y, not the products of inertia)");
+      if (ev(0) > zero_tol) c.check(in, fi, ev(0), plausible::kInertia_kgm2, "smallest principal moment");
+      if (ev(2) > 0) c.check(in, fi, ev(2), plausible::kInertia_kgm2, "largest principal moment");
       // Data from CAD exports often violates the triangle inequality slightly (Aldebaran's own
       // Nao URDF does): no rigid body has such an inertia, but ODE integrates it stably, so it is
       // kept as given and reported, as MuJoCo does unless asked to balance it.
-      if (ev(0) + ev(1) < ev(2) * (1 - 1e-9))
+      if (ev(0) > zero_tol && ev(0) + ev(1) < ev(2) * (1 - 1e-9))
         c.warnings.push_back("link '" + l.name + "' (line " + std::to_string(in->GetLineNum()) +
                              "): principal moments " + std::to_string(ev(0)) + ", " + std::to_string(ev(1)) + ", " +
                              std::to_string(ev(2)) + " kg m^2 violate the triangle inequality; kept as given");
@@ -211,21 +268,23 @@ void parseLink(Ctx& c, const XMLElement* e, RobotModel& m) {
   m.links.push_back(std::move(l));
 }
 
-/// A mesh cannot be collided cheaply and its file may not even be here: replace it by the box
-/// whose inertia equals the link's (the "equivalent inertia box": for a solid box,
-/// Ixx = m (b^2 + c^2) / 12 and cyclic, so a^2 = 6 (Iyy + Izz - Ixx) / m), placed at the COM.
-void replaceMeshes(Ctx& c, RobotModel& m) {
+/// A mesh whose file is missing or unreadable is replaced by the box whose inertia equals the
+/// link's (the "equivalent inertia box": for a solid box, Ixx = m (b^2 + c^2) / 12 and cyclic, so
+/// a^2 = 6 (Iyy + Izz - Ixx) / m), placed at the COM, for collision and drawing alike; on a massless
+/// link it is dropped. One warning names the files.
+void replaceMissingMeshes(Ctx& c, RobotModel& m) {
   int replaced = 0, dropped = 0;
   for (Link& l : m.links) {
     for (auto* list : {&l.collisions, &l.visuals}) {
       std::vector<Geometry> kept;
+      bool boxed = false;  // several missing meshes on one list become one box
       for (Geometry g : *list) {
-        if (g.type != Geometry::Type::Mesh) {
+        if (g.type != Geometry::Type::Mesh || g.mesh) {
           kept.push_back(g);
           continue;
         }
-        if (!l.has_inertial) {
-          if (list == &l.collisions) ++dropped;
+        if (!l.has_inertial || boxed) {
+          ++dropped;
           continue;
         }
         Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> es(l.inertial.inertia_kgm2);
@@ -241,16 +300,37 @@ void replaceMeshes(Ctx& c, RobotModel& m) {
         g.origin.linear() = l.inertial.origin.linear() * es.eigenvectors();
         if (g.origin.linear().determinant() < 0) g.origin.linear().col(2) *= -1.0;
         kept.push_back(g);
-        if (list == &l.collisions) ++replaced;
+        boxed = true;
+        ++replaced;
       }
       *list = kept;
     }
   }
-  if (replaced)
-    c.warnings.push_back(std::to_string(replaced) +
-                         " <mesh> collision geometries replaced by the box of equal inertia (meshes are not collided)");
-  if (dropped)
-    c.warnings.push_back(std::to_string(dropped) + " <mesh> collision geometries on massless links dropped");
+  auto names = [](const auto& uris) {
+    std::string s;
+    int k = 0;
+    for (const auto& u : uris) {
+      if (++k > 12) {
+        s += ", and " + std::to_string(uris.size() - 12) + " more";
+        break;
+      }
+      s += (s.empty() ? "" : ", ") + std::string(u);
+    }
+    return s;
+  };
+  if (!c.missing_meshes.empty())
+    c.warnings.push_back(std::to_string(c.missing_meshes.size()) + " mesh file" + (c.missing_meshes.size() > 1 ? "s" : "") +
+                         " not found (" + names(c.missing_meshes) +
+                         "): those links collide and draw as the box of equal inertia (" + std::to_string(replaced) +
+                         " boxes, " + std::to_string(dropped) +
+                         " meshes of massless links or repeated on a link dropped). package:// URIs are looked up in "
+                         "ROS_PACKAGE_PATH, AMENT_PREFIX_PATH and the directories above the robot file");
+  if (!c.unreadable_meshes.empty()) {
+    std::vector<std::string> why;
+    for (const auto& [uri, msg] : c.unreadable_meshes) why.push_back(msg);
+    c.warnings.push_back(std::to_string(c.unreadable_meshes.size()) + " mesh file(s) could not be read, replaced like missing ones: " +
+                         names(why));
+  }
 }
 
 void parseJoint(Ctx& c, const XMLElement* e, RobotModel& m, std::vector<std::pair<int, std::string>>& mimics) {
@@ -264,9 +344,8 @@ void parseJoint(Ctx& c, const XMLElement* e, RobotModel& m, std::vector<std::pai
   else if (type == "continuous") j.type = JointType::Continuous;
   else if (type == "prismatic") j.type = JointType::Prismatic;
   else if (type == "fixed") j.type = JointType::Fixed;
-  else if (type == "floating" || type == "planar")
-    c.fail(e, f + "@type", "joint type '" + type + "' is not supported (revolute, continuous, prismatic, fixed)");
-  else c.fail(e, f + "@type", "unknown joint type '" + type + "'");
+  else if (type != "floating" && type != "planar")
+    c.fail(e, f + "@type", "unknown joint type '" + type + "' (revolute, continuous, prismatic, fixed, floating, planar)");
 
   auto linkRef = [&](const char* tag) {
     const XMLElement* le = e->FirstChildElement(tag);
@@ -280,23 +359,38 @@ void parseJoint(Ctx& c, const XMLElement* e, RobotModel& m, std::vector<std::pai
   j.child = linkRef("child");
   if (j.parent == j.child) c.fail(e, f + "/child@link", "a joint cannot connect a link to itself");
   j.origin = parseOrigin(c, e, f);
-  if (const XMLElement* a = e->FirstChildElement("axis")) {
+  // The URDF spec ignores the axis of fixed and floating joints; generators write "0 0 0" there.
+  const bool has_axis = type != "fixed" && type != "floating";
+  if (const XMLElement* a = e->FirstChildElement("axis"); a && has_axis) {
     j.axis = attrVec3(c, a, "xyz", f + "/axis");
-    if (j.axis.norm() < 1e-12) c.fail(a, f + "/axis@xyz", "axis must not be zero");
+    if (j.axis.norm() < 1e-12)
+      c.fail(a, f + "/axis@xyz", "axis must not be zero (a joint that does not move is type=\"fixed\")");
     j.axis.normalize();
+  }
+  if (type == "floating" || type == "planar") {
+    c.root_joints.push_back({j.name, type, j.parent, j.child, j.line, j.origin, j.axis});
+    return;
   }
   if (const XMLElement* l = e->FirstChildElement("limit")) {
     std::string fl = f + "/limit";
     j.effort = attrDouble(c, l, "effort", fl, 0.0, plausible::kEffort);
     j.velocity = attrDouble(c, l, "velocity", fl, 0.0, plausible::kJointSpeed);
+    if (j.movable() && !e->FirstChildElement("mimic")) {
+      if (j.effort <= 0) c.zero_effort.push_back(j.name);
+      if (j.velocity <= 0) c.zero_velocity.push_back(j.name);
+    }
     if (j.type == JointType::Revolute || j.type == JointType::Prismatic) {
       j.has_limits = l->Attribute("lower") || l->Attribute("upper");
       j.lower = attrDouble(c, l, "lower", fl, 0.0, plausible::kJointPosition);
       j.upper = attrDouble(c, l, "upper", fl, 0.0, plausible::kJointPosition);
       if (j.lower > j.upper) c.fail(l, fl, "lower limit above upper limit");
     }
+  } else if (j.type == JointType::Continuous) {
+    if (!e->FirstChildElement("mimic")) c.zero_effort.push_back(j.name), c.zero_velocity.push_back(j.name);
   } else if (j.type == JointType::Revolute || j.type == JointType::Prismatic) {
-    c.fail(e, f + "/limit", "a " + type + " joint needs <limit> (URDF requires it)");
+    c.fail(e, f + "/limit",
+           "a " + type + " joint needs <limit lower=\"..\" upper=\"..\" effort=\"..\" velocity=\"..\"/> (URDF requires "
+           "it)" + (type == "revolute" ? std::string("; a joint that turns without end is type=\"continuous\"") : ""));
   }
   if (const XMLElement* d = e->FirstChildElement("dynamics")) {
     j.damping_Nms_rad = attrDouble(c, d, "damping", f + "/dynamics", 0.0);
@@ -348,24 +442,90 @@ void checkTree(const Ctx& c, const XMLElement* robot, RobotModel& m) {
   }
 }
 
-/// A body in ODE needs mass: every link moved by a joint must carry mass itself or through the
-/// links fixed to it.
+/// A body in ODE needs mass. Where a link moved by a joint has none itself or through the links
+/// fixed to it, the world builder either welds it (nothing with mass or collision geometry below
+/// it: a frame) or gives it a small mass (links with mass below it: a dummy link between two joints),
+/// and reports that. What stays an error: a moved link that collides but has no mass at all below
+/// it (a forgotten <inertial>), and a robot without any mass.
 void checkMasses(const Ctx& c, const RobotModel& m) {
-  std::vector<std::vector<int>> fixed_children(m.links.size());
-  for (const Joint& j : m.joints)
-    if (!j.movable()) fixed_children[j.parent].push_back(j.child);
-  std::function<double(int)> groupMass = [&](int l) {
-    double s = m.links[l].has_inertial ? m.links[l].inertial.mass_kg : 0.0;
-    for (int ch : fixed_children[l]) s += groupMass(ch);
-    return s;
+  std::vector<std::vector<int>> children(m.links.size());
+  for (const Joint& j : m.joints) children[j.parent].push_back(j.child);
+  std::function<std::pair<double, bool>(int)> subtree = [&](int l) {  // mass, has collision geometry
+    std::pair<double, bool> r{m.links[l].has_inertial ? m.links[l].inertial.mass_kg : 0.0, !m.links[l].collisions.empty()};
+    for (int ch : children[l]) {
+      const auto s = subtree(ch);
+      r.first += s.first;
+      r.second = r.second || s.second;
+    }
+    return r;
   };
-  for (const Joint& j : m.joints)
-    if (j.movable() && groupMass(j.child) <= 0)
+  for (const Joint& j : m.joints) {
+    if (!j.movable()) continue;
+    const auto [mass, collides] = subtree(j.child);
+    if (mass <= 0 && collides)
       throw InputError(c.file, m.links[j.child].line, "link '" + m.links[j.child].name + "'/inertial",
-                       "link has no mass but is moved by joint '" + j.name + "' (add <inertial> with <mass>)");
-  if (!m.fixed_base && groupMass(m.root_link) <= 0)
+                       "link has no mass but is moved by joint '" + j.name +
+                           "' and has collision geometry (add <inertial> with <mass> and <inertia>)");
+  }
+  if (!m.fixed_base && m.totalMass_kg() <= 0)
     throw InputError(c.file, m.links[m.root_link].line, "link '" + m.links[m.root_link].name + "'/inertial",
-                     "the floating root link has no mass");
+                     "the robot has no mass (no link has <inertial> with a <mass> above 0)");
+}
+
+/// Unexpanded xacro: <xacro:macro>, <xacro:include>, a macro call, or a ${...} / $(...) expression
+/// in an attribute means the file is a xacro source, which gapsim does not expand. Harmless
+/// leftovers (the xmlns:xacro declaration, <xacro:property>, <xacro:arg>) are ignored.
+void checkXacro(Ctx& c, const XMLElement* e) {
+  const std::string n = e->Name();
+  const std::string kExpand =
+      "this is a xacro source, not a URDF: expand it first (ROS 2: `ros2 run xacro xacro FILE.urdf.xacro > "
+      "robot.urdf`; ROS 1: `rosrun xacro xacro ...`) and open the result";
+  if (n.rfind("xacro:", 0) == 0) {
+    if (n == "xacro:property" || n == "xacro:arg") {
+      c.ignore("<" + n + ">");
+      return;
+    }
+    c.fail(e, "<" + n + ">", "unexpanded xacro element: " + kExpand);
+  }
+  for (const tinyxml2::XMLAttribute* a = e->FirstAttribute(); a; a = a->Next()) {
+    const std::string v = a->Value();
+    if (v.find("${") != std::string::npos || v.find("$(") != std::string::npos)
+      c.fail(e, "<" + n + ">@" + a->Name(), "unexpanded xacro expression '" + v + "': " + kExpand);
+  }
+  for (const XMLElement* ch = e->FirstChildElement(); ch; ch = ch->NextSiblingElement()) checkXacro(c, ch);
+}
+
+/// A floating or planar joint from a massless root link (`world`) becomes how the robot's root moves:
+/// the link is dropped, the joint's origin is the root's initial pose, a planar joint's axis the normal
+/// of the plane the root moves in.
+void applyRootJoints(Ctx& c, RobotModel& m) {
+  if (c.root_joints.empty()) return;
+  const Ctx::RootJoint& r = c.root_joints.front();
+  const std::string f = "joint '" + r.name + "'";
+  if (c.root_joints.size() > 1)
+    throw InputError(c.file, c.root_joints[1].line, "joint '" + c.root_joints[1].name + "'@type",
+                     "only one floating or planar joint is allowed (between the root link and the robot)");
+  const Link& P = m.links[r.parent];
+  bool parent_is_child = false, parent_has_other_children = false;
+  for (const Joint& j : m.joints) {
+    parent_is_child = parent_is_child || j.child == r.parent;
+    parent_has_other_children = parent_has_other_children || j.parent == r.parent;
+  }
+  if (parent_is_child || parent_has_other_children || P.has_inertial || !P.collisions.empty())
+    throw InputError(c.file, r.line, f + "@type",
+                     "a " + r.type + " joint must connect a massless root link without geometry (such as 'world') to "
+                     "the robot and be its only joint; '" + P.name +
+                         "' is not such a link. Inside the robot use revolute, continuous, prismatic or fixed joints");
+  for (Joint& j : m.joints) {
+    if (j.parent > r.parent) --j.parent;
+    if (j.child > r.parent) --j.child;
+  }
+  m.links.erase(m.links.begin() + r.parent);
+  m.initial_root_pose = r.origin;
+  if (r.type == "planar") {
+    m.planar_base = true;
+    m.planar_normal = (r.origin.linear() * r.axis).normalized();
+  }
 }
 
 int requireLink(const Ctx& c, const XMLElement* e, const RobotModel& m, const std::string& field) {
@@ -626,6 +786,7 @@ void parseGapsim(Ctx& c, const XMLElement* g, RobotModel& m) {
       s.min_inertia_kgm2 = attrDouble(c, e, "min_inertia_kgm2", f, s.min_inertia_kgm2);
       if (!(s.min_inertia_kgm2 >= 0 && s.min_inertia_kgm2 <= 1))
         c.fail(e, f + "@min_inertia_kgm2", "must be within 0..1 kg m^2, got " + sixDigits(s.min_inertia_kgm2));
+      s.weld_mass_ratio = attrDouble(c, e, "weld_mass_ratio", f, s.weld_mass_ratio, plausible::kFraction);
       s.erp = attrDouble(c, e, "erp", f, s.erp, plausible::kFraction);
       s.cfm = attrDouble(c, e, "cfm", f, s.cfm, plausible::kCfm);
       s.gravity_m_s2 = attrVec3(c, e, "gravity_m_s2", f, s.gravity_m_s2, plausible::kAcceleration_m_s2);
@@ -729,8 +890,14 @@ RobotModel parseRobotXml(const std::string& xml_text, const std::string& path) {
   RobotModel m;
   m.source_file = path;
   m.name = attrString(c, robot, "name", "robot");
+  checkXacro(c, robot);
 
-  // Links first (joints refer to them by name, in any order), then joints, then <gapsim>.
+  // Materials, links (joints refer to them by name, in any order), joints, then <gapsim>.
+  for (const XMLElement* e = robot->FirstChildElement("material"); e; e = e->NextSiblingElement("material")) {
+    const std::string name = attrString(c, e, "name", "material");
+    if (const XMLElement* col = e->FirstChildElement("color"))
+      c.materials[name] = parseRgba(c, col, "material '" + name + "'/color");
+  }
   for (const XMLElement* e = robot->FirstChildElement("link"); e; e = e->NextSiblingElement("link"))
     parseLink(c, e, m);
   std::vector<std::pair<int, std::string>> mimics;
@@ -746,6 +913,7 @@ RobotModel parseRobotXml(const std::string& xml_text, const std::string& path) {
                        "chained mimic joints are not supported");
     m.joints[ji].mimic.master = mi;
   }
+  applyRootJoints(c, m);
   checkTree(c, robot, m);
   checkMasses(c, m);
 
@@ -763,7 +931,7 @@ RobotModel parseRobotXml(const std::string& xml_text, const std::string& path) {
   bool have_gapsim = false;
   for (const XMLElement* e = robot->FirstChildElement(); e; e = e->NextSiblingElement()) {
     std::string n = e->Name();
-    if (n == "link" || n == "joint" || n == "material") continue;
+    if (n == "link" || n == "joint" || n == "material" || n.rfind("xacro:", 0) == 0) continue;  // xacro: checkXacro
     if (n == "gapsim") {
       if (have_gapsim) c.fail(e, "gapsim", "only one <gapsim> element is allowed");
       have_gapsim = true;
@@ -777,7 +945,31 @@ RobotModel parseRobotXml(const std::string& xml_text, const std::string& path) {
     if (m.joints[i].mimic.master >= 0)
       m.initial_q[i] = m.joints[i].mimic.multiplier * m.initial_q[m.joints[i].mimic.master] + m.joints[i].mimic.offset;
 
-  replaceMeshes(c, m);
+  replaceMissingMeshes(c, m);
+  auto list = [&](const std::vector<std::string>& names) {
+    std::vector<std::string> still;  // joints a <gapsim> element has not given a drive or servo limit since
+    for (const std::string& n : names) {
+      const Joint& j = m.joints[m.jointIndex(n)];
+      if (j.drive.kind == DriveKind::Ideal) still.push_back(n);
+    }
+    std::string s;
+    for (const auto& n : still) s += (s.empty() ? "" : ", ") + n;
+    return std::make_pair(still.size(), s);
+  };
+  if (auto [n, names] = list(c.zero_effort); n)
+    c.warnings.push_back(std::to_string(n) + " joint(s) with effort 0 or none in <limit> (" + names +
+                         "): their ideal servos use fmax " + sixDigits(ServoSettings{}.fmax_Nm) +
+                         " N m; give the actuator's peak torque in <limit effort>, or <gapsim><servo_defaults fmax_Nm>");
+  if (auto [n, names] = list(c.zero_velocity); n)
+    c.warnings.push_back(std::to_string(n) + " joint(s) with velocity 0 or none in <limit> (" + names +
+                         "): their ideal servos are limited to " + sixDigits(ServoSettings{}.max_velocity_rad_s) +
+                         " rad/s; give the no-load speed in <limit velocity>");
+  if (!c.unknown_materials.empty()) {
+    std::string s;
+    for (const auto& n : c.unknown_materials) s += (s.empty() ? "" : ", ") + n;
+    c.warnings.push_back("visual materials named but never given a <color> at the top level of <robot> (" + s +
+                         "): drawn in the default colours");
+  }
   for (auto& [kind, count] : c.ignored)
     c.warnings.push_back("ignored " + std::to_string(count) + " " + kind + " element" + (count > 1 ? "s" : "") +
                          " (not used by gapsim)");

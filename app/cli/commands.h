@@ -18,6 +18,7 @@ constexpr int kExitAwaitingRecording = 4;  // loop: the real robot's recording i
 using Action = std::function<int()>;
 
 Action addInfo(CLI::App& app);
+Action addExport(CLI::App& app);
 Action addRun(CLI::App& app);
 Action addBench(CLI::App& app);
 Action addDemo(CLI::App& app);

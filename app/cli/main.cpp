@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
     actions[sub] = add(*sub);
   };
   reg("info", "Print a robot's links, joints, drivetrains and total mass", addInfo);
+  reg("export", "Write a robot (with --params applied) as URDF or MuJoCo MJCF for other simulators", addExport);
   reg("run", "Simulate a robot headless, optionally playing a motion, and write a log", addRun);
   reg("bench", "Print real-time factors and where the time goes", addBench);
   reg("demo", "The Nao stands, squats and rises; prints the summary and writes a log", addDemo);

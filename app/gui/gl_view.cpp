@@ -8,6 +8,7 @@
 #include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "app/gui/mesh.h"
 
@@ -78,13 +79,22 @@ void GlView::setRobot(std::shared_ptr<const RobotModel> model, const Frame& init
     for (const Geometry& g : link.visuals.empty() ? link.collisions : link.visuals) {
       // Corners of the shape's local bounding box, in the world.
       const Eigen::Vector3f s = g.size_m.cast<float>();
-      QVector3D half = g.type == Geometry::Type::Box      ? QVector3D(s.x(), s.y(), s.z()) / 2
-                       : g.type == Geometry::Type::Sphere ? QVector3D(s.x(), s.x(), s.x())
-                                                          : QVector3D(s.x(), s.x(), s.y() / 2 + s.x());
+      QVector3D lo, hi;
+      if (g.type == Geometry::Type::Mesh) {
+        if (!g.mesh) continue;
+        const Eigen::Vector3f a = g.mesh->lower.cwiseProduct(g.mesh_scale.cast<float>()),
+                              b = g.mesh->upper.cwiseProduct(g.mesh_scale.cast<float>());
+        lo = QVector3D(std::min(a.x(), b.x()), std::min(a.y(), b.y()), std::min(a.z(), b.z()));
+        hi = QVector3D(std::max(a.x(), b.x()), std::max(a.y(), b.y()), std::max(a.z(), b.z()));
+      } else {
+        hi = g.type == Geometry::Type::Box      ? QVector3D(s.x(), s.y(), s.z()) / 2
+             : g.type == Geometry::Type::Sphere ? QVector3D(s.x(), s.x(), s.x())
+                                                : QVector3D(s.x(), s.x(), s.y() / 2 + s.x());
+        lo = -hi;
+      }
       const QMatrix4x4 m = linkMatrix(static_cast<int>(l)) * toQt(g.origin);
       for (int c = 0; c < 8; ++c) {
-        const float z = m.map(QVector3D(c & 1 ? half.x() : -half.x(), c & 2 ? half.y() : -half.y(),
-                                        c & 4 ? half.z() : -half.z())).z();
+        const float z = m.map(QVector3D(c & 1 ? hi.x() : lo.x(), c & 2 ? hi.y() : lo.y(), c & 4 ? hi.z() : lo.z())).z();
         zmin = std::min(zmin, z), zmax = std::max(zmax, z);
       }
     }
@@ -195,13 +205,16 @@ void GlView::buildItems() {
   meshes_.resize(base_meshes_);  // drop the capsules of the previous robot
   items_dirty_ = false;
   if (!model_) return;
+  // Each part of each mesh file is uploaded once, however many links draw it.
+  std::map<std::pair<const TriangleMesh*, std::size_t>, int> uploaded;
   for (std::size_t l = 0; l < model_->links.size(); ++l) {
     const Link& link = model_->links[l];
     const auto& shapes = link.visuals.empty() ? link.collisions : link.visuals;
     for (const Geometry& g : shapes) {
       Item it;
       it.link = static_cast<int>(l);
-      it.color = linkColor(*model_, it.link);
+      // The file's <material> colour, else the mesh's own, else the greys of the kinematic tree.
+      it.color = g.has_color ? QVector4D(g.rgba.x(), g.rgba.y(), g.rgba.z(), g.rgba.w()) : linkColor(*model_, it.link);
       it.local = toQt(g.origin);
       const auto s = g.size_m.cast<float>();
       switch (g.type) {
@@ -209,7 +222,21 @@ void GlView::buildItems() {
         case Geometry::Type::Sphere: it.mesh = kSphere, it.local.scale(s.x()); break;
         case Geometry::Type::Cylinder: it.mesh = kCylinder, it.local.scale(s.x(), s.x(), s.y()); break;
         case Geometry::Type::Capsule: it.mesh = upload(mesh::capsule(s.x(), s.y())); break;
-        case Geometry::Type::Mesh: continue;  // the loader replaces meshes by boxes; nothing to draw
+        case Geometry::Type::Mesh: {
+          if (!g.mesh) continue;  // the loader replaced missing meshes by boxes
+          const Eigen::Vector3f sc = g.mesh_scale.cast<float>();
+          it.local.scale(sc.x(), sc.y(), sc.z());
+          for (std::size_t p = 0; p < g.mesh->parts.size(); ++p) {
+            const TriangleMesh::Part& part = g.mesh->parts[p];
+            auto [at, fresh] = uploaded.try_emplace({g.mesh.get(), p}, -1);
+            if (fresh) at->second = upload(mesh::triangles(*g.mesh, part));
+            Item pi = it;
+            pi.mesh = at->second;
+            if (!g.has_color && part.has_color) pi.color = QVector4D(part.rgba.x(), part.rgba.y(), part.rgba.z(), part.rgba.w());
+            items_.push_back(pi);
+          }
+          continue;
+        }
       }
       items_.push_back(it);
     }

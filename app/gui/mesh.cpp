@@ -3,6 +3,7 @@
 
 #include <QVector3D>
 #include <cmath>
+#include <unordered_map>
 
 namespace gapsim::gui::mesh {
 
@@ -91,6 +92,37 @@ std::vector<float> capsule(float r, float len, int slices, int stacks) {
   std::vector<float> o;
   revolve(o, prof, slices);
   return o;
+}
+
+std::vector<float> triangles(const TriangleMesh& m, const TriangleMesh::Part& part) {
+  // Face normals, then per corner the average of the normals of the faces at that vertex that lie
+  // within 40 degrees of the face's own (a crease angle, as CAD viewers shade).
+  const std::uint32_t first = part.first_triangle, count = part.triangle_count;
+  std::vector<QVector3D> fn(count);
+  std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> faces_at;  // vertex -> faces of this part
+  for (std::uint32_t f = 0; f < count; ++f) {
+    const auto& t = m.triangles[first + f];
+    const auto p = [&](int k) { return QVector3D(m.vertices[t[k]].x(), m.vertices[t[k]].y(), m.vertices[t[k]].z()); };
+    fn[f] = QVector3D::crossProduct(p(1) - p(0), p(2) - p(0));
+    const float len = fn[f].length();
+    fn[f] = len > 0 ? fn[f] / len : QVector3D(0, 0, 1);
+    for (int k = 0; k < 3; ++k) faces_at[t[k]].push_back(f);
+  }
+  const float crease = std::cos(40.0f * kPi / 180.0f);
+  std::vector<float> out;
+  out.reserve(count * 18);
+  for (std::uint32_t f = 0; f < count; ++f) {
+    const auto& t = m.triangles[first + f];
+    for (int k = 0; k < 3; ++k) {
+      QVector3D n;
+      for (std::uint32_t g : faces_at[t[k]])
+        if (QVector3D::dotProduct(fn[g], fn[f]) >= crease) n += fn[g];
+      n.normalize();
+      const auto& v = m.vertices[t[k]];
+      vertex(out, QVector3D(v.x(), v.y(), v.z()), n);
+    }
+  }
+  return out;
 }
 
 }  // namespace gapsim::gui::mesh

@@ -148,6 +148,33 @@ class GuiEndToEndTest : public QObject {
     QVERIFY2(out2.contains("no display"), qPrintable(out2));
   }
 
+  void meshRobotIsDrawnInItsMaterialColours() {
+    // The biped on mesh feet of tests/sim/data/urdf_quirks/mesh_pkg: its head is a COLLADA cube
+    // whose top face has a red material (0.8, 0.1, 0.1) and its body box the URDF colour orange
+    // (0.95, 0.55, 0.2); nothing else in the scene is either. Counted where the robot is drawn
+    // (pixels that differ from the same scene without it: the red x axis on the ground is in both).
+    QTemporaryDir dir;
+    const QString view = dir.filePath("view.png"), empty = dir.filePath("empty.png");
+    const QString robot = QString(GAPSIM_SOURCE_DIR) + "/tests/sim/data/urdf_quirks/mesh_pkg/urdf/mesh_robot.urdf";
+    const Run r = gapsim({"--robot", robot, "--size", "1000x700", "--screenshot", view, "--quit"});
+    QVERIFY2(r.code == 0, qPrintable(r.output));
+    const Run e = gapsim({"--robot", robot, "--hide-robot", "--size", "1000x700", "--screenshot", empty, "--quit"});
+    QVERIFY2(e.code == 0, qPrintable(e.output));
+    const QImage v(view), z(empty);
+    QVERIFY(!v.isNull() && v.size() == z.size());
+    int red = 0, orange = 0;
+    for (int y = 0; y < v.height(); ++y)
+      for (int x = 0; x < v.width(); ++x) {
+        if (v.pixel(x, y) == z.pixel(x, y)) continue;
+        const QColor c = v.pixelColor(x, y);
+        const double g = std::max(1, c.green()), b = std::max(1, c.blue());
+        if (c.red() > 120 && c.red() / g > 3 && c.red() / b > 3) ++red;                      // lit red: g, b << r
+        if (c.red() > 150 && c.green() / double(c.red()) > 0.4 && c.green() / double(c.red()) < 0.75 && c.blue() / g < 0.6)
+          ++orange;                                                                           // lit orange
+      }
+    QVERIFY2(red > 200 && orange > 500, qPrintable(QString("mesh-material pixels: red %1, orange %2").arg(red).arg(orange)));
+  }
+
   void fallShowsABannerOverHalfTheWindow() {
     // The walk with weak pitch servos falls at 5.276 s (tests/gui/data/nao_weak_legs.params). The
     // last line names the fall; the window shows the banner in the fall's orange (run_event.cpp)

@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "sim/robot_export.h"
+
+#include <Eigen/Geometry>
+#include <charconv>
+#include <cmath>
+#include <functional>
+#include <iomanip>
+#include <sstream>
+#include <stdexcept>
+#include <tuple>
+
+#include "sim/kinematics.h"
+
+namespace gapsim {
+namespace {
+
+/// The shortest text that reads back as the same double (std::to_chars): 0.08, not 0.080000000000000002.
+std::string num(double v) {
+  if (v == 0) return "0";  // also -0
+  char buf[32];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, r.ptr);
+}
+
+std::string vec(const Eigen::Vector3d& v) { return num(v.x()) + " " + num(v.y()) + " " + num(v.z()); }
+
+/// URDF rpy of R = Rz(yaw) Ry(pitch) Rx(roll). Near pitch = +-pi/2 (the BIOLOID's frames sit
+/// 5e-12 from it) roll and yaw are each ill-determined (R21, R22, R00, R10 are all ~cos pitch):
+/// yaw is therefore taken from R Rx(roll)^T Ry(pitch)^T, which absorbs roll's error up to a
+/// rotation of (roll error) * cos(pitch), so the rpy reproduce R to rounding.
+Eigen::Vector3d rpyOf(const Eigen::Matrix3d& R) {
+  const double pitch = std::atan2(-R(2, 0), std::hypot(R(0, 0), R(1, 0)));
+  const double roll = std::atan2(R(2, 1), R(2, 2));
+  const Eigen::Matrix3d Z = R * Eigen::AngleAxisd(roll, Eigen::Vector3d::UnitX()).toRotationMatrix().transpose() *
+                            Eigen::AngleAxisd(pitch, Eigen::Vector3d::UnitY()).toRotationMatrix().transpose();
+  return {roll, pitch, std::atan2(Z(1, 0), Z(0, 0))};
+}
+
+std::string origin(const Eigen::Isometry3d& T) {
+  return "<origin xyz=\"" + vec(T.translation()) + "\" rpy=\"" + vec(rpyOf(T.linear())) + "\"/>";
+}
+
+std::string xmlEscape(const std::string& s) {
+  std::string o;
+  for (char c : s) {
+    if (c == '&')
+      o += "&amp;";
+    else if (c == '<')
+      o += "&lt;";
+    else if (c == '>')
+      o += "&gt;";
+    else if (c == '"')
+      o += "&quot;";
+    else
+      o += c;
+  }
+  return o;
+}
+
+std::string urdfGeometry(const Geometry& g) {
+  const Eigen::Vector3d& s = g.size_m;
+  switch (g.type) {
+    case Geometry::Type::Box:
+      return "<box size=\"" + vec(s) + "\"/>";
+    case Geometry::Type::Sphere:
+      return "<sphere radius=\"" + num(s.x()) + "\"/>";
+    case Geometry::Type::Cylinder:
+      return "<cylinder radius=\"" + num(s.x()) + "\" length=\"" + num(s.y()) + "\"/>";
+    case Geometry::Type::Capsule:
+      return "<capsule radius=\"" + num(s.x()) + "\" length=\"" + num(s.y()) + "\"/>";
+    case Geometry::Type::Mesh:
+      return "<mesh filename=\"" + xmlEscape(g.mesh_file) + "\" scale=\"" + vec(g.mesh_scale) + "\"/>";
+  }
+  return "";
+}
+
+const char* urdfType(JointType t) {
+  switch (t) {
+    case JointType::Revolute:
+      return "revolute";
+    case JointType::Continuous:
+      return "continuous";
+    case JointType::Prismatic:
+      return "prismatic";
+    case JointType::Fixed:
+      return "fixed";
+  }
+  return "fixed";
+}
+
+/// The Coulomb friction that runs at a joint: the file's <dynamics friction> and the drive's.
+double dryFriction_Nm(const Joint& j) { return j.friction_Nm + j.drive.dry_friction_Nm; }
+
+/// Mass, COM and inertia about the COM of rigidly joined parts, in one frame:
+/// I = sum R_i I_i R_i^T + m_i (|d|^2 1 - d d^T), d = c_i - c.
+struct MassProps {
+  double mass_kg = 0.0;
+  Eigen::Vector3d com = Eigen::Vector3d::Zero();
+  Eigen::Matrix3d inertia_kgm2 = Eigen::Matrix3d::Zero();
+};
+
+MassProps combine(const std::vector<std::tuple<double, Eigen::Isometry3d, Eigen::Matrix3d>>& parts) {
+  MassProps mp;
+  for (const auto& [m, f, I] : parts) {
+    mp.mass_kg += m;
+    mp.com += m * f.translation();
+  }
+  if (mp.mass_kg <= 0) return mp;
+  mp.com /= mp.mass_kg;
+  for (const auto& [m, f, I] : parts) {
+    const Eigen::Vector3d d = f.translation() - mp.com;
+    mp.inertia_kgm2 += f.linear() * I * f.linear().transpose() +
+                       m * (d.squaredNorm() * Eigen::Matrix3d::Identity() - d * d.transpose());
+  }
+  return mp;
+}
+
+/// MJCF numbers: 12 significant digits, as bench/mujoco_walk.cpp always wrote them (its walk is
+/// chaotic: the last digits flip whether MuJoCo's Nao falls, so the benchmark keeps its text).
+std::string num12(double v) {
+  std::ostringstream s;
+  s << std::setprecision(12) << v;
+  return s.str();
+}
+
+std::string vec12(const Eigen::Vector3d& v) { return num12(v.x()) + " " + num12(v.y()) + " " + num12(v.z()); }
+
+/// MuJoCo quaternion order: w x y z.
+std::string quat12(const Eigen::Matrix3d& R) {
+  const Eigen::Quaterniond q(R);
+  return num12(q.w()) + " " + num12(q.x()) + " " + num12(q.y()) + " " + num12(q.z());
+}
+
+}  // namespace
+
+std::string writeUrdf(const RobotModel& m) {
+  std::ostringstream x;
+  x << "<?xml version=\"1.0\"?>\n<!-- Written by gapsim-cli export from " << xmlEscape(m.source_file)
+    << ": masses, COMs, inertias, joint frames, limits and the joint friction that runs (file + drivetrain dry "
+       "friction). Drivetrains, armature, soft links and sensors are not expressible in URDF. -->\n";
+  x << "<robot name=\"" << xmlEscape(m.name) << "\">\n";
+  const bool planar = m.planar_base;
+  if (planar) x << "  <link name=\"world\"/>\n";
+  for (const Link& l : m.links) {
+    x << "  <link name=\"" << xmlEscape(l.name) << "\">\n";
+    if (l.has_inertial) {
+      const Eigen::Matrix3d& I = l.inertial.inertia_kgm2;
+      x << "    <inertial>" << origin(l.inertial.origin) << "<mass value=\"" << num(l.inertial.mass_kg) << "\"/>"
+        << "<inertia ixx=\"" << num(I(0, 0)) << "\" ixy=\"" << num(I(0, 1)) << "\" ixz=\"" << num(I(0, 2))
+        << "\" iyy=\"" << num(I(1, 1)) << "\" iyz=\"" << num(I(1, 2)) << "\" izz=\"" << num(I(2, 2))
+        << "\"/></inertial>\n";
+    }
+    for (size_t k = 0; k < l.visuals.size(); ++k) {
+      const Geometry& g = l.visuals[k];
+      x << "    <visual>" << origin(g.origin) << "<geometry>" << urdfGeometry(g) << "</geometry>";
+      if (g.has_color)
+        x << "<material name=\"" << xmlEscape(l.name) << "_visual" << k << "\"><color rgba=\"" << vec(g.rgba.head<3>())
+          << " " << num(g.rgba.w()) << "\"/></material>";
+      x << "</visual>\n";
+    }
+    for (const Geometry& g : l.collisions)
+      x << "    <collision>" << origin(g.origin) << "<geometry>" << urdfGeometry(g) << "</geometry></collision>\n";
+    x << "  </link>\n";
+  }
+  if (planar) {
+    // The joint frame is the root's initial pose; the plane's normal in that frame is the axis.
+    const Eigen::Isometry3d& T = m.initial_root_pose;
+    x << "  <joint name=\"" << xmlEscape(m.links[m.root_link].name)
+      << "_planar\" type=\"planar\"><parent link=\"world\"/><child link=\"" << xmlEscape(m.links[m.root_link].name)
+      << "\"/>" << origin(T) << "<axis xyz=\"" << vec(T.linear().transpose() * m.planar_normal) << "\"/></joint>\n";
+  }
+  for (const Joint& j : m.joints) {
+    x << "  <joint name=\"" << xmlEscape(j.name) << "\" type=\"" << urdfType(j.type) << "\">\n"
+      << "    <parent link=\"" << xmlEscape(m.links[j.parent].name) << "\"/><child link=\""
+      << xmlEscape(m.links[j.child].name) << "\"/>\n    " << origin(j.origin) << "\n";
+    if (j.movable()) {
+      x << "    <axis xyz=\"" << vec(j.axis) << "\"/>\n";
+      // The limits that run: the servo's force and speed caps (the file's effort and velocity, or
+      // gapsim's defaults where the file had none).
+      x << "    <limit";
+      if (j.type == JointType::Revolute || j.type == JointType::Prismatic)
+        x << " lower=\"" << num(j.has_limits ? j.lower : -1e3) << "\" upper=\"" << num(j.has_limits ? j.upper : 1e3)
+          << '"';
+      x << " effort=\"" << num(j.effort > 0 ? j.effort : j.servo.fmax_Nm) << "\" velocity=\""
+        << num(j.velocity > 0 ? j.velocity : j.servo.max_velocity_rad_s) << "\"/>\n";
+      if (j.damping_Nms_rad > 0 || dryFriction_Nm(j) > 0)
+        x << "    <dynamics damping=\"" << num(j.damping_Nms_rad) << "\" friction=\"" << num(dryFriction_Nm(j))
+          << "\"/>\n";
+      if (j.mimic.master >= 0)
+        x << "    <mimic joint=\"" << xmlEscape(m.joints[j.mimic.master].name) << "\" multiplier=\""
+          << num(j.mimic.multiplier) << "\" offset=\"" << num(j.mimic.offset) << "\"/>\n";
+    }
+    x << "  </joint>\n";
+  }
+  x << "</robot>\n";
+  return x.str();
+}
+
+Mjcf writeMjcf(const RobotModel& m, const MjcfOptions& a) {
+  const double dt = m.solver.dt_s;
+  const size_t nl = m.links.size();
+  // Rigid groups: a link joined to its parent by a fixed joint belongs to its parent's body.
+  std::vector<int> group(nl, -1);
+  group[m.root_link] = m.root_link;
+  for (size_t sweep = 0; sweep <= nl; ++sweep)
+    for (const Joint& j : m.joints)
+      if (group[j.parent] >= 0 && group[j.child] < 0) group[j.child] = j.movable() ? j.child : group[j.parent];
+  Mjcf out;
+  for (size_t l = 0; l < nl; ++l) {
+    if (group[l] < 0) throw std::runtime_error(m.source_file + ": link '" + m.links[l].name + "' is not connected");
+    out.body_of_link.push_back(m.fixed_base && group[l] == m.root_link ? "world" : m.links[group[l]].name);
+  }
+  const std::vector<Eigen::Isometry3d> pose0 =
+      linkPoses(m, std::vector<double>(m.joints.size(), 0.0), Eigen::Isometry3d::Identity());
+
+  std::ostringstream assets;  // inline meshes
+  int mesh_count = 0;
+  std::ostringstream x;
+  auto writeGeom = [&](const Geometry& g, const Eigen::Isometry3d& p, const std::string& ind, bool visual) {
+    x << ind << "<geom";
+    switch (g.type) {
+      case Geometry::Type::Box:
+        x << " type=\"box\" size=\"" << vec12(g.size_m / 2) << '"';
+        break;
+      case Geometry::Type::Sphere:
+        x << " type=\"sphere\" size=\"" << num12(g.size_m.x()) << '"';
+        break;
+      case Geometry::Type::Capsule:
+        x << " type=\"capsule\" size=\"" << num12(g.size_m.x()) << ' ' << num12(g.size_m.y() / 2) << '"';
+        break;
+      case Geometry::Type::Cylinder:
+        x << " type=\"cylinder\" size=\"" << num12(g.size_m.x()) << ' ' << num12(g.size_m.y() / 2) << '"';
+        break;
+      case Geometry::Type::Mesh: {
+        if (!g.mesh) return;
+        // Inline (vertices in metres, the URDF scale applied): no file paths, and COLLADA, which
+        // MuJoCo 2.2 does not read, works too.
+        const std::string name = "mesh" + std::to_string(mesh_count++);
+        assets << "    <mesh name=\"" << name << "\" vertex=\"";
+        for (const auto& v : g.mesh->vertices) assets << vec12(v.cast<double>().cwiseProduct(g.mesh_scale)) << ' ';
+        assets << "\" face=\"";
+        for (const auto& t : g.mesh->triangles) assets << t[0] << ' ' << t[1] << ' ' << t[2] << ' ';
+        assets << "\"/>\n";
+        x << " type=\"mesh\" mesh=\"" << name << '"';
+        break;
+      }
+    }
+    if (visual) x << " contype=\"0\" conaffinity=\"0\" group=\"1\"";
+    if (visual && g.has_color) x << " rgba=\"" << vec12(g.rgba.head<3>()) << ' ' << num12(g.rgba.w()) << '"';
+    x << " pos=\"" << vec12(p.translation()) << "\" quat=\"" << quat12(p.linear()) << "\"/>\n";
+  };
+  auto writeGeoms = [&](int rep, const std::string& ind) {
+    const Eigen::Isometry3d rep_inv = pose0[rep].inverse();
+    for (size_t l = 0; l < nl; ++l) {
+      if (group[l] != rep) continue;
+      for (const Geometry& g : m.links[l].collisions) writeGeom(g, rep_inv * pose0[l] * g.origin, ind, false);
+      for (const Geometry& g : m.links[l].visuals) writeGeom(g, rep_inv * pose0[l] * g.origin, ind, true);
+    }
+  };
+
+  // Depth-first over movable joints; body frame = the group's representative link frame.
+  std::function<void(int, const std::string&, bool)> writeBody = [&](int rep, const std::string& ind, bool world) {
+    const Eigen::Isometry3d rep_inv = pose0[rep].inverse();
+    if (!world) {
+      std::vector<std::tuple<double, Eigen::Isometry3d, Eigen::Matrix3d>> parts;
+      for (size_t l = 0; l < nl; ++l)
+        if (group[l] == rep && m.links[l].has_inertial)
+          parts.emplace_back(m.links[l].inertial.mass_kg, rep_inv * pose0[l] * m.links[l].inertial.origin,
+                             m.links[l].inertial.inertia_kgm2);
+      const MassProps mp = combine(parts);
+      // A massless body (a frame on a joint) is left to the compiler's boundmass / boundinertia.
+      if (mp.mass_kg > 0) {
+        const Eigen::Matrix3d& I = mp.inertia_kgm2;
+        x << ind << "<inertial pos=\"" << vec12(mp.com) << "\" mass=\"" << num12(mp.mass_kg) << "\" fullinertia=\""
+          << num12(I(0, 0)) << ' ' << num12(I(1, 1)) << ' ' << num12(I(2, 2)) << ' ' << num12(I(0, 1)) << ' '
+          << num12(I(0, 2)) << ' ' << num12(I(1, 2)) << "\"/>\n";
+      }
+    }
+    writeGeoms(rep, ind);
+    for (const Joint& j : m.joints) {
+      if (!j.movable() || group[j.parent] != rep) continue;
+      const Eigen::Isometry3d rel = rep_inv * pose0[j.child];
+      x << ind << "<body name=\"" << xmlEscape(m.links[j.child].name) << "\" pos=\"" << vec12(rel.translation())
+        << "\" quat=\"" << quat12(rel.linear()) << "\">\n";
+      const bool actuated = j.mimic.master < 0 && !(j.drive.kind == DriveKind::Ideal && j.servo.fmax_Nm <= 0);
+      const bool dynamixel = j.drive.kind == DriveKind::Dynamixel;
+      const double kp = dynamixel ? j.drive.dynamixel.kp_Nm_rad : a.kp_Nm_rad;
+      const double armature =
+          std::max(j.drive.armature_kgm2(), actuated ? kp * dt * dt / (a.stability_margin * a.stability_margin) : 0.0);
+      const double damping = j.damping_Nms_rad + (dynamixel                         ? j.drive.dynamixel.kd_Nm_s_rad
+                                                  : actuated || j.mimic.master >= 0 ? a.damping_Nms_rad
+                                                                                    : 0.0);
+      const double friction = (a.joint_friction ? dryFriction_Nm(j) : 0.0) +
+                              (dynamixel && a.joint_friction ? j.drive.dynamixel.kc_Nm : 0.0);
+      x << ind << "  <joint name=\"" << xmlEscape(j.name) << "\" type=\""
+        << (j.type == JointType::Prismatic ? "slide" : "hinge") << "\" axis=\"" << vec12(j.axis) << "\" damping=\""
+        << num12(damping) << "\" armature=\"" << num12(armature) << '"';
+      if (friction > 0) x << " frictionloss=\"" << num12(friction) << '"';
+      if (j.has_limits && j.type != JointType::Continuous)
+        x << " limited=\"true\" range=\"" << num12(j.lower) << ' ' << num12(j.upper) << '"';
+      else
+        x << " limited=\"false\"";
+      x << "/>\n";
+      writeBody(j.child, ind + "  ", false);
+      x << ind << "</body>\n";
+    }
+  };
+  std::ostringstream head;
+  head << "<mujoco model=\"" << xmlEscape(a.model_name.empty() ? m.name : a.model_name) << "\">\n"
+       << "  <!-- Written by gapsim from " << xmlEscape(m.source_file)
+       << " (sim/robot_export.h says what is kept). -->\n"
+       << "  <compiler angle=\"radian\" inertiafromgeom=\"false\" balanceinertia=\"true\" boundmass=\"1e-6\" "
+          "boundinertia=\"1e-12\"/>\n"
+       << "  <option timestep=\"" << num12(dt) << "\" gravity=\"" << vec12(m.solver.gravity_m_s2) << "\"/>\n"
+       << "  <default>\n"
+       << "    <geom friction=\"" << num12(m.contact.mu) << " 0.005 0.0001\" contype=\"1\" conaffinity=\""
+       << (m.contact.self_collision ? 1 : 0) << "\"/>\n"
+       << "  </default>\n";
+  x << "  <worldbody>\n";
+  if (m.ground_plane)
+    x << "    <geom name=\"ground\" type=\"plane\" size=\"0 0 1\" contype=\"0\" conaffinity=\"1\"/>\n";
+  for (const SceneBox& b : m.scene_boxes)
+    x << "    <geom name=\"" << xmlEscape(b.name) << "\" type=\"box\" size=\"" << vec12(b.size_m / 2) << "\" pos=\""
+      << vec12(b.pose.translation()) << "\" quat=\"" << quat12(b.pose.linear())
+      << "\" contype=\"0\" conaffinity=\"1\"/>\n";
+  if (m.fixed_base) {
+    writeBody(m.root_link, "    ", true);
+  } else {
+    const Eigen::Isometry3d root = initialRootPose(m);
+    x << "    <body name=\"" << xmlEscape(m.links[m.root_link].name) << "\" pos=\"" << vec12(root.translation())
+      << "\" quat=\"" << quat12(root.linear()) << "\">\n";
+    if (m.planar_base) {
+      // Two slides in the plane and a hinge about its normal, in the root's initial frame.
+      const Eigen::Vector3d n = root.linear().transpose() * m.planar_normal;
+      const Eigen::Vector3d u = n.unitOrthogonal(), v = n.cross(u);
+      x << "      <joint name=\"root_u\" type=\"slide\" axis=\"" << vec12(u) << "\"/>\n"
+        << "      <joint name=\"root_v\" type=\"slide\" axis=\"" << vec12(v) << "\"/>\n"
+        << "      <joint name=\"root_turn\" type=\"hinge\" axis=\"" << vec12(n) << "\"/>\n";
+    } else {
+      x << "      <freejoint name=\"root\"/>\n";
+    }
+    writeBody(m.root_link, "      ", false);
+    x << "    </body>\n";
+  }
+  x << "  </worldbody>\n";
+  bool any_mimic = false;
+  for (const Joint& j : m.joints) any_mimic = any_mimic || (j.movable() && j.mimic.master >= 0);
+  if (any_mimic) {
+    x << "  <equality>\n";
+    for (const Joint& j : m.joints)
+      if (j.movable() && j.mimic.master >= 0)  // q_j = offset + multiplier q_master
+        x << "    <joint joint1=\"" << xmlEscape(j.name) << "\" joint2=\"" << xmlEscape(m.joints[j.mimic.master].name)
+          << "\" polycoef=\"" << num12(j.mimic.offset) << ' ' << num12(j.mimic.multiplier) << " 0 0 0\"/>\n";
+    x << "  </equality>\n";
+  }
+  x << "  <actuator>\n";
+  for (const Joint& j : m.joints) {
+    if (!j.movable() || j.mimic.master >= 0 || (j.drive.kind == DriveKind::Ideal && j.servo.fmax_Nm <= 0)) continue;
+    const bool dynamixel = j.drive.kind == DriveKind::Dynamixel;
+    const double kp = dynamixel ? j.drive.dynamixel.kp_Nm_rad : a.kp_Nm_rad;
+    const double fmax = dynamixel ? j.drive.dynamixel.tau_max_Nm : j.servo.fmax_Nm;
+    x << "    <position name=\"" << xmlEscape(j.name) << "\" joint=\"" << xmlEscape(j.name) << "\" kp=\"" << num12(kp)
+      << "\" ctrllimited=\"false\" forcelimited=\"true\" forcerange=\"" << num12(-fmax) << ' ' << num12(fmax)
+      << "\"/>\n";
+  }
+  x << "  </actuator>\n</mujoco>\n";
+  const std::string a_text = assets.str();
+  out.xml = head.str() + (a_text.empty() ? "" : "  <asset>\n" + a_text + "  </asset>\n") + x.str();
+  return out;
+}
+
+}  // namespace gapsim

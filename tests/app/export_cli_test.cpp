@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// gapsim-cli export (issue 18): the Nao with a parameter file applied, as URDF that gapsim reads
+// back with the same mass and joints, and as MJCF; a third-party file's quirks reported by info.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include "tests/app/cli_runner.h"
+
+namespace {
+
+using gapsim::test::cli;
+using gapsim::test::contains;
+using gapsim::test::slurp;
+
+const std::string kQuirks = std::string(GAPSIM_SOURCE_DIR) + "/tests/sim/data/urdf_quirks/";
+
+TEST(ExportCli, UrdfWithParamsReadsBackWithTheSameMassAndJoints) {
+  const std::string params = testing::TempDir() + "export_params.csv";
+  std::ofstream(params) << "name,value\nlink/torso/mass,1.5\n";
+  const std::string out = testing::TempDir() + "nao_export.urdf";
+  auto r = cli("export --robot nao --params " + params + " --format urdf --out " + out);
+  ASSERT_EQ(r.code, 0) << r.out;
+  // 5.005914 kg with the torso's 1.03948 kg replaced by 1.5 kg.
+  EXPECT_TRUE(contains(r.out, "5.466434 kg")) << r.out;
+  auto info = cli("info " + out);
+  ASSERT_EQ(info.code, 0) << info.out;
+  EXPECT_TRUE(contains(info.out, "total mass: 5.466434 kg")) << info.out;
+  EXPECT_TRUE(contains(info.out, "joints (28, 26 movable)")) << info.out;
+  const std::string mjcf = testing::TempDir() + "nao_export.xml";
+  r = cli("export --robot nao --format mjcf --out " + mjcf);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_TRUE(contains(slurp(mjcf), "<freejoint name=\"root\"/>"));
+  std::remove(out.c_str());
+  std::remove(mjcf.c_str());
+  std::remove(params.c_str());
+}
+
+TEST(ExportCli, InfoCompiledReportsTheQuirksWithNumbers) {
+  auto r = cli("info --compiled " + kQuirks + "nao_ros_like.urdf");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_TRUE(contains(r.out, "total mass: 5.005962 kg")) << r.out;
+  EXPECT_TRUE(contains(r.out, "joint LHand: file movable, moves 2e-06 kg")) << r.out;
+  EXPECT_TRUE(contains(r.out, "50 mesh files not found")) << r.out;
+  r = cli("info " + kQuirks + "xacro_unexpanded.urdf");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_TRUE(contains(r.out, "xacro_unexpanded.urdf:6: <mass>@value: unexpanded xacro expression")) << r.out;
+}
+
+}  // namespace

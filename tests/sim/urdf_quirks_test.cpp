@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Quirks of real URDFs (issue 18): each fixture in data/urdf_quirks/ (README there) either loads
+// and stands 5 s at the defaults without diverging, or is refused with a located message that
+// says what to change. What the compile step changes is in the compile report with its numbers.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <string>
+
+#include "sim/input_error.h"
+#include "sim/kinematics.h"
+#include "sim/simulation.h"
+#include "sim/urdf_parser.h"
+#include "tests/sim/expect_input_error.h"
+
+namespace gapsim {
+namespace {
+
+std::string quirk(const std::string& name) { return std::string(GAPSIM_TEST_DATA_DIR) + "/urdf_quirks/" + name; }
+
+bool hasWarning(const RobotModel& m, const std::string& text) {
+  return std::any_of(m.warnings.begin(), m.warnings.end(),
+                     [&](const std::string& w) { return w.find(text) != std::string::npos; });
+}
+
+const CompileReport::Change* change(const CompileReport& r, const std::string& item) {
+  for (const auto& c : r.changes)
+    if (c.item == item) return &c;
+  return nullptr;
+}
+
+struct StandResult {
+  double max_tilt_rad = 0;
+  double root_drop_m = 0;  ///< how far the root link sank from its initial height
+  bool diverged = false;
+  std::string what;
+};
+
+/// Holds the initial pose with the file's drives for `seconds`.
+StandResult stand(const std::shared_ptr<const RobotModel>& m, double seconds = 5.0) {
+  StandResult r;
+  Simulation sim(m);
+  const double z0 = sim.linkPose(m->root_link).translation().z();
+  try {
+    while (sim.time_s() < seconds - 1e-9) sim.step();
+  } catch (const DivergenceError& e) {
+    r.diverged = true;
+    r.what = e.what();
+  }
+  r.max_tilt_rad = sim.maxTilt_rad();
+  r.root_drop_m = z0 - sim.linkPose(m->root_link).translation().z();
+  return r;
+}
+
+std::shared_ptr<const RobotModel> load(const std::string& name) {
+  return std::make_shared<const RobotModel>(loadRobotFile(quirk(name)));
+}
+
+constexpr double kDeg = 3.14159265358979323846 / 180.0;
+
+TEST(UrdfQuirks, FixedJointsWithZeroAxisLoadAndStand) {
+  auto m = load("fixed_axis_zero.urdf");
+  EXPECT_EQ(m->movableJoints().size(), 2u);
+  const StandResult r = stand(m);
+  EXPECT_FALSE(r.diverged) << r.what;
+  EXPECT_LT(r.max_tilt_rad, 1 * kDeg);
+  EXPECT_LT(std::abs(r.root_drop_m), 0.002);
+}
+
+TEST(UrdfQuirks, MovableZeroAxisIsRefusedWithWhatToChange) {
+  std::string xml =
+      "<robot name='z'><link name='a'><inertial><mass value='1'/><inertia ixx='1e-3' iyy='1e-3' izz='1e-3'/>"
+      "</inertial></link>\n<link name='b'><inertial><mass value='1'/><inertia ixx='1e-3' iyy='1e-3' izz='1e-3'/>"
+      "</inertial></link>\n<joint name='j' type='continuous'><parent link='a'/><child link='b'/>\n"
+      "<axis xyz='0 0 0'/></joint></robot>";
+  test::expectInputError([&] { parseRobotXml(xml, "z.urdf"); }, 4, "joint 'j'/axis@xyz", "type=\"fixed\"");
+}
+
+TEST(UrdfQuirks, MilligramLinksAreWeldedAndReported) {
+  auto m = load("milligram_links.urdf");
+  Simulation sim(m);
+  const CompileReport& r = sim.compileReport();
+  // The 2 mg gripper, the mimic fingers below the arm and the massless laser frame: welded.
+  for (const char* j : {"joint hand", "joint finger1", "joint laser_tilt"}) EXPECT_NE(change(r, j), nullptr) << j;
+  EXPECT_EQ(change(r, "joint finger2"), nullptr);   // inside finger1's weld: one line for the subtree
+  EXPECT_EQ(change(r, "joint shoulder"), nullptr);  // 0.2 kg of 3.8: simulated
+  EXPECT_NE(change(r, "joint finger1")->in_file.find("4e-06 kg"), std::string::npos)
+      << change(r, "joint finger1")->in_file;
+  // Bodies: body (+ fsr, laser), arm (+ gripper, fingers), two legs. Every milligram kept.
+  EXPECT_EQ(sim.bodyCount(), 4);
+  double mass = 0;
+  for (const auto& b : r.bodies) mass += b.mass_kg;
+  EXPECT_NEAR(mass, m->totalMass_kg(), 1e-12);
+  const StandResult s = stand(m);
+  EXPECT_FALSE(s.diverged) << s.what;
+  EXPECT_LT(s.max_tilt_rad, 1 * kDeg);
+  // A welded joint reads the value it is welded at.
+  EXPECT_EQ(sim.jointAngle_rad(m->jointIndex("finger1")), 0.0);
+}
+
+TEST(UrdfQuirks, MasslessDummyBetweenJointsGetsASmallReportedMass) {
+  auto m = load("massless_dummy.urdf");
+  Simulation sim(m);
+  EXPECT_EQ(sim.bodyCount(), 5);  // pelvis, 2 dummies, 2 legs
+  const auto* c = change(sim.compileReport(), "body hip_roll_l: mass");
+  ASSERT_NE(c, nullptr);
+  EXPECT_NE(c->compiled.find("0.0105 kg"), std::string::npos) << c->compiled;  // 3e-3 of 3.5 kg
+  EXPECT_NE(change(sim.compileReport(), "body hip_roll_r: mass"), nullptr);    // <mass value="0"/>
+  const StandResult s = stand(m);
+  EXPECT_FALSE(s.diverged) << s.what;
+  EXPECT_LT(s.max_tilt_rad, 2 * kDeg);
+  EXPECT_LT(std::abs(s.root_drop_m), 0.005);
+}
+
+TEST(UrdfQuirks, InertiaQuirksLoadStandAndAreReported) {
+  auto m = load("inertia_quirks.urdf");
+  EXPECT_TRUE(hasWarning(*m, "triangle inequality"));
+  Simulation sim(m);
+  // leg_fr is a point mass (all moments 0), leg_fl a rod with izz = 0: floored at 0.4 m (1 mm)^2.
+  const auto* fr = change(sim.compileReport(), "body leg_fr: principal moments");
+  const auto* fl = change(sim.compileReport(), "body leg_fl: principal moments");
+  ASSERT_NE(fr, nullptr);
+  ASSERT_NE(fl, nullptr);
+  EXPECT_NE(fr->compiled.find("8e-08"), std::string::npos) << fr->compiled;  // 0.4 * 0.2 kg * 1e-6 m^2
+  EXPECT_EQ(change(sim.compileReport(), "body leg_bl: principal moments"), nullptr);
+  const StandResult s = stand(m);
+  EXPECT_FALSE(s.diverged) << s.what;
+  EXPECT_LT(s.max_tilt_rad, 1 * kDeg);
+}
+
+TEST(UrdfQuirks, NegativeInertiaIsRefusedNamingTheSigns) {
+  std::string xml =
+      "<robot name='n'>\n<link name='a'><inertial><mass value='1'/>\n"
+      "<inertia ixx='1e-3' iyy='1e-3' izz='1e-3' ixy='5e-3'/></inertial></link></robot>";
+  test::expectInputError([&] { parseRobotXml(xml, "n.urdf"); }, 3, "link 'a'/inertial/inertia", "signs of ixy");
+}
+
+TEST(UrdfQuirks, ContinuousJointsAndZeroLimitsWarnOnceAndStand) {
+  auto m = load("limits.urdf");
+  int effort = 0, velocity = 0;
+  for (const auto& w : m->warnings) {
+    effort += w.find("effort 0") != std::string::npos;
+    velocity += w.find("velocity 0") != std::string::npos;
+  }
+  EXPECT_EQ(effort, 1);
+  EXPECT_EQ(velocity, 1);
+  EXPECT_TRUE(hasWarning(*m, "wheel_l_joint, wheel_r_joint, mast_joint"));
+  const StandResult s = stand(m);
+  EXPECT_FALSE(s.diverged) << s.what;
+  EXPECT_LT(s.max_tilt_rad, 2 * kDeg);
+}
+
+TEST(UrdfQuirks, RevoluteWithoutLimitSaysWhatToWrite) {
+  test::expectInputError([] { loadRobotFile(quirk("revolute_without_limit.urdf")); }, 7, "joint 'hinge'/limit",
+                         "type=\"continuous\"");
+}
+
+TEST(UrdfQuirks, FloatingRootFromWorldIsAFreeBase) {
+  auto m = load("floating_root.urdf");
+  ASSERT_EQ(m->links.size(), 1u);
+  EXPECT_FALSE(m->fixed_base);
+  EXPECT_EQ(m->links[m->root_link].name, "base");
+  Simulation sim(m);
+  // Starts where the joint's origin says (x, y, yaw), put on the ground; falls 0 further.
+  const Eigen::Isometry3d p = sim.linkPose(m->root_link);
+  EXPECT_NEAR(p.translation().x(), 0.3, 1e-12);
+  EXPECT_NEAR(p.translation().y(), -0.2, 1e-12);
+  EXPECT_NEAR(p.translation().z(), 0.05 + m->ground_clearance_m, 1e-9);
+  EXPECT_NEAR(std::atan2(p.linear()(1, 0), p.linear()(0, 0)), 0.5, 1e-12);
+}
+
+TEST(UrdfQuirks, PlanarRootMovesInItsPlaneOnly) {
+  auto m = load("planar_root.urdf");
+  EXPECT_TRUE(m->planar_base);
+  EXPECT_FALSE(m->fixed_base);
+  Simulation sim(m);
+  const double y0 = sim.linkPose(m->root_link).translation().y();
+  for (int i = 0; i < 2000; ++i) sim.step();  // the tilted bar falls over (in x-z only)
+  const Eigen::Isometry3d p = sim.linkPose(m->root_link);
+  EXPECT_NEAR(p.translation().y(), y0, 1e-4);
+  // Its y axis stays the world's y: it turned about y only.
+  EXPECT_GT(p.linear().col(1).dot(Eigen::Vector3d::UnitY()), 1 - 1e-5);
+  EXPECT_GT(sim.maxTilt_rad(), 30 * kDeg);  // it did fall
+}
+
+TEST(UrdfQuirks, RosBlocksAreIgnoredOnceEachAndTheRobotStands) {
+  auto m = load("ros_blocks.urdf");
+  for (const char* kind : {"<transmission>", "<ros2_control>", "<gazebo>", "<xacro:property>", "<sensor:camera>"}) {
+    const long n = std::count_if(m->warnings.begin(), m->warnings.end(),
+                                 [&](const std::string& w) { return w.find(kind) != std::string::npos; });
+    EXPECT_EQ(n, 1) << kind;
+  }
+  EXPECT_TRUE(hasWarning(*m, "ignored 2 <gazebo> elements"));
+  const StandResult s = stand(m);
+  EXPECT_FALSE(s.diverged) << s.what;
+  EXPECT_LT(s.max_tilt_rad, 1 * kDeg);
+}
+
+TEST(UrdfQuirks, UnexpandedXacroSaysToRunXacro) {
+  test::expectInputError([] { loadRobotFile(quirk("xacro_unexpanded.urdf")); }, 6, "<mass>@value", "xacro xacro");
+}
+
+TEST(UrdfQuirks, MissingMeshesGiveOneWarningNamingTheFilesAndBoxes) {
+  auto m = load("missing_meshes.urdf");
+  const long n = std::count_if(m->warnings.begin(), m->warnings.end(),
+                               [](const std::string& w) { return w.find("not found") != std::string::npos; });
+  EXPECT_EQ(n, 1);
+  EXPECT_TRUE(hasWarning(*m,
+                         "3 mesh files not found (meshes/not_here.stl, package://absent_description/meshes/body.dae, "
+                         "package://absent_description/meshes/body_collision.stl)"));
+  for (const Link& l : m->links) {
+    ASSERT_EQ(l.collisions.size(), 1u);
+    EXPECT_EQ(l.collisions[0].type, Geometry::Type::Box);
+    ASSERT_EQ(l.visuals.size(), 1u);
+    EXPECT_EQ(l.visuals[0].type, Geometry::Type::Box);
+  }
+  EXPECT_TRUE(m->links[0].visuals[0].has_color);  // the material survives the replacement
+  const StandResult s = stand(m);
+  EXPECT_FALSE(s.diverged) << s.what;
+}
+
+TEST(UrdfQuirks, RosNaoDescriptionLoadsAndStandsFiveSeconds) {
+  auto m = load("nao_ros_like.urdf");
+  EXPECT_TRUE(hasWarning(*m, "mesh files not found"));
+  EXPECT_TRUE(hasWarning(*m, "<transmission>"));
+  EXPECT_TRUE(hasWarning(*m, "triangle inequality"));
+  EXPECT_NEAR(m->totalMass_kg(), 5.00596, 1e-5);
+  Simulation sim(m);
+  const CompileReport& r = sim.compileReport();
+  // Hands and the 2 mg finger links: welded (LHand, RHand and the 6 finger chains per side).
+  EXPECT_NE(change(r, "joint LHand"), nullptr);
+  EXPECT_NE(change(r, "joint LFinger11"), nullptr);
+  EXPECT_EQ(change(r, "joint LWristYaw"), nullptr);
+  const StandResult s = stand(m);
+  EXPECT_FALSE(s.diverged) << s.what;
+  EXPECT_LT(s.max_tilt_rad, 5 * kDeg);
+  EXPECT_LT(std::abs(s.root_drop_m), 0.01);
+}
+
+}  // namespace
+}  // namespace gapsim
