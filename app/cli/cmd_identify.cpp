@@ -18,6 +18,7 @@
 #include <sstream>
 
 #include "app/cli/commands.h"
+#include "app/cli/output_paths.h"
 #include "app/cli/identify_leg.h"
 #include "calib/mabel_identification.h"
 #include "calib/output_error_fit.h"
@@ -43,6 +44,7 @@ struct ServoArgs {
   std::string out = ".";
   int degree = 4;
   double piece_s = 0.0;
+  bool force = false;
 };
 
 std::string fmt(double v, int prec = 4) {
@@ -87,6 +89,7 @@ bool writeFigure(const std::string& csv, const std::string& png, const std::stri
 }
 
 int runServo(const ServoArgs& a) {
+  claimOutputDir(a.out, {std::filesystem::path(a.log).stem().string() + "_servo_id.csv", std::filesystem::path(a.log).stem().string() + "_servo_id.png"}, a.force);
   const calib::ServoStepLog log = calib::ServoStepLog::read(a.log);
   // I: given, or the model's inertia beyond the joint (the paper does not give it).
   const RobotModel model = loadRobotFile(resolveRobotFile(a.robot));
@@ -209,6 +212,7 @@ Action addServo(CLI::App& app) {
   app.add_option("--replay-robot", a->replay_robot, "fixed-base one-joint robot file for the simulated check "
                                                     "(default robots/bioloid/identification/ankle_r_foot.urdf)");
   app.add_option("--out", a->out, "directory for <log>_servo_id.csv and .png")->capture_default_str();
+  addForceOption(app, a->force);
   app.add_option("--degree", a->degree, "degree of the smoothing polynomial (the paper: 4)")->capture_default_str();
   app.add_option("--piece", a->piece_s, "fit one polynomial per piece of ~this length (s) instead of per segment "
                                         "(0 = per segment, as the paper)")

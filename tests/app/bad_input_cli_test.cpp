@@ -102,4 +102,23 @@ TEST(BadInputCli, AScenarioLastingSixtyEightYearsIsRefused) {
                 "long_set.csv:2: duration_s: duration 2147483648 is outside the accepted range (0, 1e+06] s");
 }
 
+TEST(BadInputCli, AScenarioSetLongerThanTheSimulatedTimeLimitIsRefusedBeforeItRuns) {
+  // Each duration is plausible, their sum is not what anyone meant: refused with the longest line
+  // and the option that raises the limit, before a single step.
+  const std::string motion = std::string(GAPSIM_SOURCE_DIR) + "/calib/examples/nao_twin/motions/squat_fast.csv";
+  const std::string set = scratch("sum_set.csv", "name,motion,reference,duration_s\na," + motion + ",a.csv,300\nb," +
+                                                     motion + ",b.csv,400\n");
+  const std::string out = (gapsim::test::testDir("gapsim_bad_input_cli") / "twin_sum").string();
+  expectRefused(cli("twin --robot nao --scenarios " + set + " --out " + out),
+                "sum_set.csv:3: duration_s: the scenarios last 700 s of simulated time in total (the longest, 'b', "
+                "400 s), more than --max-sim-time 600 s: raise --max-sim-time to run it");
+  const std::string ex = std::string(GAPSIM_SOURCE_DIR) + "/calib/examples/nao_twin";
+  const Result r = cli("calibrate --robot nao --space " + ex + "/space.csv --scenarios " + ex +
+                       "/scenarios.csv --lambda 4 --generations 3 --max-sim-time 2 --out " + out + "_cal");
+  expectRefused(r, "scenarios.csv:6: duration_s: the scenarios last 2.5 s of simulated time in total");
+  EXPECT_FALSE(std::filesystem::exists(out + "_cal")) << "the results directory was made before the refusal";
+  expectRefused(cli("twin --robot nao --scenarios " + set + " --max-sim-time 0 --out " + out),
+                "--max-sim-time: must be > 0");
+}
+
 }  // namespace
