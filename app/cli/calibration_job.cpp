@@ -65,6 +65,7 @@ std::unique_ptr<calib::Calibration> openCalibration(const calib::ParameterSpace&
       throw InputError(out, 0, out_option, "the results directory is not empty (use --force, or --resume it)");
     std::fprintf(stderr, "note: %s holds no checkpoint, only the temporary files of a run stopped before its first "
                  "generation was saved: starting afresh in it\n", out.c_str());
+    for (const auto& e : fs::directory_iterator(out)) fs::remove(e.path());
   }
   claimOutputDir(out, {}, force, out_option);  // a file, an unwritable place: said now, before any evaluation
   return std::make_unique<calib::Calibration>(space, settings, out, inputs);

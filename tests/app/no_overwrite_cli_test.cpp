@@ -63,7 +63,8 @@ TEST(NoOverwriteCli, Run) {
   EXPECT_FALSE(contains(ro.out, "sim_time_s=")) << "the run started: " << ro.out;
   const Result under_file = cli("run --robot nao --quiet --duration 0.05 --out " + out + "/sub/log.csv");
   EXPECT_EQ(under_file.code, 2) << under_file.out;
-  EXPECT_TRUE(contains(under_file.out, "is not a directory")) << under_file.out;
+  EXPECT_TRUE(contains(under_file.out, "cannot create the directory")) << under_file.out;
+  EXPECT_TRUE(contains(under_file.out, "Not a directory")) << under_file.out;
 }
 
 TEST(NoOverwriteCli, Walk) {
