@@ -31,22 +31,47 @@ double currentValue(const RobotModel& m, const std::string& name) {
 }  // namespace
 
 std::vector<ParameterRange> naoDrivetrainRanges() {
+  // The spread a real Nao's leg drivetrains can have around the robot file's values (factors of
+  // the file's value), so that the sweep asks "does the shipped walk survive the robot it may
+  // meet", not "does it survive any motor":
+  //  - motor constants from the motor datasheets' tolerances (Aldebaran NAO6 datasheet, in
+  //    shared/robot-data/nao_motors.csv: no-load speed +-10-12 %, stall torque +-8-10 %): the
+  //    back-EMF constant K_e sets the no-load speed (x0.88-1.12), the current scale S the stall
+  //    torque (x0.9-1.1; S itself is the stiffness a walking engine commands, 0.7 in the file);
+  //  - the rotor inertia, given by the datasheets without a tolerance: x0.5-2;
+  //  - what was identified rather than measured (the MoToFlex fit of the PID gains, the gear hull,
+  //    the joint friction, the soft legs' spring): x0.5-2 (the gear play l_h x0.5-10, the
+  //    integral gain 0-2x, uniform).
+  // `gapsim-cli sweep --space FILE` sweeps a calibration space's bounds instead (e.g. the walking
+  // twin's, a factor 2 on the motor constants).
   std::vector<ParameterRange> r;
   for (const char* g : {"legs/typeA", "legs/typeB"}) {
     const std::string p = g;
     r.push_back({p + "/pid/p", 0.5, 2.0});
     r.push_back({p + "/pid/i", 0.0, 2.0, true, false});
     r.push_back({p + "/pid/d", 0.5, 2.0});
-    r.push_back({p + "/motor/K_e", 0.5, 2.0});  // the back-EMF (the Nao file has B_v = 0)
-    r.push_back({p + "/motor/S", 0.3, 1.0, false, false});
+    r.push_back({p + "/motor/K_e", 0.88, 1.12});  // the back-EMF (the Nao file has B_v = 0)
+    r.push_back({p + "/motor/S", 0.9, 1.1});
     r.push_back({p + "/gear/D_g", 0.5, 2.0});
     r.push_back({p + "/gear/m_g", 0.5, 2.0});
     r.push_back({p + "/gear/B_g", 0.5, 2.0});
     r.push_back({p + "/gear/l_h", 0.5, 10.0});
-    r.push_back({p + "/gear/J_rotor", 1e-8, 1e-6, false, true});
-    r.push_back({p + "/friction/dry", 0.25, 2.0});
+    r.push_back({p + "/gear/J_rotor", 0.5, 2.0});
+    r.push_back({p + "/friction/dry", 0.5, 2.0});
   }
   r.push_back({"legs/soft/D_B", 0.5, 2.0});
+  return r;
+}
+
+std::vector<ParameterRange> rangesFromSpace(const ParameterSpace& space) {
+  std::vector<ParameterRange> r;
+  for (const SpaceEntry& e : space.entries()) {
+    if (e.frozen) continue;
+    // A tie group moves together in calibration; here each row is drawn on its own, within the
+    // same bounds: the sweep asks about every robot the space admits.
+    r.push_back({e.name, e.lower, e.upper, false, e.log_scale && e.lower > 0});
+  }
+  if (r.empty()) throw InputError(space.source(), 0, "frozen", "the space has no free parameter to sweep");
   return r;
 }
 

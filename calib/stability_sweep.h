@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "calib/parameter_space.h"
 #include "sim/robot_model.h"
 
 namespace gapsim::calib {
@@ -23,8 +24,13 @@ struct ParameterRange {
   bool logarithmic = true;   ///< draw log-uniformly (needs lower > 0)
 };
 
-/// The documented default bounds for the Nao's MoToFlex drivetrain and soft legs.
+/// The default bounds for the Nao's MoToFlex leg drivetrains and soft legs: the spread a real
+/// Nao can have around the robot file's values (sources in the definition).
 std::vector<ParameterRange> naoDrivetrainRanges();
+
+/// Every free row of a calibration space, drawn within its bounds (absolute; log-uniform where
+/// the row is log-scaled). InputError if no row is free.
+std::vector<ParameterRange> rangesFromSpace(const ParameterSpace& space);
 
 struct SweepCase {
   int index = 0;

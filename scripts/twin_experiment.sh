@@ -11,13 +11,14 @@
 #   GAPSIM_CLI=path/to/gapsim-cli (default: build/gapsim-cli), JOBS=2, GENERATIONS=22, LAMBDA=16
 #   (352 evaluations: about 18 minutes on 2 free cores; lambda 8 left the population far from its
 #   lucky best, docs/calibration.md), SEED=1, F_JOINTS=all (F over every
-#   joint, as the paper; `motion` sums over the joints the motion commands), ROBOT=robots/nao/nao.urdf.
+#   joint, as the paper; `motion` sums over the joints the motion commands), ROBOT=robots/nao/nao.urdf,
+#   EXAMPLE=a copy of calib/examples/nao_walk_twin (e.g. with the balance column emptied: open loop).
 #   Runs the full pipeline (drivetrains, soft legs). The robot file is copied into OUT_DIR first, so that every step of the
 #   run (twin, calibration, speed runs) simulates the same robot even if the file is edited meanwhile.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 cli="${GAPSIM_CLI:-$here/build/gapsim-cli}"
-ex="$here/calib/examples/nao_walk_twin"
+ex="${EXAMPLE:-$here/calib/examples/nao_walk_twin}"
 out="${1:-/tmp/gapsim_twin_experiment}"
 shift || true
 jobs="${JOBS:-2}" generations="${GENERATIONS:-22}" lambda="${LAMBDA:-16}" seed="${SEED:-1}"

@@ -29,6 +29,7 @@ struct SweepArgs {
   std::uint64_t seed = 1;
   int jobs = 0;
   std::string out;
+  std::string space;  ///< calibration space whose bounds are swept; empty: naoDrivetrainRanges()
 };
 
 std::string formatCase(const calib::SweepCase& c) {
@@ -54,6 +55,10 @@ Action addSweep(CLI::App& app) {
   app.add_option("--duration", a->duration_s, "simulated seconds per set (default: the motion's length + 1 s, or 5 s standing)");
   app.add_option("--seed", a->seed, "seed of the draws")->capture_default_str();
   app.add_option("--jobs", a->jobs, "worker processes (default: all cores)");
+  app.add_option("--space", a->space,
+                 "sweep the free rows of this calibration space (CSV as `calibrate --space`) within their bounds, "
+                 "instead of the default drivetrain ranges")
+      ->check(CLI::ExistingFile);
   app.add_option("--out", a->out, "CSV of every set: index, outcome, fall time, max tilt, values, message");
   return [a] {
     a->run.quiet = true;
@@ -67,7 +72,8 @@ Action addSweep(CLI::App& app) {
     if (a->sets > 1000000) throw InputError("", 0, "--sets", "must be <= 1000000, got " + std::to_string(a->sets));
     plausible::check(*a->duration_s, plausible::kDuration_s, "", 0, "--duration");
     plausible::check(a->sets * *a->duration_s, plausible::kDuration_s, "", 0, "--sets x --duration", "simulated time");
-    const auto ranges = calib::naoDrivetrainRanges();
+    const auto ranges = a->space.empty() ? calib::naoDrivetrainRanges()
+                                         : calib::rangesFromSpace(calib::ParameterSpace::load(a->space));
     calib::SweepConfig cfg{a->sets, *a->duration_s, a->seed, a->run.motion};
     calib::drawSet(*model, ranges, cfg.seed, 0);  // unknown names fail here, before forking
     const int jobs = std::max(1, a->jobs > 0 ? a->jobs : static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN)));

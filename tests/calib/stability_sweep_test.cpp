@@ -6,6 +6,8 @@
 #include <cmath>
 
 #include "calib/stability_sweep.h"
+
+#include "sim/input_error.h"
 #include "sim/parameters.h"
 #include "sim/robot_library.h"
 #include "sim/urdf_parser.h"
@@ -52,6 +54,46 @@ TEST(StabilitySweep, SmallSweepOfTheNaoStaysFinite) {
     EXPECT_TRUE(std::isfinite(c.max_tilt_deg)) << "set " << i;
     if (c.outcome == "diverged") {
       EXPECT_NE(c.message.find("diverged at t="), std::string::npos);
+    }
+  }
+}
+
+TEST(StabilitySweep, ASpaceIsSweptWithinItsOwnBoundsSkippingFrozenRows) {
+  const RobotModel m = nao();
+  const ParameterSpace space = ParameterSpace::fromEntries(
+      {{"legs/typeB/motor/K_e", 0.0195, 0.01, 0.04, false, "", true},
+       {"legs/typeA/pid/p", 319.47, 100, 400, true, "", false},
+       {"legs/soft/D_B", 2006.5, 1000, 3000, false, "", false}},
+      "test space");
+  const auto ranges = rangesFromSpace(space);
+  ASSERT_EQ(ranges.size(), 2u);  // the frozen pid/p row is not swept
+  EXPECT_EQ(ranges[0].name, "legs/typeB/motor/K_e");
+  EXPECT_FALSE(ranges[0].relative);
+  EXPECT_TRUE(ranges[0].logarithmic);
+  EXPECT_FALSE(ranges[1].logarithmic);
+  for (int i = 0; i < 40; ++i) {
+    const auto s = drawSet(m, ranges, 3, i);
+    EXPECT_GE(s[0].second, 0.01);
+    EXPECT_LE(s[0].second, 0.04);
+    EXPECT_GE(s[1].second, 1000);
+    EXPECT_LE(s[1].second, 3000);
+  }
+  EXPECT_THROW(rangesFromSpace(ParameterSpace::fromEntries({{"legs/soft/D_B", 2006.5, 1000, 3000, true, "", false}},
+                                                           "all frozen")),
+               InputError);
+}
+
+TEST(StabilitySweep, DefaultMotorBoundsAreTheDatasheetTolerances) {
+  // K_e sets the no-load speed (+-12 % on the Nao's motor datasheets), S the stall torque (+-10 %).
+  for (const auto& r : naoDrivetrainRanges()) {
+    if (r.name.ends_with("/motor/K_e")) {
+      EXPECT_DOUBLE_EQ(r.lower, 0.88);
+      EXPECT_DOUBLE_EQ(r.upper, 1.12);
+    }
+    if (r.name.ends_with("/motor/S")) {
+      EXPECT_TRUE(r.relative);
+      EXPECT_DOUBLE_EQ(r.lower, 0.9);
+      EXPECT_DOUBLE_EQ(r.upper, 1.1);
     }
   }
 }
