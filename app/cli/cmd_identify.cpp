@@ -89,7 +89,7 @@ bool writeFigure(const std::string& csv, const std::string& png, const std::stri
 }
 
 int runServo(const ServoArgs& a) {
-  claimOutputDir(a.out, {std::filesystem::path(a.log).stem().string() + "_servo_id.csv", std::filesystem::path(a.log).stem().string() + "_servo_id.png"}, a.force);
+  claimOutputDir(a.out, {stemOf(a.log) + "_servo_id.csv", stemOf(a.log) + "_servo_id.png"}, a.force);
   const calib::ServoStepLog log = calib::ServoStepLog::read(a.log);
   // I: given, or the model's inertia beyond the joint (the paper does not give it).
   const RobotModel model = loadRobotFile(resolveRobotFile(a.robot));

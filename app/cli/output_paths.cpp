@@ -42,6 +42,8 @@ void requireWritableDirectory(const fs::path& dir, const std::string& shown, con
 
 }  // namespace
 
+std::string stemOf(const std::string& path) { return fs::path(path).stem().string(); }
+
 void addForceOption(CLI::App& app, bool& force) {
   app.add_flag("--force", force, "replace output files that exist (refused otherwise)");
 }

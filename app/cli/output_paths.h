@@ -23,6 +23,10 @@
 
 namespace gapsim::cli {
 
+/// The file name of `path` without its extension ("logs/ankle.csv" -> "ankle"): outputs named
+/// after an input.
+std::string stemOf(const std::string& path);
+
 /// Registers `--force` ("replace existing output files") on `app`.
 void addForceOption(CLI::App& app, bool& force);
 
