@@ -136,7 +136,8 @@ nlohmann::json Calibration::readCheckpoint(const std::string& out_dir) {
     throw InputError(path, 0, "--resume",
                      std::filesystem::is_directory(out_dir)
                          ? "no checkpoint to resume from: the run was stopped before it saved its first generation; "
-                           "start it again with the same command and --out " + out_dir + " (its leftovers are replaced)"
+                           "start it again with the same command and --out " +
+                               out_dir + " (its leftovers are replaced)"
                          : "no checkpoint to resume from: " + out_dir + " is not a results directory");
   nlohmann::json j;
   try {

@@ -67,7 +67,8 @@ KeyframeController::KeyframeController(std::vector<std::string> stems, std::vect
                                                 std::to_string(stems_.size()) + " joints");
     for (std::size_t j = 0; j < f.q_rad.size(); ++j) {
       if (!std::isfinite(f.q_rad[j])) throw InputError(source_, f.line, stems_[j] + "_rad", where + "not finite");
-      plausible::check(f.q_rad[j], plausible::kJointTarget, source_, f.line, stems_[j] + "_rad", where + "joint target");
+      plausible::check(f.q_rad[j], plausible::kJointTarget, source_, f.line, stems_[j] + "_rad",
+                       where + "joint target");
     }
     // The whole controller plays within one rising run: a keyframe line repeated a hundred times
     // (or a hundred keyframes of 60 s) would simulate for minutes to hours.

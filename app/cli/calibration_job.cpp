@@ -63,8 +63,10 @@ std::unique_ptr<calib::Calibration> openCalibration(const calib::ParameterSpace&
   if (fs::is_directory(out) && !fs::is_empty(out) && !force) {
     if (!onlyLeftoversOfAKilledStart(out))
       throw InputError(out, 0, out_option, "the results directory is not empty (use --force, or --resume it)");
-    std::fprintf(stderr, "note: %s holds no checkpoint, only the temporary files of a run stopped before its first "
-                 "generation was saved: starting afresh in it\n", out.c_str());
+    std::fprintf(stderr,
+                 "note: %s holds no checkpoint, only the temporary files of a run stopped before its first "
+                 "generation was saved: starting afresh in it\n",
+                 out.c_str());
     for (const auto& e : fs::directory_iterator(out)) fs::remove(e.path());
   }
   claimOutputDir(out, {}, force, out_option);  // a file, an unwritable place: said now, before any evaluation
@@ -111,10 +113,13 @@ void checkSimulatedTime(const calib::ScenarioSet& set, double max_s, long evalua
   if (sum > max_s)
     throw InputError(set.source, longest ? longest->line : 0, "duration_s",
                      "the scenarios last " + sixDigits(sum) + " s of simulated time in total (the longest, '" +
-                         (longest ? longest->name : std::string()) + "', " + sixDigits(longest ? longest->duration_s : 0) +
-                         " s), more than --max-sim-time " + sixDigits(max_s) + " s: raise --max-sim-time to run it");
+                         (longest ? longest->name : std::string()) + "', " +
+                         sixDigits(longest ? longest->duration_s : 0) + " s), more than --max-sim-time " +
+                         sixDigits(max_s) + " s: raise --max-sim-time to run it");
   std::printf("simulated time: %s s per evaluation (%d scenarios)", sixDigits(sum).c_str(), n);
-  if (evaluations > 0) std::printf("; about %s s for %ld evaluations", sixDigits(sum * static_cast<double>(evaluations)).c_str(), evaluations);
+  if (evaluations > 0)
+    std::printf("; about %s s for %ld evaluations", sixDigits(sum * static_cast<double>(evaluations)).c_str(),
+                evaluations);
   std::printf("\n");
   std::fflush(stdout);
 }

@@ -18,8 +18,8 @@
 #include <sstream>
 
 #include "app/cli/commands.h"
-#include "app/cli/output_paths.h"
 #include "app/cli/identify_leg.h"
+#include "app/cli/output_paths.h"
 #include "calib/mabel_identification.h"
 #include "calib/output_error_fit.h"
 #include "calib/servo_identification.h"

@@ -3,7 +3,6 @@
 // viscous friction (eq. 19, SISO) and the motor biases (eq. 20, MIMO) fitted by simulating the
 // test-stand experiment (calib/mabel_leg_identification.h), and a synthetic experiment to try it.
 #include "app/cli/identify_leg.h"
-#include "app/cli/output_paths.h"
 
 #include <algorithm>
 #include <cmath>
@@ -16,6 +15,7 @@
 #include <optional>
 #include <sstream>
 
+#include "app/cli/output_paths.h"
 #include "calib/mabel_leg_identification.h"
 #include "sim/input_error.h"
 #include "sim/robot_library.h"
@@ -187,7 +187,8 @@ struct FitArgs {
 };
 
 int runLegFriction(const FitArgs& a) {
-  claimOutputDir(a.out, {legOutputName(a.log, "leg_friction", ".csv"), legOutputName(a.log, "leg_friction", ".png")}, a.force);
+  claimOutputDir(a.out, {legOutputName(a.log, "leg_friction", ".csv"), legOutputName(a.log, "leg_friction", ".png")},
+                 a.force);
   const LegSide side = a.common.sideValue();
   const calib::LegExperiment e = experiment(side, a.dof);
   if (e.mimo()) throw InputError("", 0, "--dof", "eq. (19) fits a SISO experiment: mLA or mLS");

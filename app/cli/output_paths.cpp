@@ -53,8 +53,7 @@ void claimOutputFile(const std::string& path, bool force, const std::string& opt
   const fs::path p(path);
   std::error_code ec;
   const fs::file_status st = fs::status(p, ec);
-  if (fs::is_directory(st))
-    throw InputError(path, 0, option, "is a directory; give the name of the file to write");
+  if (fs::is_directory(st)) throw InputError(path, 0, option, "is a directory; give the name of the file to write");
   if (fs::exists(st) && !force)
     throw InputError(path, 0, option, "the file exists; use --force to replace it (or choose another name)");
   if (!p.has_filename()) throw InputError(path, 0, option, "names no file");

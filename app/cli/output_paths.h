@@ -14,7 +14,7 @@
 ///   option and what to do, before anything is simulated, not "internal error: filesystem error"
 ///   at the end.
 ///
-/// Each command calls claimOutputFile or claimOutputDir once, with its own --force flag (addForce).
+/// Each command calls claimOutputFile or claimOutputDir once, with its own --force flag (addForceOption).
 
 #include <string>
 #include <vector>

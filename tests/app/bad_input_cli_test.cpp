@@ -106,8 +106,8 @@ TEST(BadInputCli, AScenarioSetLongerThanTheSimulatedTimeLimitIsRefusedBeforeItRu
   // Each duration is plausible, their sum is not what anyone meant: refused with the longest line
   // and the option that raises the limit, before a single step.
   const std::string motion = std::string(GAPSIM_SOURCE_DIR) + "/calib/examples/nao_twin/motions/squat_fast.csv";
-  const std::string set = scratch("sum_set.csv", "name,motion,reference,duration_s\na," + motion + ",a.csv,300\nb," +
-                                                     motion + ",b.csv,400\n");
+  const std::string set = scratch(
+      "sum_set.csv", "name,motion,reference,duration_s\na," + motion + ",a.csv,300\nb," + motion + ",b.csv,400\n");
   const std::string out = (gapsim::test::testDir("gapsim_bad_input_cli") / "twin_sum").string();
   expectRefused(cli("twin --robot nao --scenarios " + set + " --out " + out),
                 "sum_set.csv:3: duration_s: the scenarios last 700 s of simulated time in total (the longest, 'b', "

@@ -117,7 +117,8 @@ TEST(Cli, AbsurdTimeStepWithTheGearModelIsRejectedBeforeRunning) {
 
 TEST(Cli, SetParamsAndProbes) {
   const std::string log = ::testing::TempDir() + "/cli_probe.csv";
-  Result r = cli("run --robot nao --quiet --duration 0.2 --set legs/typeB/motor/B_v=0.04 --probe 'LKnee*' --force --out " + log);
+  Result r = cli(
+      "run --robot nao --quiet --duration 0.2 --set legs/typeB/motor/B_v=0.04 --probe 'LKnee*' --force --out " + log);
   ASSERT_EQ(r.code, 0) << r.out;
   const std::string text = slurp(log);
   for (const char* col : {"LKneePitch/motor/current_A", "LKneePitch/gear/deflection_rad", "LKneePitch/pid/U_V"})

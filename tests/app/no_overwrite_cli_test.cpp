@@ -59,7 +59,8 @@ TEST(NoOverwriteCli, Run) {
   EXPECT_TRUE(contains(dir.out, "is a directory")) << dir.out;
   const Result ro = cli("run --robot nao --quiet --duration 0.05 --out /proc/gapsim_log.csv");
   EXPECT_EQ(ro.code, 2) << ro.out;
-  EXPECT_TRUE(contains(ro.out, "error: /proc/gapsim_log.csv: --out: cannot write into the directory '/proc'")) << ro.out;
+  EXPECT_TRUE(contains(ro.out, "error: /proc/gapsim_log.csv: --out: cannot write into the directory '/proc'"))
+      << ro.out;
   EXPECT_FALSE(contains(ro.out, "sim_time_s=")) << "the run started: " << ro.out;
   const Result under_file = cli("run --robot nao --quiet --duration 0.05 --out " + out + "/sub/log.csv");
   EXPECT_EQ(under_file.code, 2) << under_file.out;

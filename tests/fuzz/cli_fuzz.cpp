@@ -64,25 +64,33 @@ const Target kTargets[] = {
     {"urdf-mabel", "robots/mabel", "mabel.urdf", "run --robot {in} --quiet --duration 0.05", 6},
     {"urdf-pendulum", "tests/sim/data", "pendulum.urdf", "run --robot {in} --quiet --duration 0.2", 3},
     {"urdf-thirdparty", "tests/app/data", "thirdparty_arm_robot.urdf", "info {in}", 3},
-    {"urdf-servo-rig", "robots/bioloid/identification", "ankle_r_foot.urdf", "run --robot {in} --quiet --duration 0.1", 3},
+    {"urdf-servo-rig", "robots/bioloid/identification", "ankle_r_foot.urdf", "run --robot {in} --quiet --duration 0.1",
+     3},
     {"motion-csv-nao", "robots/nao/motions", "squat.csv", "run --robot nao --quiet --duration 0.1 --motion {in}", 8},
-    {"motion-csv-walk", "robots/nao/motions", "walk_200mm_s_1s.csv", "run --robot nao --quiet --duration 0.05 --motion {in}", 4},
-    {"motion-csv-bioloid", "robots/bioloid/motions", "wave.csv", "run --robot bioloid --quiet --duration 0.1 --motion {in}", 4},
+    {"motion-csv-walk", "robots/nao/motions", "walk_200mm_s_1s.csv",
+     "run --robot nao --quiet --duration 0.05 --motion {in}", 4},
+    {"motion-csv-bioloid", "robots/bioloid/motions", "wave.csv",
+     "run --robot bioloid --quiet --duration 0.1 --motion {in}", 4},
     {"motion-joint-table", "tests/sim/data/timeseries", "walk_table.csv",
      "run --robot nao --quiet --duration 0.1 --frame-period 0.02 --motion {in}", 4},
     {"motion-webots", "robots/nao/motions", "squat.motion", "run --robot nao --quiet --duration 0.1 --motion {in}", 6},
     {"motion-mtn", "tests/sim/data/mtn", "sitPose.mtn",
      "run --robot bioloid --quiet --duration 0.1 --page sit-to-stand --motion {in}", 6},
-    {"motion-log", "tests/sim/data/timeseries", "motion_log_replay.csv", "run --robot nao --quiet --duration 0.1 --motion {in}", 3},
-    {"params-nao", "calib/examples/nao_twin", "hidden.params", "run --robot nao --quiet --duration 0.05 --params {in}", 5},
+    {"motion-log", "tests/sim/data/timeseries", "motion_log_replay.csv",
+     "run --robot nao --quiet --duration 0.1 --motion {in}", 3},
+    {"params-nao", "calib/examples/nao_twin", "hidden.params", "run --robot nao --quiet --duration 0.05 --params {in}",
+     5},
     {"params-bioloid", "robots/bioloid/calibration", "twin_hidden.params",
      "run --robot bioloid --quiet --duration 0.05 --params {in}", 4},
     {"space", "calib/examples/nao_twin", "space.csv",
-     "calibrate --robot nao --space {in} --scenarios @tests/fuzz/fixtures/short_scenarios.csv --lambda 2 --generations 1 "
+     "calibrate --robot nao --space {in} --scenarios @tests/fuzz/fixtures/short_scenarios.csv --lambda 2 --generations "
+     "1 "
      "--backend serial --max-sim-time 5 --out {tmp}/cal",
      5},
     {"scenarios", "calib/examples/nao_twin", "scenarios.csv",
-     "twin --robot nao --params @calib/examples/nao_twin/hidden.params --scenarios {in} --max-sim-time 5 --out {tmp}/twin", 6},
+     "twin --robot nao --params @calib/examples/nao_twin/hidden.params --scenarios {in} --max-sim-time 5 --out "
+     "{tmp}/twin",
+     6},
     {"log-servo-step", "tests/calib/data", "ankle_r_foot_slope32.csv", "identify servo --log {in} --out {tmp}/id", 4},
     {"recording", "tests/calib/data/bioloid_lean", "rising/lean-to-stand/0.05-01.csv",
      "replay --recordings {root} --trials 0.05-01", 3},
@@ -104,13 +112,16 @@ struct Rng {
 };
 
 /// Numbers a careless or hostile file holds: the ones that used to reach ODE or the run loop.
-const char* const kNumbers[] = {"1e308",  "-1e308", "1e-320", "-1e-320",   "4294967296", "2147483648", "-2147483649",
-                                "0",      "-0",     "-1",     "1e6",       "-1e6",       "1e300",      "nan",
-                                "inf",    "-inf",   "1e-300", "9e18",      "1e19",       "0x10",       "1.",
-                                ".5",     "1e",     "--1",    "99999999999999999999", "3.4e38", "1e-9", "65536"};
+const char* const kNumbers[] = {"1e308",      "-1e308",      "1e-320", "-1e-320", "4294967296",
+                                "2147483648", "-2147483649", "0",      "-0",      "-1",
+                                "1e6",        "-1e6",        "1e300",  "nan",     "inf",
+                                "-inf",       "1e-300",      "9e18",   "1e19",    "0x10",
+                                "1.",         ".5",          "1e",     "--1",     "99999999999999999999",
+                                "3.4e38",     "1e-9",        "65536"};
 /// Bytes and words a mutant may gain.
-const char* const kTokens[] = {",", ";", "\n", "\r\n", "\"", "#", "<", ">", "/>", "=", " ", "\t", "e", "-", ".",
-                               "name", "time_s", "<link>", "</robot>", "<joint", "xyz=\"", "PAGE", "]", "[", "{", "}"};
+const char* const kTokens[] = {",",        ";",      "\n",     "\r\n", "\"", "#", "<",    ">",      "/>",
+                               "=",        " ",      "\t",     "e",    "-",  ".", "name", "time_s", "<link>",
+                               "</robot>", "<joint", "xyz=\"", "PAGE", "]",  "[", "{",    "}"};
 
 std::string readFile(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -237,9 +248,12 @@ void mutateOnce(std::string& s, Rng& r, std::string& what) {
     case 10: {  // odd bytes: NUL, 0xff, a very long run
       const std::size_t a = pos();
       const std::size_t v = r.below(3);
-      if (v == 0) s.insert(a, 1, '\0');
-      else if (v == 1) s.insert(a, "\xff\xfe");
-      else s.insert(a, std::string(1 + r.below(100000), static_cast<char>('0' + r.below(10))));
+      if (v == 0)
+        s.insert(a, 1, '\0');
+      else if (v == 1)
+        s.insert(a, "\xff\xfe");
+      else
+        s.insert(a, std::string(1 + r.below(100000), static_cast<char>('0' + r.below(10))));
       what += "bytes@" + std::to_string(a) + " ";
       return;
     }
@@ -254,8 +268,10 @@ void mutateOnce(std::string& s, Rng& r, std::string& what) {
     }
   }
   // the chosen mutation did not apply (no number, empty file): flip a byte or append one
-  if (s.empty()) s = "1";
-  else s[r.below(s.size())] ^= 0x20;
+  if (s.empty())
+    s = "1";
+  else
+    s[r.below(s.size())] ^= 0x20;
   what += "fallback ";
 }
 
@@ -353,9 +369,12 @@ Outcome runProcess(const std::vector<std::string>& argv, const fs::path& cwd, co
   o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (WIFEXITED(status)) o.code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) o.signal = WTERMSIG(status);
-  if (timed_out) o.verdict = "hang (wall-clock limit " + std::to_string(lim.wall_s) + " s)";
-  else if (o.signal == SIGXCPU) o.verdict = "hang (CPU limit " + std::to_string(lim.cpu_s) + " s)";
-  else if (o.signal) o.verdict = std::string("signal ") + std::to_string(o.signal) + " (" + strsignal(o.signal) + ")";
+  if (timed_out)
+    o.verdict = "hang (wall-clock limit " + std::to_string(lim.wall_s) + " s)";
+  else if (o.signal == SIGXCPU)
+    o.verdict = "hang (CPU limit " + std::to_string(lim.cpu_s) + " s)";
+  else if (o.signal)
+    o.verdict = std::string("signal ") + std::to_string(o.signal) + " (" + strsignal(o.signal) + ")";
   return o;
 }
 
@@ -513,7 +532,8 @@ int replay(const Options& opt) {
       Outcome o;
       const std::string v = runOne(opt, t, readFile(f), n++, o);
       ++runs;
-      if (opt.verbose) std::printf("%s %s exit %d %.2f s %s\n", t.name, f.filename().c_str(), o.code, o.seconds, v.c_str());
+      if (opt.verbose)
+        std::printf("%s %s exit %d %.2f s %s\n", t.name, f.filename().c_str(), o.code, o.seconds, v.c_str());
       if (!v.empty()) {
         ++failures;
         report(t, f.filename().string(), v, "", o);
@@ -526,10 +546,11 @@ int replay(const Options& opt) {
 }
 
 void usage() {
-  std::fprintf(stderr,
-               "usage: gapsim-cli-fuzz --cli PATH [--source DIR] [--seed N] [--runs N | --seconds S] [--only PREFIX]\n"
-               "                       [--keep DIR] [--replay DIR] [--cpu-limit S] [--wall-limit S] [--memory-limit MB]\n"
-               "                       [--scratch DIR] [--list] [--verbose]\n");
+  std::fprintf(
+      stderr,
+      "usage: gapsim-cli-fuzz --cli PATH [--source DIR] [--seed N] [--runs N | --seconds S] [--only PREFIX]\n"
+      "                       [--keep DIR] [--replay DIR] [--cpu-limit S] [--wall-limit S] [--memory-limit MB]\n"
+      "                       [--scratch DIR] [--list] [--verbose]\n");
 }
 
 }  // namespace
@@ -546,20 +567,34 @@ int main(int argc, char** argv) {
       }
       return argv[++i];
     };
-    if (a == "--cli") opt.cli = value();
-    else if (a == "--source") opt.source = value();
-    else if (a == "--seed") opt.seed = std::stoull(value());
-    else if (a == "--runs") opt.runs = std::stol(value());
-    else if (a == "--seconds") opt.seconds = std::stod(value());
-    else if (a == "--only") opt.only = value();
-    else if (a == "--keep") opt.keep = value();
-    else if (a == "--replay") opt.replay = value();
-    else if (a == "--scratch") opt.scratch = value();
-    else if (a == "--cpu-limit") opt.limits.cpu_s = std::stoi(value());
-    else if (a == "--wall-limit") opt.limits.wall_s = std::stoi(value());
-    else if (a == "--memory-limit") opt.limits.memory_mb = std::stol(value());
-    else if (a == "--list") list = true;
-    else if (a == "--verbose") opt.verbose = true;
+    if (a == "--cli")
+      opt.cli = value();
+    else if (a == "--source")
+      opt.source = value();
+    else if (a == "--seed")
+      opt.seed = std::stoull(value());
+    else if (a == "--runs")
+      opt.runs = std::stol(value());
+    else if (a == "--seconds")
+      opt.seconds = std::stod(value());
+    else if (a == "--only")
+      opt.only = value();
+    else if (a == "--keep")
+      opt.keep = value();
+    else if (a == "--replay")
+      opt.replay = value();
+    else if (a == "--scratch")
+      opt.scratch = value();
+    else if (a == "--cpu-limit")
+      opt.limits.cpu_s = std::stoi(value());
+    else if (a == "--wall-limit")
+      opt.limits.wall_s = std::stoi(value());
+    else if (a == "--memory-limit")
+      opt.limits.memory_mb = std::stol(value());
+    else if (a == "--list")
+      list = true;
+    else if (a == "--verbose")
+      opt.verbose = true;
     else {
       usage();
       return 2;
@@ -575,8 +610,7 @@ int main(int argc, char** argv) {
   }
   opt.cli = fs::absolute(opt.cli).string();
   opt.source = fs::absolute(opt.source);
-  if (opt.scratch.empty())
-    opt.scratch = fs::temp_directory_path() / ("gapsim_cli_fuzz_" + std::to_string(getpid()));
+  if (opt.scratch.empty()) opt.scratch = fs::temp_directory_path() / ("gapsim_cli_fuzz_" + std::to_string(getpid()));
   fs::create_directories(opt.scratch);
   if (!opt.keep.empty()) opt.keep = fs::absolute(opt.keep);
   signal(SIGPIPE, SIG_IGN);

@@ -49,9 +49,9 @@ std::string extension() {
 }
 
 std::string scratchFile() {
-  static const std::string path =
-      (std::filesystem::temp_directory_path() / ("gapsim_fuzz_" + kTarget + "_" + std::to_string(getpid()) + extension()))
-          .string();
+  static const std::string path = (std::filesystem::temp_directory_path() /
+                                   ("gapsim_fuzz_" + kTarget + "_" + std::to_string(getpid()) + extension()))
+                                      .string();
   return path;
 }
 
