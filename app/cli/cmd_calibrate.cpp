@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <map>
 
 #include "app/cli/calibration_job.h"
 #include "app/cli/commands.h"
@@ -206,8 +207,21 @@ Action addTwin(CLI::App& app) {
       throw InputError(set.source, 0, "--out",
                        "give the directory to write the reference logs into: twin never writes into the scenario set "
                        "it reads (to regenerate the set's own logs, give their directory and --force)");
+    // The logs are named as the references: each must be a name of its own that can be written,
+    // said with the set's line before any scenario runs.
     std::vector<std::string> files;
-    for (const auto& sc : set.scenarios) files.push_back(fs::path(sc.reference_path).filename().string());
+    std::map<std::string, int> line_of;
+    for (const auto& sc : set.scenarios) {
+      const std::string name = fs::path(sc.reference_path).filename().string();
+      if (name.empty() || name == "." || name == ".." || name.size() > 255)
+        throw InputError(set.source, sc.line, "reference",
+                         "'" + name.substr(0, 40) + (name.size() > 40 ? "...'" : "'") +
+                             " is not a file name the twin can write (1 to 255 characters)");
+      if (!line_of.emplace(name, sc.line).second)
+        throw InputError(set.source, sc.line, "reference",
+                         "the log '" + name + "' is written for line " + std::to_string(line_of[name]) + " already");
+      files.push_back(name);
+    }
     claimOutputDir(*out, files, *force);
     for (const auto& p : calib::writeTwinLogs(*model, set, *ts, *out)) std::printf("wrote %s\n", p.c_str());
     std::printf("twin logs are SYNTHETIC: simulated with hidden parameters%s\n",
