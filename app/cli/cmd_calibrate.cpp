@@ -202,7 +202,6 @@ Action addTwin(CLI::App& app) {
     if (!ra->stepper.empty()) ts->quickstep = ra->stepper == "quick";
     const auto model = loadConfiguredModel(*ra);
     const auto set = calib::ScenarioSet::load(*set_path, false);
-    checkSimulatedTime(set, *max_sim_time, 0, true);
     if (out->empty())
       throw InputError(set.source, 0, "--out",
                        "give the directory to write the reference logs into: twin never writes into the scenario set "
@@ -222,6 +221,7 @@ Action addTwin(CLI::App& app) {
                          "the log '" + name + "' is written for line " + std::to_string(line_of[name]) + " already");
       files.push_back(name);
     }
+    checkSimulatedTime(set, *max_sim_time, 0, true);
     claimOutputDir(*out, files, *force);
     for (const auto& p : calib::writeTwinLogs(*model, set, *ts, *out)) std::printf("wrote %s\n", p.c_str());
     std::printf("twin logs are SYNTHETIC: simulated with hidden parameters%s\n",
