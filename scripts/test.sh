@@ -19,7 +19,7 @@ if [ "${1:-}" = "--sanitize" ]; then
   supp="$PWD/tests/sanitizers"
   # halt_on_error: a report ends the process with a non-zero code, so the test fails. Leaks in the
   # system's libraries (Qt, Mesa, fontconfig) are suppressed by name in lsan.supp, never gapsim's.
-  export ASAN_OPTIONS="halt_on_error=1:detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1"
+  export ASAN_OPTIONS="halt_on_error=1:detect_leaks=1:check_initialization_order=1"
   export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
   export LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0"
 else
