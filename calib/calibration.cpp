@@ -132,7 +132,13 @@ Calibration::Calibration(ParameterSpace space, CalibrationSettings settings, std
 nlohmann::json Calibration::readCheckpoint(const std::string& out_dir) {
   const std::string path = out_dir + "/checkpoint.json";
   std::ifstream in(path);
-  if (!in) throw InputError(path, 0, "--resume", "no checkpoint to resume from");
+  if (!in)
+    throw InputError(path, 0, "--resume",
+                     std::filesystem::is_directory(out_dir)
+                         ? "no checkpoint to resume from: the run was stopped before it saved its first generation; "
+                           "start it again with the same command and --out " +
+                               out_dir + " (its leftovers are replaced)"
+                         : "no checkpoint to resume from: " + out_dir + " is not a results directory");
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(in);
@@ -195,7 +201,13 @@ nlohmann::json Calibration::checkpoint() const {
 }
 
 void Calibration::writeFiles() const {
+  // The checkpoint first: a kill between the writes leaves results behind the checkpoint, never
+  // ahead of it, and a resume rewrites them (run()).
   writeFileAtomically(out_dir_ + "/checkpoint.json", checkpoint().dump(1));
+  writeResults();
+}
+
+void Calibration::writeResults() const {
   std::ostringstream h;
   h << "generation,evaluations,best,median,sigma";
   for (const auto& d : space_.dimensions()) h << ',' << d.label;
@@ -216,6 +228,7 @@ void Calibration::writeFiles() const {
 }
 
 void Calibration::run(BatchEvaluator& ev, std::ostream* progress, int stop_after) {
+  if (!history_.empty()) writeResults();  // resumed: repair what a kill after the checkpoint left stale
   if (history_.empty()) {
     best_values_ = space_.initialValues();
     const EvalResult r0 = ev.evaluate({best_values_}).front();

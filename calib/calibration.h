@@ -65,7 +65,9 @@ class Calibration {
 
   /// Runs until settings.generations are done or the optimizer stops; `stop_after` >= 0 ends this
   /// session after that many generations (tests: an interrupted run). Progress lines go to
-  /// `progress` (may be null).
+  /// `progress` (may be null). A resumed run first rewrites history.csv and best.params from the
+  /// checkpoint: a run killed after checkpoint.json was committed but before those two were
+  /// (each file is replaced atomically, the three not at once) left them a generation behind.
   void run(BatchEvaluator& ev, std::ostream* progress, int stop_after = -1);
 
   const ParameterSpace& space() const { return space_; }
@@ -84,7 +86,10 @@ class Calibration {
   void writeSpread() const;
 
  private:
+  /// checkpoint.json, then the results derived from it (writeResults).
   void writeFiles() const;
+  /// history.csv and best.params from the state (what the checkpoint holds).
+  void writeResults() const;
   nlohmann::json checkpoint() const;
 
   ParameterSpace space_;

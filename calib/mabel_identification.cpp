@@ -74,6 +74,19 @@ void ChirpOptions::validate() const {
   if (!positive(sample_time_s)) bad("sample time must be > 0, got " + sixDigits(sample_time_s) + " s");
   if (1.0 / (f_end_Hz * sample_time_s) < 4.0)
     bad("sample time " + sixDigits(sample_time_s) + " s gives fewer than 4 samples per period at " + sixDigits(f_end_Hz) + " Hz");
+  // The signal's length, before a sample is made: 1e9 periods or a 1 ns sample time used to fill
+  // the memory for minutes. 1e7 samples (the paper's chirp has 1.2e5 at 1 ms) is the bound.
+  constexpr double kMaxSamples = 1e7;
+  if (steps > 1000000) bad("steps must be <= 1000000, got " + std::to_string(steps));
+  double duration_s = 0;
+  for (int j = 0; j < steps; ++j) {
+    const double x = steps == 1 ? 0.0 : static_cast<double>(j) / (steps - 1);
+    duration_s += periods / (f_start_Hz * std::pow(f_end_Hz / f_start_Hz, x));
+  }
+  if (!(duration_s / sample_time_s <= kMaxSamples))
+    bad("the chirp would last " + sixDigits(duration_s) + " s, " + sixDigits(duration_s / sample_time_s) +
+        " samples at " + sixDigits(sample_time_s) + " s: more than " + sixDigits(kMaxSamples) +
+        " (fewer --steps or --periods, a higher --f-start or a longer --ts)");
 }
 
 ChirpSignal chirpExcitation(const ChirpOptions& o) {

@@ -97,7 +97,8 @@ ScenarioSet ScenarioSet::load(const std::string& path, bool need_references) {
     }
     set.scenarios.push_back(std::move(s));
   }
-  if (!header) throw InputError(path, 0, "header", "empty scenario set file");
+  if (!header)
+    throw InputError(path, 1, "header", "empty scenario set file: no header row (only blank or comment lines)");
   bool any_train = false;
   for (const auto& s : set.scenarios) any_train |= !s.holdout;
   if (!any_train) throw InputError(path, 0, "role", "no training scenario");

@@ -116,7 +116,8 @@ ParameterSpace ParameterSpace::load(const std::string& path) {
     }
     entries.push_back(std::move(e));
   }
-  if (!header) throw InputError(path, 0, "header", "empty parameter space file");
+  if (!header)
+    throw InputError(path, 1, "header", "empty parameter space file: no header row (only blank or comment lines)");
   return fromEntries(std::move(entries), path);
 }
 

@@ -26,7 +26,7 @@ LEGS = [s + j for s in ("L", "R") for j in ("HipYawPitch", "HipRoll", "HipPitch"
 
 
 def run(cli, config, motion, iterations, sets, out):
-    cmd = [cli, "run", "--robot", "nao", "--quiet", "--out", out, "--log-period", "0.01"]
+    cmd = [cli, "run", "--robot", "nao", "--quiet", "--out", out, "--force", "--log-period", "0.01"]
     if motion != "stand":
         cmd += ["--motion", motion]
     else:

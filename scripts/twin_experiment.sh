@@ -36,11 +36,17 @@ echo "== twin experiment $(date -u '+%Y-%m-%d %H:%M:%S UTC'), $(nproc) cores, lo
 t0=$(date +%s)
 
 echo "== 1. twin logs (SYNTHETIC: hidden parameters, IMU noise 0.002 rad, IMU delay 10 ms)"
-"$cli" twin --robot "$robot" --params "$ex/hidden.params" --scenarios "$ex/scenarios.csv" \
-    --imu-noise 0.002 --imu-delay 0.01
+# The scenario set is copied into OUT_DIR/set (its motions linked) and the twin writes the set's
+# reference logs there: twin never writes into the set it reads, and the source tree stays clean.
+set_dir="$out/set"
+mkdir -p "$set_dir"
+cp "$ex/scenarios.csv" "$set_dir/scenarios.csv"
+ln -sfn "$ex/motions" "$set_dir/motions"
+"$cli" twin --robot "$robot" --params "$ex/hidden.params" --scenarios "$set_dir/scenarios.csv" \
+    --imu-noise 0.002 --imu-delay 0.01 --out "$set_dir/reference" --force
 
 echo "== 2. calibrate from the defaults (CMA-ES, lambda $lambda, $generations generations, $jobs workers)"
-"$cli" calibrate --robot "$robot" --space "$ex/space.csv" --scenarios "$ex/scenarios.csv" --optimizer cmaes \
+"$cli" calibrate --robot "$robot" --space "$ex/space.csv" --scenarios "$set_dir/scenarios.csv" --optimizer cmaes \
     --lambda "$lambda" --generations "$generations" --sigma0 0.2 --seed "$seed" --jobs "$jobs" --f-joints "${F_JOINTS:-all}" \
     --out "$out/calibration" --force "$@" | tee "$out/calibrate.log"
 t1=$(date +%s)
@@ -57,11 +63,11 @@ speed() {  # speed LOG: (x(8.00) - x(2.00)) / 6.00 in m/s from torso/x_m; "fell"
            $1 + 0 >= 8.0 - 1e-9 && b == "" { b = $c }
            END { if (c == "") exit 1; if (fell) printf "fell"; else if (a == "" || b == "") printf "diverged"; else printf "%.5f", (b - a) / 6.0 }' "$1"
 }
-"$cli" run --robot "$robot" --quiet --motion "$motion" --duration 8.5 "${bal[@]}" --out "$out/holdout_defaults.csv" > /dev/null || true &
-"$cli" run --robot "$robot" --quiet --motion "$motion" --duration 8.5 "${bal[@]}" --params "$ex/hidden.params" --out "$out/holdout_hidden.csv" > /dev/null || true &
+"$cli" run --robot "$robot" --quiet --motion "$motion" --duration 8.5 "${bal[@]}" --out "$out/holdout_defaults.csv" --force > /dev/null || true &
+"$cli" run --robot "$robot" --quiet --motion "$motion" --duration 8.5 "${bal[@]}" --params "$ex/hidden.params" --out "$out/holdout_hidden.csv" --force > /dev/null || true &
 wait
 "$cli" run --robot "$robot" --quiet --motion "$motion" --duration 8.5 "${bal[@]}" --params "$out/calibration/best.params" \
-    --out "$out/holdout_calibrated.csv" > /dev/null || true
+    --out "$out/holdout_calibrated.csv" --force > /dev/null || true
 v_def=$(speed "$out/holdout_defaults.csv")
 v_hid=$(speed "$out/holdout_hidden.csv")
 v_cal=$(speed "$out/holdout_calibrated.csv")

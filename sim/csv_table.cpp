@@ -214,7 +214,8 @@ CsvTable CsvTable::parse(std::string_view text, const std::string& name,
     t.row_lines_.push_back(line_no);
   }
 
-  if (t.header_line_ == 0) throw InputError(name, 0, "", "empty file: no header row");
+  if (t.header_line_ == 0)
+    throw InputError(name, 1, "header", "empty file: no header row (only blank or comment lines)");
   if (t.row_lines_.empty()) {
     throw InputError(name, t.header_line_, "", "no data rows after the header");
   }

@@ -11,6 +11,29 @@
 
 namespace gapsim {
 
+/// `s` with its control characters spelled out (a NUL byte as \0, ESC as \x1b, CR as \r): a NUL
+/// byte in a path read from a file no longer ends the message that quotes it (what() is a C
+/// string), nor does a raw escape sequence reach the terminal. Line feeds and tabs (messages of
+/// several lines) and bytes from 0x80 up (UTF-8) are kept.
+inline std::string printable(const std::string& s) {
+  std::string out;
+  out.reserve(s.size());
+  for (unsigned char c : s) {
+    if ((c >= 0x20 && c != 0x7f) || c == '\n' || c == '\t') {
+      out += static_cast<char>(c);
+    } else if (c == '\0') {
+      out += "\\0";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", c);
+      out += buf;
+    }
+  }
+  return out;
+}
+
 class InputError : public std::runtime_error {
  public:
   InputError(std::string file, int line, std::string field, std::string what)
@@ -31,7 +54,7 @@ class InputError : public std::runtime_error {
     if (line > 0) s += ":" + std::to_string(line);
     if (!s.empty()) s += ": ";
     if (!field.empty()) s += field + ": ";
-    return s + what;
+    return printable(s + what);
   }
   std::string file_;
   int line_;

@@ -9,11 +9,13 @@
 
 #include "sim/csv_table.h"
 #include "sim/input_error.h"
+#include "sim/plausible.h"
 
 namespace gapsim {
 namespace {
 
 constexpr double kMaxDuration_s = 60.0;
+constexpr double kMaxTotalDuration_s = 30.0;  ///< all keyframes together (optimised ones: n x at most 1.5 s)
 
 std::string num(double v) {
   char buf[64];
@@ -52,7 +54,8 @@ KeyframeController::KeyframeController(std::vector<std::string> stems, std::vect
     if (s.empty()) throw InputError(source_, header_line_, "header", "empty joint name");
     if (!seen.insert(s).second) throw InputError(source_, header_line_, s + "_rad", "joint listed twice");
   }
-  if (keyframes_.empty()) throw InputError(source_, 0, "", "a controller needs at least one keyframe");
+  if (keyframes_.empty()) throw InputError(source_, header_line_, "", "a controller needs at least one keyframe");
+  double total_s = 0;
   for (std::size_t k = 0; k < keyframes_.size(); ++k) {
     const Keyframe& f = keyframes_[k];
     const std::string where = "keyframe " + std::to_string(k + 1) + ": ";
@@ -62,8 +65,18 @@ KeyframeController::KeyframeController(std::vector<std::string> stems, std::vect
     if (f.q_rad.size() != stems_.size())
       throw InputError(source_, f.line, "", where + std::to_string(f.q_rad.size()) + " joint values for " +
                                                 std::to_string(stems_.size()) + " joints");
-    for (std::size_t j = 0; j < f.q_rad.size(); ++j)
+    for (std::size_t j = 0; j < f.q_rad.size(); ++j) {
       if (!std::isfinite(f.q_rad[j])) throw InputError(source_, f.line, stems_[j] + "_rad", where + "not finite");
+      plausible::check(f.q_rad[j], plausible::kJointTarget, source_, f.line, stems_[j] + "_rad",
+                       where + "joint target");
+    }
+    // The whole controller plays within one rising run: a keyframe line repeated a hundred times
+    // (or a hundred keyframes of 60 s) would simulate for minutes to hours.
+    total_s += f.duration_s;
+    if (total_s > kMaxTotalDuration_s)
+      throw InputError(source_, f.line, "duration_s",
+                       where + "the keyframes last " + num(total_s) + " s up to here, more than a controller may (" +
+                           num(kMaxTotalDuration_s) + " s in all)");
   }
 }
 

@@ -278,7 +278,8 @@ Motion readWebotsMotion(const std::string& path) {
     values.push_back(std::move(row));
     lines.push_back(line_no);
   }
-  if (header_line == 0) throw InputError(path, 0, "", "empty file: no #WEBOTS_MOTION header");
+  if (header_line == 0)
+    throw InputError(path, 1, "header", "empty file: no #WEBOTS_MOTION header (only blank or comment lines)");
   if (times.empty()) throw InputError(path, header_line, "", "no poses after the header");
   return Motion(std::move(joints), std::move(times), std::move(values), path, header_line,
                 std::move(lines));

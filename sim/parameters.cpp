@@ -422,7 +422,8 @@ void loadParameterFile(RobotModel& model, const std::string& path) {
       throw InputError(path, n, cells[0], "not a finite number: '" + t + "'");
     setInputParameter(m, cells[0], v, path, n);
   }
-  if (!header) throw InputError(path, 0, "header", "empty parameter file");
+  if (!header)
+    throw InputError(path, 1, "header", "empty parameter file: no header row name,value (only blank or comment lines)");
   model = std::move(m);
 }
 

@@ -818,6 +818,8 @@ void parseGapsim(Ctx& c, const XMLElement* g, RobotModel& m) {
           m.imus.push_back(std::move(imu));
         } else if (sn == "foot_contact") {
           m.foot_contacts.push_back({attrString(c, s, "name", fs), requireLink(c, s, m, fs)});
+          for (std::size_t k = 0; k + 1 < m.foot_contacts.size(); ++k)  // their log columns would clash
+            if (m.foot_contacts[k].name == m.foot_contacts.back().name) c.fail(s, fs + "@name", "listed twice");
         } else if (sn == "encoder") {
           double r = attrDouble(c, s, "resolution_rad", fs);
           if (r < 0) c.fail(s, fs + "@resolution_rad", "must be >= 0");

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "app/cli/calibration_job.h"
 
+#include <cstdio>
 #include <filesystem>
 
+#include "app/cli/output_paths.h"
 #include "calib/mpi_evaluator.h"
 #include "sim/input_error.h"
 
@@ -38,14 +40,36 @@ std::unique_ptr<calib::BatchEvaluator> localBackend(const std::string& backend, 
   return std::make_unique<calib::ProcessPoolEvaluator>(fn, jobs);
 }
 
+namespace {
+
+/// A results directory without checkpoint.json whose files are all temporary (*.tmp): what a run
+/// killed before it committed its first checkpoint leaves. Reusable without --force.
+bool onlyLeftoversOfAKilledStart(const std::string& dir) {
+  std::error_code ec;
+  if (fs::exists(fs::path(dir) / "checkpoint.json", ec)) return false;
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (!e.is_regular_file() || e.path().extension() != ".tmp") return false;
+  return !ec;
+}
+
+}  // namespace
+
 std::unique_ptr<calib::Calibration> openCalibration(const calib::ParameterSpace& space,
                                                     const calib::CalibrationSettings& settings, const std::string& out,
                                                     const std::string& resume, bool force, const nlohmann::json& inputs,
                                                     const std::string& out_option) {
   if (!resume.empty())
     return std::make_unique<calib::Calibration>(calib::Calibration::fromCheckpoint(space, resume, settings.generations));
-  if (fs::exists(out) && !fs::is_empty(out) && !force)
-    throw InputError(out, 0, out_option, "the results directory is not empty (use --force, or --resume it)");
+  if (fs::is_directory(out) && !fs::is_empty(out) && !force) {
+    if (!onlyLeftoversOfAKilledStart(out))
+      throw InputError(out, 0, out_option, "the results directory is not empty (use --force, or --resume it)");
+    std::fprintf(stderr,
+                 "note: %s holds no checkpoint, only the temporary files of a run stopped before its first "
+                 "generation was saved: starting afresh in it\n",
+                 out.c_str());
+    for (const auto& e : fs::directory_iterator(out)) fs::remove(e.path());
+  }
+  claimOutputDir(out, {}, force, out_option);  // a file, an unwritable place: said now, before any evaluation
   return std::make_unique<calib::Calibration>(space, settings, out, inputs);
 }
 
@@ -67,6 +91,37 @@ CalibrationJob startCalibrationJob(const std::string& backend, int jobs, const c
   job.cal = openCalibration(space, settings, out, resume, force, inputs);
   if (!job.ev) job.ev = localBackend(backend, jobs, fn);
   return job;
+}
+
+void addSimTimeOption(CLI::App& app, double& max_sim_time_s) {
+  app.add_option("--max-sim-time", max_sim_time_s,
+                 "refuse a scenario set whose scenarios last longer than this in total (simulated s)")
+      ->capture_default_str();
+}
+
+void checkSimulatedTime(const calib::ScenarioSet& set, double max_s, long evaluations, bool with_holdout) {
+  if (!(max_s > 0)) throw InputError("", 0, "--max-sim-time", "must be > 0 (seconds of simulated time)");
+  double sum = 0;
+  int n = 0;
+  const calib::Scenario* longest = nullptr;
+  for (const auto& sc : set.scenarios) {
+    if (sc.holdout && !with_holdout) continue;
+    sum += sc.duration_s;
+    ++n;
+    if (!longest || sc.duration_s > longest->duration_s) longest = &sc;
+  }
+  if (sum > max_s)
+    throw InputError(set.source, longest ? longest->line : 0, "duration_s",
+                     "the scenarios last " + sixDigits(sum) + " s of simulated time in total (the longest, '" +
+                         (longest ? longest->name : std::string()) + "', " +
+                         sixDigits(longest ? longest->duration_s : 0) + " s), more than --max-sim-time " +
+                         sixDigits(max_s) + " s: raise --max-sim-time to run it");
+  std::printf("simulated time: %s s per evaluation (%d scenarios)", sixDigits(sum).c_str(), n);
+  if (evaluations > 0)
+    std::printf("; about %s s for %ld evaluations", sixDigits(sum * static_cast<double>(evaluations)).c_str(),
+                evaluations);
+  std::printf("\n");
+  std::fflush(stdout);
 }
 
 std::string resumedNote(const std::string& resume, const calib::Calibration& cal) {

@@ -14,6 +14,7 @@
 
 #include "calib/calibration.h"
 #include "calib/evaluator.h"
+#include "calib/objective.h"
 
 namespace gapsim::cli {
 
@@ -54,6 +55,18 @@ CalibrationJob startCalibrationJob(const std::string& backend, int jobs, const c
                                    const calib::ParameterSpace& space, const calib::CalibrationSettings& settings,
                                    const std::string& out, const std::string& resume, bool force,
                                    const nlohmann::json& inputs);
+
+/// --max-sim-time S: the simulated time one evaluation of a scenario set may take (s).
+constexpr double kDefaultMaxSimTime_s = 600.0;
+void addSimTimeOption(CLI::App& app, double& max_sim_time_s);
+
+/// States the simulated time of `set` before any run starts ("simulated time: 4 s per evaluation
+/// (3 scenarios); about 192 s for 48 evaluations") and refuses a set whose training scenarios
+/// (`with_holdout`: all of them) last longer than `max_s` in total: InputError naming the set's
+/// longest scenario line, its sum and the option that raises the limit. A scenario of 2^31 s, the
+/// plausible range's 1e6 s or a thousand 1 s lines would otherwise run for hours or for ever.
+/// `evaluations` <= 0: not stated.
+void checkSimulatedTime(const calib::ScenarioSet& set, double max_s, long evaluations, bool with_holdout = false);
 
 /// " (resumed at generation G)" for a resumed calibration, "" for a fresh one.
 std::string resumedNote(const std::string& resume, const calib::Calibration& cal);

@@ -6,9 +6,11 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <map>
 
 #include "app/cli/calibration_job.h"
 #include "app/cli/commands.h"
+#include "app/cli/output_paths.h"
 #include "app/cli/run_setup.h"
 #include "calib/calibration.h"
 #include "calib/evaluator.h"
@@ -38,6 +40,7 @@ struct CalibrateArgs {
   std::string backend = "processes";
   std::string out, resume;
   bool force = false;
+  double max_sim_time_s = kDefaultMaxSimTime_s;
 };
 
 std::string absolute(const std::string& p) { return p.empty() ? p : fs::absolute(p).lexically_normal().string(); }
@@ -106,6 +109,7 @@ Action addCalibrate(CLI::App& app) {
       ->check(CLI::IsMember({"all", "motion"}))
       ->capture_default_str();
   addJobOptions(app, a->backend, a->jobs, a->out, a->resume, a->force);
+  addSimTimeOption(app, a->max_sim_time_s);
   return [a, generations_opt] {
     // --- inputs: from the command line, or from the checkpoint when resuming ---
     nlohmann::json inputs;
@@ -130,6 +134,7 @@ Action addCalibrate(CLI::App& app) {
     auto model = loadConfiguredModel(ra);
     calib::ParameterSpace space = calib::ParameterSpace::load(inputs.at("space").get<std::string>());
     calib::ScenarioSet set = calib::ScenarioSet::load(inputs.at("scenarios").get<std::string>());
+    checkSimulatedTime(set, a->max_sim_time_s, settings.lambda > 0 ? long{settings.lambda} * settings.generations : 0);
     calib::ObjectiveSettings os;
     os.kind = calib::parseObjectiveKind(inputs.at("objective").get<std::string>());
     os.m = inputs.at("m").get<double>();
@@ -176,11 +181,14 @@ Action addTwin(CLI::App& app) {
   auto set_path = std::make_shared<std::string>();
   auto out = std::make_shared<std::string>();
   auto ts = std::make_shared<calib::TwinSettings>();
+  auto max_sim_time = std::make_shared<double>(kDefaultMaxSimTime_s);
+  auto force = std::make_shared<bool>(false);
   app.add_option("--robot", ra->robot, "robot")->capture_default_str();
   app.add_option("--params", ra->params_file, "the hidden parameter set (parameter file, name,value[,...])");
   app.add_option("--set", ra->sets, "hidden parameter name=value (repeatable, after --params)");
   app.add_option("--scenarios", *set_path, "scenario set: its motions are run, its reference logs written")->required();
-  app.add_option("--out", *out, "write the logs here instead of the set's reference paths");
+  app.add_option("--out", *out, "directory of the logs (required: twin never writes into the set it reads)");
+  addForceOption(app, *force);
   app.add_option("--imu-noise", ts->imu_noise_rad, "IMU noise standard deviation (rad, rad/s)")->capture_default_str();
   app.add_option("--imu-delay", ts->imu_delay_s, "IMU delay (s)")->capture_default_str();
   app.add_option("--noise-seed", ts->noise_seed, "seed of the noise")->capture_default_str();
@@ -188,11 +196,33 @@ Action addTwin(CLI::App& app) {
   app.add_option("--log-period", ts->log_period_s, "sample period (s)")->capture_default_str();
   app.add_option("--stepper", ra->stepper, "quick or big (dWorldStep); default the robot file's")
       ->check(CLI::IsMember({"quick", "big"}));
-  return [ra, set_path, out, ts] {
+  addSimTimeOption(app, *max_sim_time);
+  return [ra, set_path, out, ts, max_sim_time, force] {
     ra->quiet = true;
     if (!ra->stepper.empty()) ts->quickstep = ra->stepper == "quick";
     const auto model = loadConfiguredModel(*ra);
     const auto set = calib::ScenarioSet::load(*set_path, false);
+    if (out->empty())
+      throw InputError(set.source, 0, "--out",
+                       "give the directory to write the reference logs into: twin never writes into the scenario set "
+                       "it reads (to regenerate the set's own logs, give their directory and --force)");
+    // The logs are named as the references: each must be a name of its own that can be written,
+    // said with the set's line before any scenario runs.
+    std::vector<std::string> files;
+    std::map<std::string, int> line_of;
+    for (const auto& sc : set.scenarios) {
+      const std::string name = fs::path(sc.reference_path).filename().string();
+      if (name.empty() || name == "." || name == ".." || name.size() > 255)
+        throw InputError(set.source, sc.line, "reference",
+                         "'" + name.substr(0, 40) + (name.size() > 40 ? "...'" : "'") +
+                             " is not a file name the twin can write (1 to 255 characters)");
+      if (!line_of.emplace(name, sc.line).second)
+        throw InputError(set.source, sc.line, "reference",
+                         "the log '" + name + "' is written for line " + std::to_string(line_of[name]) + " already");
+      files.push_back(name);
+    }
+    checkSimulatedTime(set, *max_sim_time, 0, true);
+    claimOutputDir(*out, files, *force);
     for (const auto& p : calib::writeTwinLogs(*model, set, *ts, *out)) std::printf("wrote %s\n", p.c_str());
     std::printf("twin logs are SYNTHETIC: simulated with hidden parameters%s\n",
                 ts->imu_noise_rad > 0 || ts->imu_delay_s > 0 ? " and IMU noise/delay" : "");

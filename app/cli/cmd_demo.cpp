@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "app/cli/commands.h"
+#include "app/cli/output_paths.h"
 #include "app/cli/run_setup.h"
 #include "sim/robot_library.h"
 
@@ -14,7 +15,9 @@ Action addDemo(CLI::App& app) {
   auto o = std::make_shared<RunArgs>();
   o->out = "gapsim_demo_nao.csv";
   app.add_option("--out", o->out, "where to write the log")->capture_default_str();
+  addForceOption(app, o->force);
   return [o] {
+    claimOutputFile(o->out, o->force);
     o->robot = "nao";
     o->motion = (std::filesystem::path(robotsDirectory()) / "nao" / "motions" / "walk_200mm_s_1s.csv").string();
     RunSetup s = prepareRun(*o);

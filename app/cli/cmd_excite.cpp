@@ -12,6 +12,7 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/identify_leg.h"
+#include "app/cli/output_paths.h"
 #include "calib/mabel_identification.h"
 #include "sim/input_error.h"
 
@@ -21,13 +22,13 @@ namespace {
 
 struct ChirpArgs {
   std::string out;
+  bool force = false;
   calib::ChirpOptions opt;
 };
 
 int runChirp(const ChirpArgs& a) {
   const calib::ChirpSignal s = calib::chirpExcitation(a.opt);  // std::invalid_argument -> exit 2
-  const std::filesystem::path out(a.out);
-  if (out.has_parent_path()) std::filesystem::create_directories(out.parent_path());
+  claimOutputFile(a.out, a.force);
   std::ofstream f(a.out);
   if (!f) throw InputError(a.out, 0, "--out", "cannot write");
   f << "# chirp (MABEL paper 003, Section IV-C): " << a.opt.steps << " logarithmic steps from " << a.opt.f_start_Hz
@@ -50,6 +51,7 @@ int runChirp(const ChirpArgs& a) {
 Action addChirp(CLI::App& app) {
   auto a = std::make_shared<ChirpArgs>();
   app.add_option("--out", a->out, "CSV to write: time_s, u_Nm")->required();
+  addForceOption(app, a->force);
   app.add_option("--ts", a->opt.sample_time_s, "sample time T_s (s)")->capture_default_str();
   app.add_option("--amplitude", a->opt.amplitude_start_Nm, "amplitude of the first (slowest) step (N m)")
       ->capture_default_str();

@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "app/cli/commands.h"
+#include "app/cli/output_paths.h"
 #include "app/cli/run_setup.h"
 #include "sim/input_error.h"
 #include "sim/runner.h"
@@ -56,13 +57,12 @@ struct Options {
   bool feedback = false;  ///< play the walks with the controller they name instead of open loop
   std::vector<std::string> pipelines;
   std::string robot = "nao";
+  bool force = false;
 };
 
 int runMotoflexWalk(const Options& o) {
   namespace fs = std::filesystem;
-  std::error_code ec;
-  fs::create_directories(o.out_dir, ec);
-  if (ec) throw InputError(o.out_dir, 0, "--out-dir", "cannot create the directory: " + ec.message());
+  claimOutputDir(o.out_dir, {}, o.force, "--out-dir");  // new or empty, unless --force
   std::vector<const Pipeline*> pipes;
   for (const Pipeline& p : kPipelines)
     if (o.pipelines.empty() || std::find(o.pipelines.begin(), o.pipelines.end(), p.name) != o.pipelines.end())
@@ -137,6 +137,7 @@ Action addExperiment(CLI::App& app) {
       ->capture_default_str();
   mw->add_option("--pipelines", o->pipelines, "which pipelines: plain, full (default: all)")->delimiter(',');
   mw->add_option("--robot", o->robot, "the robot (a Nao)")->capture_default_str();
+  addForceOption(*mw, o->force);
   return [o, mw] {
     if (mw->parsed()) return runMotoflexWalk(*o);
     return kExitBadInput;

@@ -23,6 +23,7 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/identify_leg.h"
+#include "app/cli/output_paths.h"
 #include "calib/mabel_identification.h"
 #include "calib/output_error_fit.h"
 #include "calib/servo_identification.h"
@@ -55,6 +56,7 @@ struct ServoArgs {
   std::string out = ".";
   int degree = 4;
   double piece_s = 0.0;
+  bool force = false;
 };
 
 std::string fmt(double v, int prec = 4) {
@@ -105,6 +107,7 @@ int runServo(const ServoArgs& a) {
   if (method == "sim") return runServoModels(a);
   if (method != "paper") throw InputError("", 0, "--method", "must be 'paper' or 'sim', got '" + method + "'");
   if (a.log.empty()) throw InputError("", 0, "--log", "the paper's method needs one step-test log (--log FILE)");
+  claimOutputDir(a.out, {stemOf(a.log) + "_servo_id.csv", stemOf(a.log) + "_servo_id.png"}, a.force);
   const calib::ServoStepLog log = calib::ServoStepLog::read(a.log);
   // I: given, or the model's inertia beyond the joint (the paper does not give it).
   const RobotModel model = loadRobotFile(resolveRobotFile(a.robot));
@@ -224,6 +227,7 @@ int runServoModels(const ServoArgs& a) {
                                       "ankle_r_foot_slope64.csv,ankle_r_foot_slope128.csv (real-data/bioloid/actuator)");
   if (a.evaluations < 0) throw InputError("", 0, "--evals", "must be >= 0");
   if (!(a.time_scale > 0.5 && a.time_scale < 2)) throw InputError("", 0, "--time-scale", "must be in (0.5, 2)");
+  claimOutputDir(a.out, {"servo_models_heldout.csv", "servo_models_heldout.png"}, a.force);
   std::vector<FrictionModel> models;
   for (const std::string& m : a.models) {
     try {
@@ -410,6 +414,7 @@ Action addServo(CLI::App& app) {
   app.add_option("--replay-robot", a->replay_robot, "fixed-base one-joint robot file for the simulated check "
                                                     "(default robots/bioloid/identification/ankle_r_foot.urdf)");
   app.add_option("--out", a->out, "directory for <log>_servo_id.csv and .png")->capture_default_str();
+  addForceOption(app, a->force);
   app.add_option("--degree", a->degree, "degree of the smoothing polynomial (the paper: 4)")->capture_default_str();
   app.add_option("--piece", a->piece_s, "fit one polynomial per piece of ~this length (s) instead of per segment "
                                         "(0 = per segment, as the paper)")

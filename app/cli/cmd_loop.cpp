@@ -20,6 +20,7 @@
 
 #include "app/cli/calibration_job.h"
 #include "app/cli/commands.h"
+#include "app/cli/output_paths.h"
 #include "app/cli/run_setup.h"
 #include "calib/calibration.h"
 #include "calib/controller_optimization.h"
@@ -553,6 +554,7 @@ Action addLoop(CLI::App& app) {
       in.space = absolute(in.space);
       in.init_dir = absolute(in.init_dir);
       out = a->out;
+      claimOutputDir(out, {}, true, "--out");  // a file or an unwritable place is said as such; emptiness below
       if (fs::exists(out) && !fs::is_empty(out) && !a->force)
         throw InputError(out, 0, "--out", "the loop directory is not empty (use --resume to continue it, or --force)");
     }

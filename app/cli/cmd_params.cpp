@@ -5,6 +5,7 @@
 #include <fnmatch.h>
 
 #include "app/cli/commands.h"
+#include "app/cli/output_paths.h"
 #include "app/cli/run_setup.h"
 #include "sim/parameters.h"
 #include "sim/recorder.h"
@@ -23,7 +24,9 @@ Action addParams(CLI::App& app) {
   app.add_option("--filter", *filter, "glob on the names, e.g. 'legs/*' or '*/gear/*'")->capture_default_str();
   app.add_option("--out", *out, "write the parameters as a parameter file (CSV name,value)");
   app.add_flag("--probes", *probes, "list the probe columns --probe can log instead");
+  addForceOption(app, a->force);
   return [a, out, filter, probes] {
+    claimOutputFile(*out, a->force);
     auto model = loadConfiguredModel(*a);
     if (*probes) {
       for (const auto& c : Recorder::probeColumns(*model))

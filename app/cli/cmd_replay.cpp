@@ -10,6 +10,7 @@
 
 #include "app/cli/calibration_job.h"
 #include "app/cli/commands.h"
+#include "app/cli/output_paths.h"
 #include "app/cli/run_setup.h"
 #include "calib/calibration.h"
 #include "calib/evaluator.h"
@@ -63,7 +64,9 @@ Action addReplay(CLI::App& app) {
   app.add_option("--set", ra->sets, "parameter name=value (repeatable, after --params)");
   app.add_option("--compare", *compare, "a second parameter file: print both RMS columns and the change");
   app.add_option("--trials", *trials, "comma-separated globs of trial names (default all), e.g. '0.0[2468]-*'");
-  app.add_option("--out", *out, "write per trial the simulated log and the tilt comparison here");
+  app.add_option("--out", *out,
+                 "write per trial the simulated log and the tilt comparison here (a new or empty directory)");
+  addForceOption(app, ra->force);
   app.add_option("--sim-seed", opt->sim_seed, "SimOptions::seed")->capture_default_str();
   app.add_flag("--no-wall", *no_wall, "without the authors' wall behind the robot");
   app.add_option("--wall-x", opt->wall_face_x_m, "x of the wall's front face (m)")->capture_default_str();
@@ -92,7 +95,7 @@ Action addReplay(CLI::App& app) {
     calib::ReplaySet set = calib::ReplaySet::load(*dir);
     if (!trials->empty()) set.select(*trials);
     const MotorMap map = motorMapFor(*model);
-    if (!out->empty()) fs::create_directories(*out);
+    claimOutputDir(*out, {}, ra->force);
     std::printf("replay: %zu trials of %s on %s (mass %.4f kg)%s, commands %s\n", set.trials.size(), dir->c_str(),
                 model->name.c_str(), model->totalMass_kg(), opt->wall ? ", wall" : ", no wall",
                 opt->hold_commands ? "held at the recorded frames in whole ticks" : "continuous");

@@ -10,11 +10,13 @@
 
 #include "app/cli/calibration_job.h"
 #include "app/cli/commands.h"
+#include "app/cli/output_paths.h"
 #include "app/cli/run_setup.h"
 #include "calib/calibration.h"
 #include "calib/controller_optimization.h"
 #include "calib/evaluator.h"
 #include "sim/input_error.h"
+#include "sim/plausible.h"
 #include "sim/rising_task.h"
 
 namespace gapsim::cli {
@@ -70,7 +72,7 @@ Action addOptimizeController(CLI::App& app) {
   app.add_option("--out", a->out, "the optimised controller CSV");
   app.add_option("--dir", a->dir, "results directory (checkpoint.json, history.csv; default <out>.run)");
   app.add_option("--resume", a->resume, "continue the run whose checkpoint is in this directory");
-  app.add_flag("--force", a->force, "write into a non-empty results directory");
+  app.add_flag("--force", a->force, "replace an existing --out and write into a non-empty results directory");
   return [a, gen_opt] {
     nlohmann::json inputs;
     calib::CalibrationSettings settings = a->settings;
@@ -85,6 +87,7 @@ Action addOptimizeController(CLI::App& app) {
       if (a->task.empty()) throw InputError("", 0, "--task", "required: lean, sit or kneel");
       if (a->out.empty()) throw InputError("", 0, "--out", "the controller file to write is required");
       if (dir.empty()) dir = a->out + ".run";
+      claimOutputFile(a->out, a->force);
       inputs = {{"kind", "optimize-controller"},
                 {"robot", a->robot},
                 {"task", a->task},
@@ -162,7 +165,10 @@ Action addRise(CLI::App& app) {
   app.add_option("--out", ra->out, "log CSV (time_s from the start of settling)");
   app.add_option("--log-period", ra->log_period_s, "log sample period (s)")->capture_default_str();
   app.add_option("--seed", ra->seed, "SimOptions::seed")->capture_default_str();
+  addForceOption(app, ra->force);
   return [ra, task_name, ctrl_path] {
+    claimOutputFile(ra->out, ra->force);
+    plausible::check(ra->log_period_s, plausible::kLogPeriod_s, "", 0, "--log-period");
     const auto model = loadConfiguredModel(*ra);
     const RisingTask task = makeRisingTask(*task_name, *model);
     const KeyframeController ctrl = KeyframeController::read(*ctrl_path);

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "app/cli/commands.h"
+#include "app/cli/output_paths.h"
 #include "app/cli/run_setup.h"
 #include "sim/input_error.h"
 #include "sim/mabel_hop_run.h"
@@ -67,7 +68,9 @@ int runController(const RunArgs& o, RunSetup& s, bool profile = false) {
 Action addRun(CLI::App& app) {
   auto o = std::make_shared<RunArgs>();
   addRunArgs(app, *o);
+  addForceOption(app, o->force);
   return [o] {
+    claimOutputFile(o->out, o->force);
     RunSetup s = prepareRun(*o);
     if (!o->controller.empty()) return runController(*o, s);
     RunSummary sum = runMotion(*s.sim, s.motion.get(), s.config, s.log.get());

@@ -16,6 +16,7 @@
 #include "calib/stability_sweep.h"
 #include "sim/input_error.h"
 #include "sim/motion_readers.h"
+#include "sim/plausible.h"
 
 namespace gapsim::cli {
 
@@ -68,6 +69,9 @@ Action addSweep(CLI::App& app) {
     }
     if (!a->duration_s) a->duration_s = a->run.motion.empty() ? 5.0 : loadMotion(a->run.motion).endTime_s() + 1.0;
     if (a->sets < 1 || !(*a->duration_s > 0)) throw InputError("", 0, "--sets/--duration", "must be positive");
+    if (a->sets > 1000000) throw InputError("", 0, "--sets", "must be <= 1000000, got " + std::to_string(a->sets));
+    plausible::check(*a->duration_s, plausible::kDuration_s, "", 0, "--duration");
+    plausible::check(a->sets * *a->duration_s, plausible::kDuration_s, "", 0, "--sets x --duration", "simulated time");
     const auto ranges = a->space.empty() ? calib::naoDrivetrainRanges()
                                          : calib::rangesFromSpace(calib::ParameterSpace::load(a->space));
     calib::SweepConfig cfg{a->sets, *a->duration_s, a->seed, a->run.motion};

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "app/cli/commands.h"
+#include "app/cli/output_paths.h"
 #include "sim/input_error.h"
 #include "sim/robot_library.h"
 #include "sim/urdf_parser.h"
@@ -24,6 +25,7 @@ struct WalkArgs {
   std::string params;
   bool kick = false;
   std::string out;
+  bool force = false;
 };
 
 }  // namespace
@@ -51,7 +53,9 @@ Action addWalk(CLI::App& app) {
   app.add_option("--params", a->params, "further walk parameters as key=value,... (keys: " + walkParamKeys() + ")");
   app.add_flag("--kick", a->kick, "write the keyframe kick (sim/walk_kick.h) instead of a walk");
   app.add_option("--out", a->out, "motion CSV to write")->required();
+  addForceOption(app, a->force);
   return [a] {
+    claimOutputFile(a->out, a->force);
     const RobotModel model = loadRobotFile(resolveRobotFile(a->robot));
     if (a->kick) {
       const GeneratedMotion k = planKick(model);

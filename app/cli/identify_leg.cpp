@@ -15,6 +15,7 @@
 #include <optional>
 #include <sstream>
 
+#include "app/cli/output_paths.h"
 #include "calib/mabel_leg_identification.h"
 #include "sim/input_error.h"
 #include "sim/robot_library.h"
@@ -118,6 +119,11 @@ bool writeFigure(const std::string& csv, const std::string& png, const std::stri
   return rc == 0 && std::filesystem::exists(png);
 }
 
+/// <stem of the log>_<what><ext>: the names report() writes.
+std::string legOutputName(const std::string& log, const std::string& what, const std::string& ext) {
+  return std::filesystem::path(log).stem().string() + "_" + what + ext;
+}
+
 /// Prints the estimates and writes <stem>_<what>.csv (+ .png).
 void report(const std::string& what, const calib::LegExperimentLog& log, const calib::LegExperiment& e,
             const calib::LegFitResult& r, const calib::LegResponse& start_sim, const std::string& out_dir,
@@ -174,12 +180,15 @@ struct FitArgs {
   std::optional<double> mu_mLA, mu_mLS;          // leg-bias: fixed friction
   std::optional<double> b_start_mLA, b_start_mLS;  // leg-bias: start (default: staticBiasEstimate)
   std::string out = ".";
+  bool force = false;
   double confidence = 0.95;
   bool fixed_start = false;
   bool fit_bias = false;  // leg-friction: fit b of the motor as well
 };
 
 int runLegFriction(const FitArgs& a) {
+  claimOutputDir(a.out, {legOutputName(a.log, "leg_friction", ".csv"), legOutputName(a.log, "leg_friction", ".png")},
+                 a.force);
   const LegSide side = a.common.sideValue();
   const calib::LegExperiment e = experiment(side, a.dof);
   if (e.mimo()) throw InputError("", 0, "--dof", "eq. (19) fits a SISO experiment: mLA or mLS");
@@ -226,6 +235,7 @@ int runLegFriction(const FitArgs& a) {
 }
 
 int runLegBias(const FitArgs& a) {
+  claimOutputDir(a.out, {legOutputName(a.log, "leg_bias", ".csv"), legOutputName(a.log, "leg_bias", ".png")}, a.force);
   const LegSide side = a.common.sideValue();
   const calib::LegExperiment e = experiment(side, "both");
   const RobotModel stand = a.common.loadStand();
@@ -265,6 +275,7 @@ void addFitCommon(CLI::App& app, FitArgs& a) {
       ->required();
   addCommon(app, a.common);
   app.add_option("--out", a.out, "directory for <log>_leg_*.csv and .png")->capture_default_str();
+  addForceOption(app, a.force);
   app.add_option("--confidence", a.confidence, "level of the intervals")->capture_default_str();
   app.add_flag("--fixed-start", a.fixed_start, "start the simulation exactly at the first logged sample instead of "
                                                "fitting the start angle too");
@@ -273,6 +284,7 @@ void addFitCommon(CLI::App& app, FitArgs& a) {
 struct ExciteArgs {
   LegCommon common;
   std::string out;
+  bool force = false;
   std::string dof = "mLS";
   std::optional<double> mu_mLA, mu_mLS, b_mLA, b_mLS;
   calib::ChirpOptions chirp;
@@ -320,8 +332,7 @@ int runExciteLeg(const ExciteArgs& a) {
   x.noise_rad = a.noise_rad;
   x.seed = a.seed;
   const calib::LegExperimentLog log = calib::synthesizeLegExperiment(stand, e, leg, pose, x);
-  const std::filesystem::path out(a.out);
-  if (out.has_parent_path()) std::filesystem::create_directories(out.parent_path());
+  claimOutputFile(a.out, a.force);
   std::ostringstream c;
   c << "synthetic MABEL leg experiment on the stand (gapsim-cli excite leg), " << a.common.side << " "
     << (e.mimo() ? "MIMO" : "SISO " + a.dof) << ": mu_mLA " << leg.mLA.mu_Nms_rad << " mu_mLS " << leg.mLS.mu_Nms_rad
@@ -370,6 +381,7 @@ Action addLegBias(CLI::App& app) {
 Action addExciteLeg(CLI::App& app) {
   auto a = std::make_shared<ExciteArgs>();
   app.add_option("--out", a->out, "log to write: time_s, u_mLA_Nm, u_mLS_Nm, q_mLA_rad, q_mLS_rad")->required();
+  addForceOption(app, a->force);
   addCommon(app, a->common);
   app.add_option("--dof", a->dof, "mLA or mLS (SISO, the other locked) or both (MIMO)")->capture_default_str();
   app.add_option("--mu-mLA", a->mu_mLA, "simulated mu of mLA (N m s/rad); default Table V");

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // gapsim-cli: the headless front end. One subcommand per job; errors are printed as
 // "error: file:line: field: what" and mapped to exit codes (2 bad input, 3 divergence).
+#include <filesystem>
 #include <iostream>
 #include <map>
 
@@ -64,6 +65,12 @@ int main(int argc, char** argv) {
     return kExitDivergence;
   } catch (const std::invalid_argument& e) {
     std::cerr << "error: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const std::filesystem::filesystem_error& e) {
+    // A path the user gave that cannot be read or written (the commands check their outputs before
+    // they start, app/cli/output_paths.h; this is the net under them): bad input, not a crash.
+    std::cerr << "error: " << gapsim::printable(e.path1().string()) << ": " << e.code().message() << " ("
+              << gapsim::printable(e.what()) << ")\n";
     return kExitBadInput;
   } catch (const std::exception& e) {
     std::cerr << "internal error: " << e.what() << "\n";

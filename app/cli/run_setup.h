@@ -38,6 +38,7 @@ struct RunArgs {
   std::string hop;                    ///< --hop key=value,...: hopping-controller parameters
   std::string balance;                ///< --balance key=value,...: gyro feedback on the stance ankles (sim/ankle_balance.h)
   bool open_loop = false;             ///< --open-loop: ignore the controller the motion names (Motion::controller)
+  bool force = false;                 ///< --force: replace an existing output (app/cli/output_paths.h)
 };
 
 struct RunSetup {

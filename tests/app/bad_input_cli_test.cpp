@@ -102,4 +102,57 @@ TEST(BadInputCli, AScenarioLastingSixtyEightYearsIsRefused) {
                 "long_set.csv:2: duration_s: duration 2147483648 is outside the accepted range (0, 1e+06] s");
 }
 
+TEST(BadInputCli, AScenarioSetLongerThanTheSimulatedTimeLimitIsRefusedBeforeItRuns) {
+  // Each duration is plausible, their sum is not what anyone meant: refused with the longest line
+  // and the option that raises the limit, before a single step.
+  const std::string motion = std::string(GAPSIM_SOURCE_DIR) + "/calib/examples/nao_twin/motions/squat_fast.csv";
+  const std::string set = scratch(
+      "sum_set.csv", "name,motion,reference,duration_s\na," + motion + ",a.csv,300\nb," + motion + ",b.csv,400\n");
+  const std::string out = (gapsim::test::testDir("gapsim_bad_input_cli") / "twin_sum").string();
+  expectRefused(cli("twin --robot nao --scenarios " + set + " --out " + out),
+                "sum_set.csv:3: duration_s: the scenarios last 700 s of simulated time in total (the longest, 'b', "
+                "400 s), more than --max-sim-time 600 s: raise --max-sim-time to run it");
+  const std::string ex = std::string(GAPSIM_SOURCE_DIR) + "/calib/examples/nao_twin";
+  const Result r = cli("calibrate --robot nao --space " + ex + "/space.csv --scenarios " + ex +
+                       "/scenarios.csv --lambda 4 --generations 3 --max-sim-time 2 --out " + out + "_cal");
+  expectRefused(r, "scenarios.csv:6: duration_s: the scenarios last 2.5 s of simulated time in total");
+  EXPECT_FALSE(std::filesystem::exists(out + "_cal")) << "the results directory was made before the refusal";
+  expectRefused(cli("twin --robot nao --scenarios " + set + " --max-sim-time 0 --out " + out),
+                "--max-sim-time: must be > 0");
+}
+
+TEST(BadInputCli, WhatTheFuzzerFoundIsRefusedWithItsLine) {
+  // tests/fuzz/regressions/ holds the inputs themselves (ctest cli_fuzz_regressions replays them);
+  // here the messages. A foot contact listed twice: "log column 'LToe/contact': duplicate name"
+  // without file or line.
+  const std::string src = GAPSIM_SOURCE_DIR;
+  expectRefused(cli("run --quiet --duration 0.05 --robot " + src + "/tests/fuzz/regressions/urdf-mabel/foot_contact_twice.urdf"),
+                "foot_contact_twice.urdf:310: gapsim/sensors/foot_contact@name: listed twice");
+  // A keyframe line repeated: rise simulated 95 s.
+  std::string ctrl = "duration_s,hip_yaw_rad,hip_rad,thigh_rad,shin_rad,heel_rad,foot_rad\n";
+  for (int k = 0; k < 70; ++k) ctrl += "0.5,0,0,-0.8,0.9,-0.3,0\n";
+  expectRefused(cli("rise --task lean --controller " + scratch("long_ctrl.csv", ctrl)),
+                "long_ctrl.csv:62: duration_s: keyframe 61: the keyframes last 30.5 s up to here, more than a "
+                "controller may (30 s in all)");
+  // Two scenarios whose logs would have one name: the second overwrote the first.
+  const std::string motion = src + "/calib/examples/nao_twin/motions/squat_fast.csv";
+  const std::string set = scratch("clash_set.csv", "name,motion,reference,duration_s\na," + motion + ",x/r.csv,0.1\nb," +
+                                                       motion + ",y/r.csv,0.1\n");
+  expectRefused(cli("twin --robot nao --scenarios " + set + " --out " +
+                    (gapsim::test::testDir("gapsim_bad_input_cli") / "twin_clash").string()),
+                "clash_set.csv:3: reference: the log 'r.csv' is written for line 2 already");
+}
+
+TEST(BadInputCli, CountsAndLengthsThatWouldRunForEverAreRefused) {
+  const std::string chirp = (gapsim::test::testDir("gapsim_bad_input_cli") / "never_chirp.csv").string();
+  for (const char* opt : {"--periods 1000000000", "--ts 1e-9 --f-end 1e8", "--steps 100000000"}) {
+    const Result r = cli(std::string("excite chirp --out ") + chirp + " " + opt);
+    EXPECT_EQ(r.code, 2) << opt << ": " << r.out;
+    EXPECT_TRUE(contains(r.out, "chirp: ")) << r.out;
+  }
+  EXPECT_FALSE(std::filesystem::exists(chirp));
+  expectRefused(cli("sweep --sets 2 --duration 1e9"), "--duration: 1e+09 is outside the accepted range (0, 1e+06] s");
+  expectRefused(cli("sweep --sets 1000000 --duration 10"), "--sets x --duration: simulated time 1e+07");
+}
+
 }  // namespace

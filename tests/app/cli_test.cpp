@@ -41,7 +41,7 @@ TEST(Cli, InfoListsJointsAndMass) {
 
 TEST(Cli, RunPrintsSummaryAndWritesLog) {
   const std::string log = ::testing::TempDir() + "/cli_run.csv";
-  Result r = cli("run --robot nao --duration 1 --quiet --out " + log);
+  Result r = cli("run --robot nao --duration 1 --quiet --force --out " + log);
   ASSERT_EQ(r.code, 0) << r.out;
   for (const char* key : {"sim_time_s=1.000", "fell=no", "max_tilt_deg=", "distance_m=", "rtf="})
     EXPECT_TRUE(contains(r.out, key)) << key << "\n" << r.out;
@@ -55,8 +55,8 @@ TEST(Cli, RunPrintsSummaryAndWritesLog) {
 TEST(Cli, TwoIdenticalRunsGiveByteIdenticalLogs) {
   const std::string a = ::testing::TempDir() + "/det_a.csv", b = ::testing::TempDir() + "/det_b.csv";
   const std::string motion = std::string(GAPSIM_SOURCE_DIR) + "/robots/nao/motions/squat.csv";
-  ASSERT_EQ(cli("run --robot nao --quiet --motion " + motion + " --duration 3 --seed 7 --out " + a).code, 0);
-  ASSERT_EQ(cli("run --robot nao --quiet --motion " + motion + " --duration 3 --seed 7 --out " + b).code, 0);
+  ASSERT_EQ(cli("run --robot nao --quiet --motion " + motion + " --duration 3 --seed 7 --force --out " + a).code, 0);
+  ASSERT_EQ(cli("run --robot nao --quiet --motion " + motion + " --duration 3 --seed 7 --force --out " + b).code, 0);
   const std::string ta = slurp(a), tb = slurp(b);
   ASSERT_GT(ta.size(), 10000u);
   EXPECT_TRUE(ta == tb) << "logs differ";
@@ -117,7 +117,8 @@ TEST(Cli, AbsurdTimeStepWithTheGearModelIsRejectedBeforeRunning) {
 
 TEST(Cli, SetParamsAndProbes) {
   const std::string log = ::testing::TempDir() + "/cli_probe.csv";
-  Result r = cli("run --robot nao --quiet --duration 0.2 --set legs/typeB/motor/B_v=0.04 --probe 'LKnee*' --out " + log);
+  Result r = cli(
+      "run --robot nao --quiet --duration 0.2 --set legs/typeB/motor/B_v=0.04 --probe 'LKnee*' --force --out " + log);
   ASSERT_EQ(r.code, 0) << r.out;
   const std::string text = slurp(log);
   for (const char* col : {"LKneePitch/motor/current_A", "LKneePitch/gear/deflection_rad", "LKneePitch/pid/U_V"})

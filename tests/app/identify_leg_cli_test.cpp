@@ -29,12 +29,12 @@ const std::string kShort = " --f-end 20 --steps 8 --periods 3 --amplitude 0.03 -
 TEST(IdentifyLegCli, ExciteLegThenLegFrictionRecoversTableV) {
   const auto dir = testDir();
   const auto log = dir / "siso_mLS.csv";
-  Result r = cli("excite leg --out " + log.string() + " --side left --dof mLS" + kShort);
+  Result r = cli("excite leg --force --out " + log.string() + " --side left --dof mLS" + kShort);
   ASSERT_EQ(r.code, 0) << r.out;
   const gapsim::CsvTable t = gapsim::CsvTable::read(log.string());
   for (const char* c : {"time_s", "u_mLA_Nm", "u_mLS_Nm", "q_mLA_rad", "q_mLS_rad"}) EXPECT_TRUE(t.has(c)) << c;
 
-  r = cli("identify leg-friction --log " + log.string() + " --side left --dof mLS --out " + dir.string());
+  r = cli("identify leg-friction --log " + log.string() + " --side left --dof mLS --force --out " + dir.string());
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_NEAR(valueAfter(r.out, "mu_mLS"), 9.844e-3, 1e-5) << r.out;  // Table V, mLS_L
   const auto csv = dir / "siso_mLS_leg_friction.csv";
@@ -47,9 +47,9 @@ TEST(IdentifyLegCli, ExciteLegThenLegFrictionRecoversTableV) {
 TEST(IdentifyLegCli, ExciteLegMimoThenLegBiasRecoversTableV) {
   const auto dir = testDir();
   const auto log = dir / "mimo.csv";
-  Result r = cli("excite leg --out " + log.string() + " --side right --dof both" + kShort);
+  Result r = cli("excite leg --force --out " + log.string() + " --side right --dof both" + kShort);
   ASSERT_EQ(r.code, 0) << r.out;
-  r = cli("identify leg-bias --log " + log.string() + " --side right --out " + dir.string());
+  r = cli("identify leg-bias --log " + log.string() + " --side right --force --out " + dir.string());
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_NEAR(valueAfter(r.out, "b_mLA"), -2.461e-3, 0.02 * 2.461e-3) << r.out;  // Table V, mLA_R
   EXPECT_NEAR(valueAfter(r.out, "b_mLS"), -1.446e-2, 0.02 * 1.446e-2) << r.out;  // Table V, mLS_R

@@ -14,7 +14,7 @@ using gapsim::test::slurp;
 
 TEST(MabelHopCli, RunLogsPhaseAndProbesAndPrintsHops) {
   const auto out = (std::filesystem::temp_directory_path() / "gapsim_mabel_hop_cli_test.csv").string();
-  auto r = cli("run --robot mabel --controller hop --duration 0.6 --probe 'mabel/*/stretch*' --out " + out);
+  auto r = cli("run --robot mabel --controller hop --duration 0.6 --probe 'mabel/*/stretch*' --force --out " + out);
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_TRUE(contains(r.out, "hops=")) << r.out;
   EXPECT_TRUE(contains(r.out, "period_s=")) << r.out;

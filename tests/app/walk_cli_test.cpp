@@ -31,7 +31,7 @@ TEST(WalkCli, Help) {
 
 TEST(WalkCli, WritesAMotionThatRunPlays) {
   const std::string out = tmp("gapsim_walk_cli.csv");
-  Result r = cli("walk --speed 0.1 --step-duration 1.0 --steps 4 --out " + out);
+  Result r = cli("walk --speed 0.1 --step-duration 1.0 --steps 4 --force --out " + out);
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_TRUE(contains(r.out, "walk: 4 steps of 0.500 s")) << r.out;
   std::ifstream in(out);
@@ -45,7 +45,7 @@ TEST(WalkCli, WritesAMotionThatRunPlays) {
   EXPECT_EQ(r.code, 0) << r.out;
   EXPECT_TRUE(contains(r.out, "fell=no")) << r.out;
   std::filesystem::remove(out);
-  r = cli("walk --kick --out " + out);
+  r = cli("walk --kick --force --out " + out);
   EXPECT_EQ(r.code, 0) << r.out;
   EXPECT_TRUE(contains(r.out, "kick:")) << r.out;
   std::filesystem::remove(out);

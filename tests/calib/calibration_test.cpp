@@ -348,6 +348,82 @@ TEST(Resume, ThreeGenerationsThenThreeMoreEqualSixInProcess) {
   }
 }
 
+TEST(Resume, KilledBetweenCheckpointAndResultsTheResumeRepairsThem) {
+  // checkpoint.json is committed before history.csv and best.params are rewritten. Killed in
+  // between in the last generation, a resume used to exit 0 with the previous generation's
+  // best.params and without the last history row. Simulated: the checkpoint of generation 6 with
+  // the results of generation 5 beside it (and once with them deleted or truncated).
+  EvalFunction f = [](const Eigen::VectorXd& v) {
+    EvalResult r;
+    r.fitness = std::pow(std::log(v[0] / 0.05), 2) + std::pow(std::log(v[1] / 1500.0), 2);
+    return r;
+  };
+  const ParameterSpace space = ParameterSpace::load(kExample + "/space.csv");
+  const std::string d = tempDir("resume_repair");
+  CalibrationSettings s;
+  s.generations = 6;
+  s.lambda = 8;
+  SerialEvaluator ev(f);
+  Calibration full(space, s, d + "/full");
+  full.run(ev, nullptr);
+  const std::string history = readFile(d + "/full/history.csv"), best = readFile(d + "/full/best.params");
+  for (const char* damage : {"stale", "deleted", "truncated"}) {
+    const std::string k = d + "/killed_" + damage;
+    Calibration part(space, s, k);
+    part.run(ev, nullptr, 5);
+    const std::string history5 = readFile(k + "/history.csv"), best5 = readFile(k + "/best.params");
+    ASSERT_NE(history5, history);
+    ASSERT_NE(best5, best);
+    Calibration::fromCheckpoint(space, k).run(ev, nullptr);  // generation 6 and its checkpoint
+    if (std::string(damage) == "stale") {
+      writeFile(k + "/history.csv", history5);
+      writeFile(k + "/best.params", best5);
+    } else if (std::string(damage) == "deleted") {
+      fs::remove(k + "/history.csv");
+      fs::remove(k + "/best.params");
+    } else {
+      writeFile(k + "/history.csv", history5.substr(0, history5.size() / 2));
+      writeFile(k + "/best.params", "");
+    }
+    Calibration resumed = Calibration::fromCheckpoint(space, k);
+    resumed.run(ev, nullptr);  // nothing left to evaluate: repairs and returns
+    EXPECT_EQ(readFile(k + "/history.csv"), history) << damage;
+    EXPECT_EQ(readFile(k + "/best.params"), best) << damage;
+    EXPECT_EQ(resumed.optimizer().evaluations(), full.optimizer().evaluations()) << damage;
+  }
+}
+
+TEST(Resume, KilledBeforeItsFirstCheckpointTheDirectoryIsReusable) {
+  // What a run killed before its first checkpoint leaves: its directory, perhaps a temporary file.
+  const std::string d = tempDir("resume_early");
+  const std::string set = shortSet(d, 0.1);
+  const std::string out = d + "/early";
+  fs::create_directories(out);
+  writeFile(out + "/checkpoint.json.tmp", "{\"format\": \"gapsim-calib");  // cut short
+  const std::string cli = std::string(GAPSIM_CLI_PATH);
+  const std::string resume = cli + " calibrate --resume " + out + " 2>&1";
+  FILE* p = popen(resume.c_str(), "r");
+  ASSERT_NE(p, nullptr);
+  std::string said;
+  char buf[512];
+  while (fgets(buf, sizeof buf, p)) said += buf;
+  EXPECT_EQ(WEXITSTATUS(pclose(p)), 2) << said;
+  EXPECT_NE(said.find("stopped before it saved its first generation"), std::string::npos) << said;
+  // The same command as the killed run, without --force: starts afresh in the directory.
+  ASSERT_EQ(run(cli + " calibrate --robot nao --space " + kExample + "/space.csv --scenarios " + set +
+                " --generations 1 --lambda 2 --backend serial --out " + out),
+            0);
+  EXPECT_TRUE(fs::exists(out + "/checkpoint.json"));
+  EXPECT_FALSE(fs::exists(out + "/checkpoint.json.tmp"));
+  // A directory with other files is still refused without --force.
+  const std::string other = d + "/other";
+  fs::create_directories(other);
+  writeFile(other + "/notes.txt", "mine");
+  EXPECT_EQ(run(cli + " calibrate --robot nao --space " + kExample + "/space.csv --scenarios " + set +
+                " --generations 1 --lambda 2 --backend serial --out " + other),
+            2);
+}
+
 // ---------------------------------------------------------------- objective and twin
 
 TEST(Objective, ZeroAtTheHiddenParametersAndPositiveElsewhere) {

@@ -117,7 +117,7 @@ TEST(CsvTable, NanAndInfinityRejected) {
 }
 
 TEST(CsvTable, EmptyFileNoRowsNoHeader) {
-  expectInputError([] { CsvTable::read(data("log_comments_only.csv")); }, 0, "", "empty file");
+  expectInputError([] { CsvTable::read(data("log_comments_only.csv")); }, 1, "header", "empty file");
   expectInputError([] { CsvTable::read(data("log_header_only.csv")); }, 1, "", "no data rows");
   expectInputError([] { CsvTable::read(data("log_no_header.csv")); }, 1, "",
                    "expected a header row");

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#pragma once
+/// \file
+/// Where a command writes, checked before its work starts: the one policy of every gapsim-cli
+/// command that writes files ("nothing lost", issue 22).
+///
+/// - An output **file** that exists is not replaced unless `--force`.
+/// - An output **directory** may exist. The files the command names in it (`files`) are not
+///   replaced unless `--force`; a command that cannot name them in advance (many per trial) asks
+///   for a directory that is new or empty, as `calibrate --out` does.
+/// - A path of the wrong kind (a directory given for a file, a regular file for a directory), a
+///   parent that cannot be created or is not writable (probed by creating and removing a file:
+///   permissions, read-only file systems and root alike), an empty name: exit 2 with the path, the
+///   option and what to do, before anything is simulated, not "internal error: filesystem error"
+///   at the end.
+///
+/// Each command calls claimOutputFile or claimOutputDir once, with its own --force flag (addForceOption).
+
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+namespace gapsim::cli {
+
+/// The file name of `path` without its extension ("logs/ankle.csv" -> "ankle"): outputs named
+/// after an input.
+std::string stemOf(const std::string& path);
+
+/// Registers `--force` ("replace existing output files") on `app`.
+void addForceOption(CLI::App& app, bool& force);
+
+/// Claims the output file `path` (nothing when empty): InputError(path, 0, option, ...) if it is
+/// a directory, exists and `force` is false, or its directory cannot be created or written.
+/// Creates the missing parent directories.
+void claimOutputFile(const std::string& path, bool force, const std::string& option = "--out");
+
+/// Claims the output directory `dir` (nothing when empty) for `files` (names inside it): refuses a
+/// regular file or anything else that is not a directory, a directory that cannot be created or
+/// written, and, unless `force`, any of `files` that exists, or, when `files` is empty, a
+/// directory that is not empty. Creates the directory.
+void claimOutputDir(const std::string& dir, const std::vector<std::string>& files, bool force,
+                    const std::string& option = "--out");
+
+}  // namespace gapsim::cli
