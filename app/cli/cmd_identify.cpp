@@ -227,7 +227,6 @@ int runServoModels(const ServoArgs& a) {
                                       "ankle_r_foot_slope64.csv,ankle_r_foot_slope128.csv (real-data/bioloid/actuator)");
   if (a.evaluations < 0) throw InputError("", 0, "--evals", "must be >= 0");
   if (!(a.time_scale > 0.5 && a.time_scale < 2)) throw InputError("", 0, "--time-scale", "must be in (0.5, 2)");
-  claimOutputDir(a.out, {"servo_models_heldout.csv", "servo_models_heldout.png"}, a.force);
   std::vector<FrictionModel> models;
   for (const std::string& m : a.models) {
     try {
@@ -246,6 +245,7 @@ int runServoModels(const ServoArgs& a) {
     l.time_scale = a.time_scale;
     logs.push_back(std::move(l));
   }
+  claimOutputDir(a.out, {"servo_models_heldout.csv", "servo_models_heldout.png"}, a.force);
   calib::ServoFitOptions o;
   o.max_evaluations = a.evaluations;
   o.polish = !a.no_polish;
