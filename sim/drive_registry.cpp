@@ -30,7 +30,9 @@ std::vector<CoupledDriveSlot> makeCoupledDrives(const RobotModel& m) {
     const motorgear::MabelLegDrive::Params p{s.params, s.kp_mLA, s.kd_mLA, s.kp_mLS, s.kd_mLS};
     out.push_back({std::make_unique<motorgear::MabelLegDrive>(p, m.initial_q[static_cast<size_t>(s.hip)],
                                                              m.initial_q[static_cast<size_t>(s.knee)]),
-                   {s.hip, s.knee}});
+                   {s.hip, s.knee},
+                   "mabel_leg",
+                   s.line});
   }
   return out;
 }

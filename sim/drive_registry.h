@@ -6,6 +6,7 @@
 /// A new drive: a class in motorgear/drives.h and one case here.
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "motorgear/coupled_drive.h"
@@ -30,6 +31,8 @@ std::unique_ptr<motorgear::Drive> makeDrive(const Joint& joint, bool hinge, doub
 struct CoupledDriveSlot {
   std::unique_ptr<motorgear::CoupledDrive> drive;
   std::vector<int> joints;
+  std::string element;  ///< the robot-file element that declared it, e.g. mabel_leg
+  int line = 0;         ///< its line in the robot file
 };
 
 /// Every coupled drive the model declares (MABEL's legs: motorgear::MabelLegDrive on hip and

@@ -684,6 +684,13 @@ Simulation::Simulation(std::shared_ptr<const RobotModel> model, const SimOptions
   }
   target_ = m.initial_q;
   I.coupled_drives = makeCoupledDrives(m);
+  for (const CoupledDriveSlot& c : I.coupled_drives)
+    for (int j : c.joints)
+      if (!I.act[static_cast<size_t>(j)].id)
+        throw InputError(m.source_file, c.line, c.element,
+                         "drives joint '" + m.joints[static_cast<size_t>(j)].name +
+                             "', which is not movable here (fixed, or welded by the compile step because what it "
+                             "moves is too light: gapsim-cli info --compiled); give it a movable joint with mass");
   initCompliantGround();
   release_on_throw.constructed = true;
 }
