@@ -22,6 +22,7 @@ if [ "${1:-}" = "--sanitize" ]; then
   export ASAN_OPTIONS="halt_on_error=1:detect_leaks=1:check_initialization_order=1"
   export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
   export LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0"
+  export OMPI_MCA_mca_base_component_disable_dlclose=1  # Open MPI's plugins keep their names for lsan.supp
 else
   bash scripts/setup.sh -DGAPSIM_BUILD_TESTS=ON -DGAPSIM_BUILD_BENCH=ON
 fi

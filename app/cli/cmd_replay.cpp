@@ -64,8 +64,7 @@ Action addReplay(CLI::App& app) {
   app.add_option("--set", ra->sets, "parameter name=value (repeatable, after --params)");
   app.add_option("--compare", *compare, "a second parameter file: print both RMS columns and the change");
   app.add_option("--trials", *trials, "comma-separated globs of trial names (default all), e.g. '0.0[2468]-*'");
-  app.add_option("--out", *out,
-                 "write per trial the simulated log and the tilt comparison here (a new or empty directory)");
+  app.add_option("--out", *out, "write per trial the simulated log and the tilt comparison here");
   addForceOption(app, ra->force);
   app.add_option("--sim-seed", opt->sim_seed, "SimOptions::seed")->capture_default_str();
   app.add_flag("--no-wall", *no_wall, "without the authors' wall behind the robot");
