@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// What colliding the Nao's feet as meshes costs per step (issue 18): the shipped Nao walks its
+// What colliding the Nao's feet as meshes costs per step: the shipped Nao walks its
 // 200 mm/s walk at the defaults three times: with its box feet (B-Human's primitives), with a
 // Nao-like foot mesh of 640 triangles (bench/data/nao_foot_l.stl, make_nao_foot.py; the right foot
 // mirrored by scale 1 -1 1) collided as its convex hull, and with that hull reduced to the box's 8

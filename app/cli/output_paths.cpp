@@ -54,6 +54,12 @@ void claimOutputFile(const std::string& path, bool force, const std::string& opt
   std::error_code ec;
   const fs::file_status st = fs::status(p, ec);
   if (fs::is_directory(st)) throw InputError(path, 0, option, "is a directory; give the name of the file to write");
+  if (fs::exists(st) && !fs::is_regular_file(st)) {
+    // A device or pipe (/dev/null, /dev/stdout, a FIFO): writing to it replaces nothing.
+    if (::access(path.c_str(), W_OK) != 0)
+      throw InputError(path, 0, option, "cannot write: " + std::string(std::strerror(errno)));
+    return;
+  }
   if (fs::exists(st) && !force)
     throw InputError(path, 0, option, "the file exists; use --force to replace it (or choose another name)");
   if (!p.has_filename()) throw InputError(path, 0, option, "names no file");

@@ -2,9 +2,10 @@
 #pragma once
 /// \file
 /// Where a command writes, checked before its work starts: the one policy of every gapsim-cli
-/// command that writes files ("nothing lost", issue 22).
+/// command that writes files, so that no output is lost.
 ///
-/// - An output **file** that exists is not replaced unless `--force`.
+/// - An output **file** that exists is not replaced unless `--force`; a device or pipe
+///   (`/dev/null`, `/dev/stdout`) is written to as it is.
 /// - An output **directory** may exist. The files the command names in it (`files`) are not
 ///   replaced unless `--force`; a command that cannot name them in advance (many per trial) asks
 ///   for a directory that is new or empty, as `calibrate --out` does.

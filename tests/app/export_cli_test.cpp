@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// gapsim-cli export (issue 18): the Nao with a parameter file applied, as URDF that gapsim reads
+// gapsim-cli export: the Nao with a parameter file applied, as URDF that gapsim reads
 // back with the same mass and joints, and as MJCF; a third-party file's quirks reported by info.
 #include <gtest/gtest.h>
 

@@ -40,7 +40,7 @@ TEST(IdentifyCli, ServoOnTheRealLog) {
   EXPECT_TRUE(contains(r.out, "figure")) << r.out;
 }
 
-// The simulation fit (issue 20): one log, one model, a small budget: the table and the machine line.
+// The simulation fit: one log, one model, a small budget: the table and the machine line.
 TEST(IdentifyCli, ServoModelsBySimulation) {
   const auto dir = std::filesystem::temp_directory_path() / "gapsim_identify_cli_sim_test";
   std::filesystem::remove_all(dir);

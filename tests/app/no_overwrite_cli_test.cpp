@@ -68,6 +68,13 @@ TEST(NoOverwriteCli, Run) {
   EXPECT_TRUE(contains(under_file.out, "Not a directory")) << under_file.out;
 }
 
+TEST(NoOverwriteCli, ADeviceIsWrittenToWithoutForce) {
+  // `--out /dev/null` (a log nobody keeps) replaces nothing: no --force needed.
+  const Result r = cli("run --robot nao --quiet --duration 0.05 --out /dev/null");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_TRUE(contains(r.out, "sim_time_s=")) << r.out;
+}
+
 TEST(NoOverwriteCli, Walk) {
   const fs::path d = fresh("walk");
   const std::string out = keep(d / "walk.csv");

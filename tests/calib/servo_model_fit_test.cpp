@@ -146,7 +146,7 @@ TEST(ServoModelFit, ParameterNamesAndValidation) {
 }
 
 // The real AX-18 step test of the repository (slope 32): the fitted M1 model replays it to a
-// fraction of a degree, far below the datasheet start and the paper's law (0.38-0.66 rad, issue 20).
+// fraction of a degree, far below the datasheet start and the paper's law (0.38-0.66 rad).
 TEST(ServoModelFit, FitsTheRealAx18StepTest) {
   ServoTestLog l;
   l.log = ServoStepLog::read(std::string(GAPSIM_SOURCE_DIR) + "/tests/calib/data/ankle_r_foot_slope32.csv");

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// libFuzzer targets of gapsim's parsers (issue 22), built only with clang and
+// libFuzzer targets of gapsim's parsers, built only with clang and
 // -DGAPSIM_LIBFUZZER=ON (scripts/fuzz.sh --libfuzzer does it in build-fuzz/). One executable per
 // target, this source compiled with GAPSIM_FUZZ_TARGET set to the target's name:
 //   urdf, motion_csv, joint_table, webots, mtn, params, space, scenarios, log, controller,

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Quirks of real URDFs (issue 18): each fixture in data/urdf_quirks/ (README there) either loads
+// Quirks of real URDFs: each fixture in data/urdf_quirks/ (README there) either loads
 // and stands 5 s at the defaults without diverging, or is refused with a located message that
 // says what to change. What the compile step changes is in the compile report with its numbers.
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes nao_ros_like.urdf: a Nao V3.3 shaped the way a ROS description package generates it,
-to test gapsim on the quirks of such files (issue 18). Numbers only from
+to test gapsim on the quirks of such files. Numbers only from
 ../shared/robot-data/nao_V33_urdf_{links,joints}.csv (ros-naoqi/nao_robot @6747646, BSD-3); the
 file itself is written here, not copied. Quirks it carries on purpose:
   - a massless root `base_link` fixed to `torso`; fixed joints with <axis xyz="0 0 0"/>;
