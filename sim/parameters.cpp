@@ -203,7 +203,8 @@ bool setContactParameter(RobotModel& m, const std::string& name, double value, c
 }
 
 /// solver/iterations: QuickStep's iterations per step, a whole number from 1 to 10000;
-/// solver/min_inertia: the inertia floor (kg m^2, SolverSettings::min_inertia_kgm2), 0..1.
+/// solver/min_inertia: the inertia floor (kg m^2, SolverSettings::min_inertia_kgm2), 0..1;
+/// solver/min_inertia_plain: the floor of plain runs (SolverSettings::plain_min_inertia_kgm2), 0..1.
 /// True and applied, false if `name` is not solver/...
 bool setSolverParameter(RobotModel& m, const std::string& name, double value, const std::string& file, int line) {
   if (name.rfind("solver/", 0) != 0) return false;
@@ -213,8 +214,16 @@ bool setSolverParameter(RobotModel& m, const std::string& name, double value, co
     m.solver.min_inertia_kgm2 = value;
     return true;
   }
+  if (name == "solver/min_inertia_plain") {
+    if (!(value >= 0 && value <= 1))
+      throw InputError(file, line, name, "invalid value " + sixDigits(value) + ": the inertia floor must be within 0..1 kg m^2");
+    m.solver.plain_min_inertia_kgm2 = value;
+    return true;
+  }
   if (name != "solver/iterations")
-    throw InputError(file, line, name, "unknown parameter for robot '" + m.name + "': solver parameters are solver/iterations, solver/min_inertia");
+    throw InputError(file, line, name, "unknown parameter for robot '" + m.name +
+                                           "': solver parameters are solver/iterations, solver/min_inertia, "
+                                           "solver/min_inertia_plain");
   if (!(value >= 1 && value <= 10000) || value != std::floor(value))
     throw InputError(file, line, name, "invalid value " + std::to_string(value) + ": iterations must be a whole number from 1 to 10000");
   m.solver.iterations = static_cast<int>(value);
@@ -331,6 +340,9 @@ std::vector<ParameterEntry> listParameters(const RobotModel& m) {
                  "QuickStep iterations per step"});
   out.push_back({"solver/min_inertia", m.solver.min_inertia_kgm2, "kg*m^2",
                  "floor on every body's principal moments of inertia (docs/solver.md)"});
+  if (m.solver.plain_min_inertia_kgm2)
+    out.push_back({"solver/min_inertia_plain", *m.solver.plain_min_inertia_kgm2, "kg*m^2",
+                   "the inertia floor of plain runs (--plain: ideal servos, rigid links; docs/solver.md)"});
   for (const SceneBox& b : m.scene_boxes)
     for (int a = 0; a < 3; ++a)
       out.push_back({"scene/" + b.name + "/" + "xyz"[a], b.pose.translation()[a], "m",
@@ -442,6 +454,7 @@ void writeParameterFile(const RobotModel& m, const std::string& path) {
 void makePlain(RobotModel& m) {
   for (Joint& j : m.joints) j.drive.kind = DriveKind::Ideal;
   m.soft_links.clear();
+  if (m.solver.plain_min_inertia_kgm2) m.solver.min_inertia_kgm2 = *m.solver.plain_min_inertia_kgm2;
 }
 
 }  // namespace gapsim

@@ -14,6 +14,7 @@
 #include "motorgear/servo_drive.h"
 #include "sim/mabel_spec.h"
 #include "sim/mesh.h"
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -143,6 +144,12 @@ struct SolverSettings {
   /// moments to 1e-3 lets 15 iterations agree with dWorldStep (docs/solver.md). It changes those
   /// links' rotational inertia, so a robot file states it and `gapsim-cli info` lists every body it raises.
   double min_inertia_kgm2 = 0.0;
+  /// The floor when the robot runs plain (makePlain: ideal position servos, rigid links), if the
+  /// file states one; unset = min_inertia_kgm2. Ideal servos dictate the joints' motion, so a
+  /// link's own rotational inertia barely changes a plain run's outcome on the exact solver (the
+  /// Nao's 200 mm/s walk covers 1.8776 m on dWorldStep with a floor of 2e-3, 3e-3 or 4e-3), while
+  /// QuickStep converges closer to it the larger the floor (docs/solver.md).
+  std::optional<double> plain_min_inertia_kgm2;
   /// A movable joint whose child subtree weighs less than this fraction of the robot (finger links
   /// of a few milligrams, a sensor frame on a joint) is welded at its initial value when the world
   /// is built: such a body against kilograms makes the solver's problem hopelessly ill-conditioned

@@ -786,6 +786,12 @@ void parseGapsim(Ctx& c, const XMLElement* g, RobotModel& m) {
       s.min_inertia_kgm2 = attrDouble(c, e, "min_inertia_kgm2", f, s.min_inertia_kgm2);
       if (!(s.min_inertia_kgm2 >= 0 && s.min_inertia_kgm2 <= 1))
         c.fail(e, f + "@min_inertia_kgm2", "must be within 0..1 kg m^2, got " + sixDigits(s.min_inertia_kgm2));
+      if (e->Attribute("min_inertia_plain_kgm2")) {
+        const double plain = attrDouble(c, e, "min_inertia_plain_kgm2", f, 0.0);
+        if (!(plain >= 0 && plain <= 1))
+          c.fail(e, f + "@min_inertia_plain_kgm2", "must be within 0..1 kg m^2, got " + sixDigits(plain));
+        s.plain_min_inertia_kgm2 = plain;
+      }
       s.weld_mass_ratio = attrDouble(c, e, "weld_mass_ratio", f, s.weld_mass_ratio, plausible::kFraction);
       s.erp = attrDouble(c, e, "erp", f, s.erp, plausible::kFraction);
       s.cfm = attrDouble(c, e, "cfm", f, s.cfm, plausible::kCfm);

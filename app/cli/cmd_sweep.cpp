@@ -120,8 +120,10 @@ Action addSweep(CLI::App& app) {
       else if (outcome == "diverged") ++diverged;
       else ++rejected;
       if (outcome != "upright") {
-        std::printf("set %s: %s; reproduce with: gapsim-cli run --robot %s%s%s --duration %g", idx.c_str(), outcome.c_str(),
-                    a->run.robot.c_str(), a->run.motion.empty() ? "" : " --motion ", a->run.motion.c_str(), *a->duration_s);
+        // The seed too: it seeds QuickStep's row order, and a marginal set's outcome can turn on it.
+        std::printf("set %s: %s; reproduce with: gapsim-cli run --robot %s%s%s --duration %g --seed %llu", idx.c_str(),
+                    outcome.c_str(), a->run.robot.c_str(), a->run.motion.empty() ? "" : " --motion ",
+                    a->run.motion.c_str(), *a->duration_s, static_cast<unsigned long long>(cfg.seed));
         for (const auto& [n, v] : calib::drawSet(*model, ranges, cfg.seed, std::stoi(idx)))
           std::printf(" --set %s=%.17g", n.c_str(), v);
         std::printf("\n");

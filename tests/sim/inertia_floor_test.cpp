@@ -73,5 +73,35 @@ TEST(InertiaFloor, IsAParameterWithARange) {
   EXPECT_THROW(parseRobotXml(pendulum(2.0, 0.0), "p.urdf"), InputError);
 }
 
+TEST(InertiaFloor, PlainRunsTakeThePlainFloorTheFileStates) {
+  std::string xml = pendulum(0.001, 0.02);
+  const std::string attr = R"(min_inertia_kgm2="0.001000")";
+  ASSERT_NE(xml.find(attr), std::string::npos);
+  RobotModel without = parseRobotXml(xml, "p.urdf");
+  makePlain(without);  // no plain floor stated: the floor stays
+  EXPECT_DOUBLE_EQ(without.solver.min_inertia_kgm2, 0.001);
+  xml.replace(xml.find(attr), attr.size(), attr + R"( min_inertia_plain_kgm2="0.01")");
+  RobotModel full = parseRobotXml(xml, "p.urdf");
+  EXPECT_DOUBLE_EQ(full.solver.min_inertia_kgm2, 0.001);  // the full pipeline keeps its floor
+  RobotModel plain = full;
+  makePlain(plain);
+  EXPECT_DOUBLE_EQ(plain.solver.min_inertia_kgm2, 0.01);
+  // The plain run swings with the raised moment: the compound pendulum's quarter period.
+  Simulation sim(std::make_shared<RobotModel>(plain));
+  while (sim.jointAngle_rad(0) > 0 && sim.time_s() < 5) sim.step();
+  const double quarter_s = 0.5 * M_PI * std::sqrt((0.01 + 0.01) / (9.81 * 0.1));
+  EXPECT_NEAR(sim.time_s(), quarter_s, 0.005 * quarter_s);
+  // A parameter, listed only where the file states it, with the floor's range.
+  setParameter(full, "solver/min_inertia_plain", 0.004, "set.csv", 2);
+  EXPECT_DOUBLE_EQ(*full.solver.plain_min_inertia_kgm2, 0.004);
+  bool listed = false;
+  for (const auto& e : listParameters(full)) listed |= e.name == "solver/min_inertia_plain" && e.value == 0.004;
+  EXPECT_TRUE(listed);
+  for (const auto& e : listParameters(without)) EXPECT_NE(e.name, "solver/min_inertia_plain");
+  EXPECT_THROW(setParameter(full, "solver/min_inertia_plain", 2.0, "set.csv", 3), InputError);
+  xml.replace(xml.find(R"("0.01")"), 6, R"("-1")");
+  EXPECT_THROW(parseRobotXml(xml, "p.urdf"), InputError);
+}
+
 }  // namespace
 }  // namespace gapsim
