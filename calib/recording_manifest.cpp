@@ -342,7 +342,8 @@ ManifestTrial readTrial(const Fields& f, const std::string& dir, int line, int i
   if (t.hold == CommandHold::kRate) {
     if (!f.find({"commands", "rate_hz"})) f.fail({"commands", "rate_hz"}, "", "hold \"rate\" needs rate_hz");
     t.rate_hz = f.number({"commands", "rate_hz"}, 0, 0.1, 1e4, "Hz");
-  } else if (f.find({"commands", "rate_hz"})) {
+  } else if (f.find({"commands", "rate_hz"}) && f.where({"commands", "rate_hz"}).second.rfind("defaults", 0) != 0) {
+    // A trial's own rate without "rate" is a mistake; a default rate serves the trials that hold at a rate.
     f.failValue({"commands", "rate_hz"}, "only with \"hold\": \"rate\"");
   }
   const std::string units = f.text({"commands", "units"}, "rad");
