@@ -379,7 +379,7 @@ ManifestTrial readTrial(const Fields& f, const std::string& dir, int line, int i
                                              " (a column name ends in _<unit>, e.g. torso/tilt_deg)");
     sp.scale_to_si = u->scale;
     sp.weight = f.number({"signals", k, "weight"}, 1.0, 0, 1e6, "");
-    t.signals.push_back(sp);
+    t.measured.push_back(sp);
   }
 
   t.role = f.text({"role"}, "train");
@@ -510,7 +510,7 @@ ManifestTrial legacyTrial(const std::string& root, const std::string& recording_
   t.initial = InitialPoseSource::kFirstFrame;
   t.hold = CommandHold::kFrames;
   t.whole_ticks = true;  // the ctrl app sent int(ticks) (data README)
-  t.signals = leanToStandSignals();
+  t.measured = leanToStandSignals();
   if (power_cable) t.tags.push_back("withPowerCable");
   return t;
 }

@@ -81,7 +81,7 @@ struct ManifestTrial {
   bool whole_ticks = false;        ///< the servos received int(ticks) of the robot's motor map
   std::string balance;             ///< "" open loop, else an ankle-balance spec (sim/ankle_balance.h)
 
-  std::vector<SignalSpec> signals;  ///< the first is the trial's headline signal (printed RMS)
+  std::vector<SignalSpec> measured;  ///< "signals": the first is the trial's headline signal (printed RMS)
   std::string role = "train";       ///< train, validate or test
   std::vector<std::string> tags;
   double step_duration_s = -1;      ///< the lean-to-stand ramp duration (printed); < 0: none

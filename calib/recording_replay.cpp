@@ -45,7 +45,7 @@ ReplayTrial readTrial(const ManifestTrial& spec) {
   t.scene = spec.scene_boxes;
   auto rec = std::make_shared<Log>(Log::read(t.recording_path));
   if (!rec->has("time_s")) throw InputError(t.recording_path, 1, "time_s", "the recording lacks this column");
-  for (const SignalSpec& sp : spec.signals) {
+  for (const SignalSpec& sp : spec.measured) {
     bool any = false;
     for (const std::string& c : rec->columns()) any |= c != "time_s" && globMatch(sp.column, c);
     if (!any)
@@ -226,7 +226,7 @@ std::vector<SignalGroup> resolveSignals(const RobotModel& model, const ReplayTri
   const std::string imu = model.imus.empty() ? model.links[model.root_link].name : model.imus.front().name;
   const std::string root = model.links[model.root_link].name;
   std::vector<SignalGroup> out;
-  for (const SignalSpec& sp : trial.spec.signals) {
+  for (const SignalSpec& sp : trial.spec.measured) {
     SignalGroup g;
     for (std::size_t c = 0; c < rec.cols(); ++c) {
       const std::string& name = rec.columns()[c];
@@ -459,11 +459,11 @@ ReplayResult replayTrial(const RobotModel& base, const ReplayTrial& trial, const
     for (std::size_t k = 1; k < err2[g].size(); ++k)
       E += 0.5 * (err2[g][k - 1] + err2[g][k]) * (t_rec[k] - t_rec[k - 1]);
     SignalScore sc;
-    sc.column = trial.spec.signals[g].column;
+    sc.column = trial.spec.measured[g].column;
     sc.columns = static_cast<int>(groups[g].channels.size());
     sc.weight = groups[g].weight;
     sc.E = E;
-    r.signals.push_back(sc);
+    r.scores.push_back(sc);
     r.score += groups[g].weight * E;
     if (g == 0) r.E_rad2_s = E;
     if (groups[g].joints && !joints_seen) {

@@ -123,7 +123,7 @@ struct ReplayResult {
   double rms_rad = std::numeric_limits<double>::infinity();
   double E_joint_rad2_s = std::numeric_limits<double>::infinity();  ///< E of the joint-angle entry (E_q; 0 if none)
   int joints_compared = 0;                                     ///< joints in E_q
-  std::vector<SignalScore> signals;                            ///< every entry, in manifest order
+  std::vector<SignalScore> scores;                             ///< every entry, in manifest order
   double score = std::numeric_limits<double>::infinity();      ///< sum_g w_g E_g (the objective)
   double max_tilt_sim_rad = 0;
   bool diverged = false;

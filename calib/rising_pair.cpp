@@ -86,7 +86,7 @@ ReplayTrial risingPairTrial(const std::string& name, const RisingTask& task, con
   t.spec.recording = recording_path;
   t.spec.commands = motion_path;
   t.spec.whole_ticks = true;
-  t.spec.signals = leanToStandSignals();
+  t.spec.measured = leanToStandSignals();
   t.step_duration_s = -1;
   return t;
 }

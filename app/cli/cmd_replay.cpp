@@ -132,7 +132,7 @@ Action addReplay(CLI::App& app) {
     std::printf("replay: %zu trials of %s on %s (mass %.4f kg)%s, commands %s\n", set.trials.size(), dir->c_str(),
                 first.model->name.c_str(), first.model->totalMass_kg(), opt->wall ? ", wall" : ", no wall",
                 opt->hold_commands ? "held as recorded" : "continuous");
-    const std::string& headline = set.trials.front().spec.signals.front().column;
+    const std::string& headline = set.trials.front().spec.measured.front().column;
     if (headline != "torso/tilt_rad") std::printf("headline signal: %s (rms, E and max in its SI unit)\n", headline.c_str());
     if (!compare->empty()) std::printf("%-24s %6s %9s %9s %9s %8s\n", "trial", "dur_s", "rms_rad", "rms2_rad", "change", "max_sim");
     else std::printf("%-24s %6s %9s %11s %9s %9s\n", "trial", "dur_s", "rms_rad", "E_rad2_s", "max_real", "max_sim");

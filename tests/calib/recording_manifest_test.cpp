@@ -65,14 +65,14 @@ TEST_F(Manifest, ReadsTrialsWithDefaultsAndUnits) {
   EXPECT_EQ(a.role, "validate");
   ASSERT_TRUE(a.settle_s.has_value());
   EXPECT_DOUBLE_EQ(*a.settle_s, 0.25);
-  EXPECT_DOUBLE_EQ(a.signals[0].scale_to_si, M_PI / 180.0);  // deg -> rad
+  EXPECT_DOUBLE_EQ(a.measured[0].scale_to_si, M_PI / 180.0);  // deg -> rad
   EXPECT_EQ(fs::path(a.recording), dir_ / "rec.csv");         // relative to the manifest
   const ManifestTrial& b = m.trials[1];
   EXPECT_EQ(b.hold, CommandHold::kRows);  // the trial's key wins inside a merged object
   EXPECT_TRUE(b.whole_ticks);             // the default's other keys stay
   EXPECT_EQ(b.role, "test");
   EXPECT_EQ(b.tags, (std::vector<std::string>{"squat", "sim"}));
-  EXPECT_DOUBLE_EQ(b.signals[0].weight, 2.5);
+  EXPECT_DOUBLE_EQ(b.measured[0].weight, 2.5);
   ASSERT_EQ(b.scene_boxes.size(), 1u);
   EXPECT_DOUBLE_EQ(b.scene_boxes[0].size_m.y(), 0.2);
 }
@@ -196,10 +196,10 @@ TEST(LegacyLayout, ReadsIntoTheSameManifest) {
   EXPECT_EQ(t.initial, InitialPoseSource::kFirstFrame);
   EXPECT_EQ(t.hold, CommandHold::kFrames);
   EXPECT_TRUE(t.whole_ticks);
-  ASSERT_EQ(t.signals.size(), 2u);
-  EXPECT_EQ(t.signals[0].column, "torso/tilt_rad");
-  EXPECT_EQ(t.signals[1].column, "*/q_rad");
-  EXPECT_DOUBLE_EQ(t.signals[1].weight, 0.0);
+  ASSERT_EQ(t.measured.size(), 2u);
+  EXPECT_EQ(t.measured[0].column, "torso/tilt_rad");
+  EXPECT_EQ(t.measured[1].column, "*/q_rad");
+  EXPECT_DOUBLE_EQ(t.measured[1].weight, 0.0);
   EXPECT_NE(t.commands.find("0.05.csv"), std::string::npos);
   EXPECT_THROW(loadRecordings(kData + "/motions"), InputError);  // neither layout
 }
