@@ -6,8 +6,10 @@
 #include <cstdio>
 #include <filesystem>
 #include <limits>
+#include <optional>
 #include <sstream>
 
+#include "sim/ankle_balance.h"
 #include "sim/input_error.h"
 #include "sim/motion_readers.h"
 #include "sim/recorder.h"
@@ -29,57 +31,45 @@ std::vector<std::string> splitPatterns(const std::string& s) {
   return out;
 }
 
-/// "0.05-01" -> 0.05 (the step duration in the file name); NaN if the name has no such prefix.
-double durationOf(const std::string& stem) {
-  const std::size_t dash = stem.rfind('-');
-  if (dash == std::string::npos) return std::nan("");
-  try {
-    std::size_t used = 0;
-    const double d = std::stod(stem.substr(0, dash), &used);
-    return used == dash && d >= 0 ? d : std::nan("");
-  } catch (const std::exception&) {
-    return std::nan("");
-  }
-}
-
 }  // namespace
 
-ReplayTrial readTrial(const std::string& root, const std::string& recording_path, const std::string& name,
-                      bool power_cable) {
+ReplayTrial readTrial(const ManifestTrial& spec) {
   ReplayTrial t;
-  const std::string stem = fs::path(recording_path).stem().string();
-  t.name = name;
-  t.recording_path = recording_path;
-  t.power_cable = power_cable;
-  t.step_duration_s = durationOf(stem);
-  if (!std::isfinite(t.step_duration_s))
-    throw InputError(t.recording_path, 0, "file name", "expected <step duration>-<trial>.csv, e.g. 0.05-01.csv");
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f", t.step_duration_s);
-  t.motion_path = (fs::path(root) / "motions" / "lean-to-stand" / (std::string(buf) + ".csv")).string();
-  if (!fs::exists(t.motion_path))
-    throw InputError(t.recording_path, 0, "motion", "no commanded motion " + t.motion_path + " for this trial");
+  t.spec = spec;
+  t.name = spec.name;
+  t.recording_path = spec.recording;
+  t.motion_path = spec.commands;
+  t.step_duration_s = spec.step_duration_s;
+  t.holdout = spec.role != "train";
+  t.has_scene = spec.has_scene;
+  t.scene = spec.scene_boxes;
   auto rec = std::make_shared<Log>(Log::read(t.recording_path));
-  for (const char* c : {"torso/tilt_rad", "torso/rotvec_x", "torso/rotvec_y", "torso/rotvec_z", "torso/x_m",
-                        "torso/y_m", "torso/z_m"})
-    if (!rec->has(c)) throw InputError(t.recording_path, 1, c, "the recording lacks this column");
+  if (!rec->has("time_s")) throw InputError(t.recording_path, 1, "time_s", "the recording lacks this column");
+  for (const SignalSpec& sp : spec.measured) {
+    bool any = false;
+    for (const std::string& c : rec->columns()) any |= c != "time_s" && globMatch(sp.column, c);
+    if (!any)
+      throw InputError(t.recording_path, 1, sp.column,
+                       "the recording lacks this column (a measured signal of trial " + spec.name + ")");
+  }
+  if (spec.initial == InitialPoseSource::kFirstFrame)
+    for (const char* s : {"/rotvec_x", "/rotvec_y", "/rotvec_z", "/x_m", "/y_m", "/z_m"})
+      if (!rec->has(spec.root_columns + s))
+        throw InputError(t.recording_path, 1, spec.root_columns + s,
+                         "the recording lacks this column (the initial pose is its first frame)");
   if (rec->rows() < 2) throw InputError(t.recording_path, 0, "", "a recording needs at least two frames");
   t.recording = std::move(rec);
-  t.motion = std::make_shared<Motion>(loadMotion(t.motion_path));
+  Motion m = loadMotion(t.motion_path);
+  if (spec.command_scale_to_rad != 1.0) {
+    // A command file in degrees: every given value to rad (holes stay NaN).
+    std::vector<std::vector<double>> v(m.frameCount(), std::vector<double>(m.jointCount()));
+    for (std::size_t k = 0; k < m.frameCount(); ++k)
+      for (std::size_t j = 0; j < m.jointCount(); ++j) v[k][j] = m.givenValue_rad(k, j) * spec.command_scale_to_rad;
+    m = Motion(m.joints(), m.times_s(), std::move(v), m.sourceFile());
+  }
+  t.motion = std::make_shared<Motion>(std::move(m));
   return t;
 }
-
-namespace {
-
-void addTrials(ReplaySet& set, const fs::path& dir, const std::string& prefix, bool cable) {
-  std::vector<fs::path> files;
-  for (const auto& e : fs::directory_iterator(dir))
-    if (e.is_regular_file() && e.path().extension() == ".csv") files.push_back(e.path());
-  std::sort(files.begin(), files.end());
-  for (const fs::path& f : files) set.trials.push_back(readTrial(set.root, f.string(), prefix + f.stem().string(), cable));
-}
-
-}  // namespace
 
 bool globMatch(const std::string& p, const std::string& s) {
   // Iterative matcher with one backtrack point for the last '*'.
@@ -102,19 +92,16 @@ bool globMatch(const std::string& p, const std::string& s) {
   return i == p.size();
 }
 
-ReplaySet ReplaySet::load(const std::string& root) {
+ReplaySet ReplaySet::fromManifest(const RecordingManifest& m) {
   ReplaySet set;
-  set.root = root;
-  const fs::path dir = fs::path(root) / "rising" / "lean-to-stand";
-  if (!fs::is_directory(dir))
-    throw InputError(root, 0, "--recordings",
-                     "not the BIOLOID data package: no directory rising/lean-to-stand (expected "
-                     "../shared/real-data/bioloid)");
-  addTrials(set, dir, "", false);
-  if (fs::is_directory(dir / "withPowerCable")) addTrials(set, dir / "withPowerCable", "withPowerCable/", true);
-  if (set.trials.empty()) throw InputError(dir.string(), 0, "", "no recordings (*.csv)");
+  set.root = m.source;
+  set.authors_wall = m.authors_wall;
+  set.wall_face_x_m = m.wall_face_x_m;
+  for (const ManifestTrial& t : m.trials) set.trials.push_back(readTrial(t));
   return set;
 }
+
+ReplaySet ReplaySet::load(const std::string& path) { return fromManifest(loadRecordings(path)); }
 
 void ReplaySet::select(const std::string& patterns) {
   const auto ps = splitPatterns(patterns);
@@ -160,23 +147,48 @@ SceneBox authorsWall(double face_x_m) {
   return b;
 }
 
+namespace {
+
+Eigen::Matrix3d fromRotvec(const Eigen::Vector3d& rv) {
+  const double angle = rv.norm();
+  return angle > 0 ? Eigen::AngleAxisd(angle, rv / angle).toRotationMatrix() : Eigen::Matrix3d::Identity();
+}
+
+}  // namespace
+
 std::shared_ptr<RobotModel> replayModel(const RobotModel& base, const ReplayTrial& trial, const ReplayOptions& o) {
   auto m = std::make_shared<RobotModel>(base);
-  const Log& rec = *trial.recording;
-  for (std::size_t j = 0; j < m->joints.size(); ++j) {
-    const int c = rec.columnIndex(m->joints[j].name + "/q_rad");
-    if (c >= 0) m->initial_q[j] = rec.at(0, static_cast<std::size_t>(c));
+  const ManifestTrial& spec = trial.spec;
+  if (spec.initial == InitialPoseSource::kFirstFrame) {
+    const Log& rec = *trial.recording;
+    for (std::size_t j = 0; j < m->joints.size(); ++j) {
+      const int c = rec.columnIndex(m->joints[j].name + "/q_rad");
+      if (c >= 0) m->initial_q[j] = rec.at(0, static_cast<std::size_t>(c));
+    }
+    auto col = [&](const char* s) {
+      return rec.at(0, static_cast<std::size_t>(rec.columnIndex(spec.root_columns + s)));
+    };
+    Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();
+    pose.linear() = fromRotvec(Eigen::Vector3d(col("/rotvec_x"), col("/rotvec_y"), col("/rotvec_z")));
+    pose.translation() = Eigen::Vector3d(col("/x_m"), col("/y_m"), col("/z_m"));
+    m->initial_root_pose = pose;
+    m->has_ground_clearance = true;  // z from the collision boxes (file comment)
+  } else if (spec.initial == InitialPoseSource::kExplicit) {
+    for (const auto& [name, q] : spec.initial_q_rad) {
+      int j = -1;
+      for (std::size_t k = 0; k < m->joints.size(); ++k)
+        if (m->joints[k].name == name) j = static_cast<int>(k);
+      if (j < 0) throw InputError(m->source_file, 0, "initial_pose.joints_rad", "'" + name + "': no such joint in the robot");
+      m->initial_q[static_cast<std::size_t>(j)] = q;
+    }
+    if (spec.has_root_pose) {
+      Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();
+      pose.linear() = fromRotvec(spec.root_rotvec_rad);
+      pose.translation() = spec.root_xyz_m;
+      m->initial_root_pose = pose;
+      m->has_ground_clearance = false;  // the given height stands
+    }
   }
-  auto col = [&](const char* name) { return rec.at(0, static_cast<std::size_t>(rec.columnIndex(name))); };
-  const Eigen::Vector3d rv(col("torso/rotvec_x"), col("torso/rotvec_y"), col("torso/rotvec_z"));
-  const double angle = rv.norm();
-  const Eigen::Matrix3d R =
-      angle > 0 ? Eigen::AngleAxisd(angle, rv / angle).toRotationMatrix() : Eigen::Matrix3d::Identity();
-  Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();
-  pose.linear() = R;
-  pose.translation() = Eigen::Vector3d(col("torso/x_m"), col("torso/y_m"), col("torso/z_m"));
-  m->initial_root_pose = pose;
-  m->has_ground_clearance = true;  // z from the collision boxes (file comment)
   if (trial.has_scene) {
     m->scene_boxes = trial.scene;
     return m;
@@ -187,13 +199,108 @@ std::shared_ptr<RobotModel> replayModel(const RobotModel& base, const ReplayTria
   return m;
 }
 
+namespace {
+
+/// Where the simulated value of a recorded column comes from.
+struct Channel {
+  std::size_t rec_col = 0;
+  double scale = 1.0;  ///< recorded value x scale = SI
+  int joint = -1;      ///< the joint angle of this model joint
+  bool tilt = false;   ///< Simulation::imu().tilt_rad
+  int log_col = -1;    ///< the Recorder column of its SI name
+};
+
+struct SignalGroup {
+  std::vector<Channel> channels;
+  double weight = 0;
+  bool joints = false;  ///< only joint angles: the weight is ReplayOptions::joint_weight when > 0
+};
+
+bool hasGlob(const std::string& s) { return s.find_first_of("*?") != std::string::npos; }
+
+/// Each signal entry's recorded columns and their simulated counterparts on `model` (InputError
+/// naming the recording and the column when a named column has no simulated signal).
+std::vector<SignalGroup> resolveSignals(const RobotModel& model, const ReplayTrial& trial, const Recorder& recorder,
+                                        const ReplayOptions& o) {
+  const Log& rec = *trial.recording;
+  const std::string imu = model.imus.empty() ? model.links[model.root_link].name : model.imus.front().name;
+  const std::string root = model.links[model.root_link].name;
+  std::vector<SignalGroup> out;
+  for (const SignalSpec& sp : trial.spec.measured) {
+    SignalGroup g;
+    for (std::size_t c = 0; c < rec.cols(); ++c) {
+      const std::string& name = rec.columns()[c];
+      if (name == "time_s" || !globMatch(sp.column, name)) continue;
+      Channel ch;
+      ch.rec_col = c;
+      ch.scale = sp.scale_to_si;
+      const std::string si = siColumnName(name);
+      const std::size_t slash = si.rfind('/');
+      const std::string body = slash == std::string::npos ? "" : si.substr(0, slash);
+      const std::string leaf = slash == std::string::npos ? si : si.substr(slash + 1);
+      if (leaf == "q_rad")
+        for (std::size_t j = 0; j < model.joints.size(); ++j)
+          if (model.joints[j].name == body) ch.joint = static_cast<int>(j);
+      if (ch.joint < 0 && leaf == "tilt_rad" && (body == imu || body == root)) ch.tilt = true;
+      if (ch.joint < 0 && !ch.tilt) {
+        const auto& cols = recorder.columns();
+        const auto it = std::find(cols.begin(), cols.end(), si);
+        if (it != cols.end()) ch.log_col = static_cast<int>(it - cols.begin());
+      }
+      if (ch.joint < 0 && !ch.tilt && ch.log_col < 0) {
+        if (hasGlob(sp.column)) continue;  // a glob takes the columns the model can simulate
+        throw InputError(trial.recording_path, 1, name,
+                         "no simulated signal " + si + " on " + model.name +
+                             " (a joint's q_rad, the IMU's tilt_rad or a column of the simulated log)");
+      }
+      g.channels.push_back(ch);
+    }
+    // Joint angles in the model's joint order (the order of the sum in E_q).
+    std::stable_sort(g.channels.begin(), g.channels.end(), [](const Channel& a, const Channel& b) {
+      return a.joint >= 0 && b.joint >= 0 && a.joint < b.joint;
+    });
+    g.joints = !g.channels.empty();
+    for (const Channel& ch : g.channels) g.joints &= ch.joint >= 0;
+    g.weight = g.joints && o.joint_weight > 0 ? o.joint_weight : sp.weight;
+    out.push_back(std::move(g));
+  }
+  return out;
+}
+
+/// The times at which a held command changes (kContinuous: none).
+std::vector<double> commandSwitchTimes(const ReplayTrial& trial, const std::vector<double>& t_rec) {
+  switch (trial.spec.hold) {
+    case CommandHold::kFrames: return t_rec;
+    case CommandHold::kRows: return trial.motion->times_s();
+    case CommandHold::kRate: {
+      std::vector<double> out;
+      const double dt = 1.0 / trial.spec.rate_hz;
+      for (long k = 0; t_rec.front() + static_cast<double>(k) * dt <= t_rec.back(); ++k)
+        out.push_back(t_rec.front() + static_cast<double>(k) * dt);
+      return out;
+    }
+    case CommandHold::kContinuous: break;
+  }
+  return {};
+}
+
+}  // namespace
+
+void checkReplayable(const RobotModel& base, const ReplayTrial& trial, const ReplayOptions& o) {
+  const auto model = replayModel(base, trial, o);
+  Recorder recorder(*model);
+  resolveSignals(*model, trial, recorder, o);
+}
+
 ReplayResult replayTrial(const RobotModel& base, const ReplayTrial& trial, const MotorMap& map,
                          const ReplayOptions& o, Log* log) {
   ReplayResult r;
   const auto model = replayModel(base, trial, o);
   const Log& rec = *trial.recording;
   const std::vector<double> t_rec = rec.column("time_s");
-  const std::vector<double> tilt_rec = rec.column("torso/tilt_rad");
+  const bool held = o.hold_commands && trial.spec.hold != CommandHold::kContinuous;
+  const bool quantise = held && trial.spec.whole_ticks;
+  const std::vector<double> switch_t = held ? commandSwitchTimes(trial, t_rec) : std::vector<double>{};
 
   std::vector<std::string> names;
   for (const Joint& j : model->joints) names.push_back(j.name);
@@ -206,14 +313,14 @@ ReplayResult replayTrial(const RobotModel& base, const ReplayTrial& trial, const
 
   std::vector<double> target = model->initial_q, values;
   MotionCursor cursor;
-  auto command = [&](double t, bool quantise) {
+  auto command = [&](double t, bool whole_ticks) {
     // At a jump (two rows with one time) the authors' Motion.cpp applies the earlier row for t
     // equal to that time (data README); gapsim's Motion the later one. Sampling one ulp earlier
     // gives the data's rule: the 0.00 ramp's frame 0 (t = 0) commands the start pose, not the end.
     trial.motion->sampleAll(std::nextafter(t, -std::numeric_limits<double>::infinity()), values, cursor);
     for (std::size_t c = 0; c < to_joint.size(); ++c) {
       double q = values[c];
-      if (quantise && entry[c]) {
+      if (whole_ticks && entry[c]) {
         // C++ int() of the tick value; + 1e-3 tick undoes the 6-decimal rounding of the motion
         // CSVs (<= 1e-4 tick), so a knot at a whole tick stays that tick.
         const double tick = std::trunc(MotorMap::radToTick(*entry[c], q) + 1e-3);
@@ -223,31 +330,46 @@ ReplayResult replayTrial(const RobotModel& base, const ReplayTrial& trial, const
     }
   };
 
-  // Encoder columns: (model joint, recording column) for the E_q term.
-  std::vector<std::pair<int, std::size_t>> enc;
-  for (std::size_t j = 0; j < model->joints.size(); ++j) {
-    const int c = rec.columnIndex(model->joints[j].name + "/q_rad");
-    if (c >= 0) enc.emplace_back(static_cast<int>(j), static_cast<std::size_t>(c));
-  }
-  r.joints_compared = static_cast<int>(enc.size());
-  std::vector<double> q_err2;  // sum_j (q_real_j - q_sim_j)^2 at the sampled frames
-
   SimOptions so;
   so.seed = o.sim_seed;
   Simulation sim(model, so);
   Recorder recorder(*model);
+  const std::vector<SignalGroup> groups = resolveSignals(*model, trial, recorder, o);
+  bool need_row = false;
+  std::size_t n_ch = 0;
+  for (const auto& g : groups) {
+    n_ch += g.channels.size();
+    for (const Channel& ch : g.channels) need_row |= ch.log_col >= 0;
+  }
+  for (const auto& g : groups)
+    if (g.joints) {
+      r.joints_compared = static_cast<int>(g.channels.size());
+      break;
+    }
+  std::vector<std::vector<double>> err2(groups.size());  // per entry: sum_c (real - sim)^2 at the frames
   std::vector<double> row;
   if (log) *log = Log(recorder.columns());
   const long log_every = std::max(1L, std::lround(o.log_period_s / sim.dt_s()));
+  std::optional<AnkleBalance> balance;
+  if (!trial.spec.balance.empty()) balance.emplace(*model, *parseMotionController(trial.spec.balance, trial.name));
+  auto apply = [&] { sim.setTargets(balance ? balance->adjust(sim, target) : target); };
 
-  // Settling: the real robot stood at rest on the wall before playback started; the recorded
+  // Settling: the real robot stood at rest (on the wall) before playback started; the recorded
   // pose with zero velocities is not an equilibrium of the model (0.5 mm above the floor, the
-  // wall where the model says), so hold the first frame's command for o.settle_s first.
-  if (o.hold_commands) command(t_rec[0], true);
-  else command(t_rec.front(), false);
-  sim.setTargets(target);
+  // wall where the model says), so hold the first command for the settle time first.
+  std::size_t cmd_frame = 0;  // switch time whose command is held
+  if (held) {
+    // Rows or a rate may start before the recording: the command in force at its first frame.
+    if (trial.spec.hold != CommandHold::kFrames)
+      while (cmd_frame + 1 < switch_t.size() && switch_t[cmd_frame + 1] <= t_rec.front()) ++cmd_frame;
+    command(!switch_t.empty() && switch_t[cmd_frame] <= t_rec.front() ? switch_t[cmd_frame] : t_rec.front(), quantise);
+  } else {
+    command(t_rec.front(), false);
+  }
+  apply();
+  const double settle_s = trial.spec.settle_s ? *trial.spec.settle_s : o.settle_s;
   try {
-    for (long k = std::lround(o.settle_s / sim.dt_s()); k > 0; --k) sim.step();
+    for (long k = std::lround(settle_s / sim.dt_s()); k > 0; --k) sim.step();
   } catch (const DivergenceError& e) {
     r.diverged = true;
     r.error = std::string("diverged while settling: ") + e.what();
@@ -255,30 +377,43 @@ ReplayResult replayTrial(const RobotModel& base, const ReplayTrial& trial, const
   }
   const double t0 = t_rec.front() - sim.time_s(), t_end = t_rec.back();  // recording time = t0 + sim time
   std::size_t next = 0;        // next recorded frame to sample
-  std::size_t cmd_frame = 0;   // frame whose command is held
-  double prev_t = sim.time_s() + t0, prev_tilt = sim.imu().tilt_rad;
-  std::vector<double> prev_q(enc.size()), now_q(enc.size());
-  auto read_q = [&](std::vector<double>& q) {
-    for (std::size_t i = 0; i < enc.size(); ++i) q[i] = sim.jointAngle_rad(enc[i].first);
+  double prev_t = sim.time_s() + t0;
+  std::vector<double> prev_v(n_ch), now_v(n_ch);
+  auto read_v = [&](std::vector<double>& v) {
+    if (need_row) recorder.sample(sim, row);
+    std::size_t i = 0;
+    for (const auto& g : groups)
+      for (const Channel& ch : g.channels)
+        v[i++] = ch.joint >= 0 ? sim.jointAngle_rad(ch.joint)
+                 : ch.tilt     ? sim.imu().tilt_rad
+                               : row[static_cast<std::size_t>(ch.log_col)];
   };
-  read_q(prev_q);
-  auto sample_until = [&](double now_t, double now_tilt) {
+  read_v(prev_v);
+  auto sample_until = [&](double now_t) {
     while (next < t_rec.size() && t_rec[next] <= now_t + 1e-12) {
       const double w = std::clamp(now_t > prev_t ? (t_rec[next] - prev_t) / (now_t - prev_t) : 1.0, 0.0, 1.0);
-      r.time_s.push_back(t_rec[next]);
-      r.tilt_real_rad.push_back(tilt_rec[next]);
-      r.tilt_sim_rad.push_back(prev_tilt + w * (now_tilt - prev_tilt));
-      double e2 = 0;
-      for (std::size_t i = 0; i < enc.size(); ++i) {
-        const double d = rec.at(next, enc[i].second) - (prev_q[i] + w * (now_q[i] - prev_q[i]));
-        e2 += d * d;
+      std::size_t i = 0;
+      for (std::size_t g = 0; g < groups.size(); ++g) {
+        double e2 = 0;
+        for (const Channel& ch : groups[g].channels) {
+          const double sim_v = prev_v[i] + w * (now_v[i] - prev_v[i]);
+          const double real_v = rec.at(next, ch.rec_col) * ch.scale;
+          if (i == 0) {
+            r.time_s.push_back(t_rec[next]);
+            r.tilt_real_rad.push_back(real_v);
+            r.tilt_sim_rad.push_back(sim_v);
+          }
+          const double d = real_v - sim_v;
+          e2 += d * d;
+          ++i;
+        }
+        err2[g].push_back(e2);
       }
-      q_err2.push_back(e2);
       ++next;
     }
   };
-  now_q = prev_q;
-  sample_until(prev_t, prev_tilt);
+  now_v = prev_v;
+  sample_until(prev_t);
   if (log) {
     recorder.sample(sim, row);
     log->appendRow(row);
@@ -286,27 +421,25 @@ ReplayResult replayTrial(const RobotModel& base, const ReplayTrial& trial, const
   try {
     while (next < t_rec.size()) {
       const double t = t0 + sim.time_s();
-      if (o.hold_commands) {
-        // The command of frame k applies from time_s[k] on.
+      if (held) {
+        // The command of switch time k applies from switch_t[k] on.
         bool changed = false;
-        while (cmd_frame + 1 < t_rec.size() && t_rec[cmd_frame + 1] <= t + 1e-12) {
+        while (cmd_frame + 1 < switch_t.size() && switch_t[cmd_frame + 1] <= t + 1e-12) {
           ++cmd_frame;
           changed = true;
         }
-        if (changed) command(t_rec[cmd_frame], true);
+        if (changed) command(switch_t[cmd_frame], quantise);
       } else {
         command(t, false);
       }
-      sim.setTargets(target);
+      apply();
       sim.step();
-      const double tilt = sim.imu().tilt_rad;
-      r.max_tilt_sim_rad = std::max(r.max_tilt_sim_rad, tilt);
+      r.max_tilt_sim_rad = std::max(r.max_tilt_sim_rad, sim.imu().tilt_rad);
       const double now = t0 + sim.time_s();
-      read_q(now_q);
-      sample_until(now, tilt);
+      read_v(now_v);
+      sample_until(now);
       prev_t = now;
-      prev_tilt = tilt;
-      prev_q.swap(now_q);
+      prev_v.swap(now_v);
       if (log && sim.stepCount() % log_every == 0) {
         recorder.sample(sim, row);
         log->appendRow(row);
@@ -318,17 +451,29 @@ ReplayResult replayTrial(const RobotModel& base, const ReplayTrial& trial, const
     r.error = std::string("diverged: ") + e.what();
     return r;
   }
-  double E = 0;
-  for (std::size_t k = 1; k < r.time_s.size(); ++k) {
-    const double a = r.tilt_real_rad[k - 1] - r.tilt_sim_rad[k - 1], b = r.tilt_real_rad[k] - r.tilt_sim_rad[k];
-    E += 0.5 * (a * a + b * b) * (r.time_s[k] - r.time_s[k - 1]);
+  r.score = 0;
+  r.E_joint_rad2_s = 0;
+  bool joints_seen = false;
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    double E = 0;
+    for (std::size_t k = 1; k < err2[g].size(); ++k)
+      E += 0.5 * (err2[g][k - 1] + err2[g][k]) * (t_rec[k] - t_rec[k - 1]);
+    SignalScore sc;
+    sc.column = trial.spec.measured[g].column;
+    sc.columns = static_cast<int>(groups[g].channels.size());
+    sc.weight = groups[g].weight;
+    sc.E = E;
+    r.scores.push_back(sc);
+    r.score += groups[g].weight * E;
+    if (g == 0) r.E_rad2_s = E;
+    if (groups[g].joints && !joints_seen) {
+      r.E_joint_rad2_s = E;
+      joints_seen = true;
+    }
   }
-  r.E_rad2_s = E;
-  double Eq = 0;
-  for (std::size_t k = 1; k < r.time_s.size(); ++k) Eq += 0.5 * (q_err2[k - 1] + q_err2[k]) * (r.time_s[k] - r.time_s[k - 1]);
-  r.E_joint_rad2_s = Eq;
-  const double span = r.time_s.back() - r.time_s.front();
-  r.rms_rad = span > 0 ? std::sqrt(E / span) : 0.0;
+  r.headline = groups.empty() || groups[0].channels.empty() ? "" : rec.columns()[groups[0].channels[0].rec_col];
+  const double span = t_rec.back() - t_rec.front();
+  r.rms_rad = span > 0 ? std::sqrt(r.E_rad2_s / span) : 0.0;
   return r;
 }
 
@@ -344,7 +489,10 @@ ReplayProblem::ReplayProblem(std::shared_ptr<const RobotModel> base, ParameterSp
   space_.checkAgainst(*base_);
   std::vector<std::string> names;
   for (const Joint& j : base_->joints) names.push_back(j.name);
-  for (const auto& t : set_.trials) t.motion->checkJoints(names);
+  for (const auto& t : set_.trials) {
+    t.motion->checkJoints(names);
+    checkReplayable(*base_, t, options_);  // a signal the model cannot simulate fails now
+  }
 }
 
 ReplayResult ReplayProblem::runTrial(const Eigen::VectorXd& values, int k, Log* log) const {
@@ -371,7 +519,7 @@ EvalResult ReplayProblem::evaluate(const Eigen::VectorXd& values, bool holdout) 
       res.error = set_.trials[k].name + ": " + r.error;
       return res;
     }
-    const double Ek = r.E_rad2_s + (options_.joint_weight > 0 ? options_.joint_weight * r.E_joint_rad2_s : 0.0);
+    const double Ek = r.score;
     E += Ek;
     per.push_back(Ek);
     ++n;

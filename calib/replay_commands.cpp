@@ -13,30 +13,8 @@ namespace gapsim::calib {
 namespace fs = std::filesystem;
 
 ReplayTrial loadReplayTrial(const std::string& recording_path) {
-  std::error_code ec;
-  const fs::path rec = fs::weakly_canonical(fs::absolute(recording_path), ec);
-  if (ec || !fs::is_regular_file(rec))
-    throw InputError(recording_path, 0, "", "no such recording");
-  // The package root is the nearest ancestor that holds rising/lean-to-stand.
-  fs::path root;
-  for (fs::path p = rec.parent_path(); !p.empty(); p = p.parent_path()) {
-    if (fs::is_directory(p / "rising" / "lean-to-stand") && fs::is_directory(p / "motions")) {
-      root = p;
-      break;
-    }
-    if (p == p.root_path()) break;
-  }
-  if (root.empty())
-    throw InputError(recording_path, 0, "",
-                     "not a lean-to-stand recording of the BIOLOID data package (expected a CSV below "
-                     "<package>/rising/lean-to-stand, e.g. ../shared/real-data/bioloid)");
-  // The trial name as ReplaySet names it: the path below rising/lean-to-stand without .csv.
-  const fs::path rel = rec.lexically_relative(root / "rising" / "lean-to-stand");
-  if (rel.empty() || *rel.begin() == "..")
-    throw InputError(recording_path, 0, "", "not a trial of " + root.string() + " (expected rising/lean-to-stand/<dur>-<n>.csv)");
-  std::string name = (rel.parent_path() / rel.stem()).generic_string();
-  const bool cable = rel.parent_path() == "withPowerCable";
-  return readTrial(root.string(), rec.string(), name, cable);
+  const RecordingManifest m = loadRecordingOf(recording_path);
+  return readTrial(m.trials.front());
 }
 
 MotorMap motorMapFor(const RobotModel& model) {
@@ -49,7 +27,7 @@ std::shared_ptr<const Motion> replayCommands(const ReplayTrial& trial, const Mot
   const Motion& cmd = *trial.motion;
   const std::vector<double> t_rec = trial.recording->column("time_s");
   const double t0 = t_rec.front();
-  const double settle = o.settle_s;  // replayTrial holds the first command this long first
+  const double settle = trial.spec.settle_s ? *trial.spec.settle_s : o.settle_s;  // replayTrial holds the first command this long first
   const std::size_t J = cmd.jointCount();
   // As replayTrial: at a jump (two rows with one time) the earlier row applies at that time (the
   // authors' Motion.cpp), so commands are sampled one ulp early.
@@ -60,7 +38,8 @@ std::shared_ptr<const Motion> replayCommands(const ReplayTrial& trial, const Mot
   };
   std::vector<double> times;
   std::vector<std::vector<double>> values;
-  if (!o.hold_commands) {
+  const bool held = o.hold_commands && trial.spec.hold != CommandHold::kContinuous;
+  if (!held) {
     // The command's own frames after t0 (jumps kept), after the first command held while settling.
     times = {0.0};
     values = {sample(t0)};
@@ -82,9 +61,10 @@ std::shared_ptr<const Motion> replayCommands(const ReplayTrial& trial, const Mot
   }
   // Motion column -> motor map entry (null: not a Dynamixel of the map: unquantised), as replayTrial.
   std::vector<const MotorMapEntry*> entry(J, nullptr);
-  for (std::size_t c = 0; c < J; ++c)
-    for (const auto& e : map.entries)
-      if (e.joint == cmd.joints()[c]) entry[c] = &e;
+  if (trial.spec.whole_ticks)
+    for (std::size_t c = 0; c < J; ++c)
+      for (const auto& e : map.entries)
+        if (e.joint == cmd.joints()[c]) entry[c] = &e;
   auto command = [&](double t) {
     std::vector<double> q = sample(t);
     for (std::size_t c = 0; c < J; ++c)
@@ -94,18 +74,29 @@ std::shared_ptr<const Motion> replayCommands(const ReplayTrial& trial, const Mot
       }
     return q;
   };
-  // replayTrial switches to frame k when time_s[k] <= t0 + t_sim - settle + 1e-12; the step frames
+  // The times a held command changes, as replayTrial: the recorded frames, the command's rows or
+  // a fixed rate from the first frame.
+  std::vector<double> sw;
+  if (trial.spec.hold == CommandHold::kFrames) sw = t_rec;
+  else if (trial.spec.hold == CommandHold::kRows) sw = cmd.times_s();
+  else
+    for (long k = 0; t0 + static_cast<double>(k) * (1.0 / trial.spec.rate_hz) <= t_rec.back(); ++k)
+      sw.push_back(t0 + static_cast<double>(k) * (1.0 / trial.spec.rate_hz));
+  std::size_t first = 0;
+  if (trial.spec.hold != CommandHold::kFrames)
+    while (first + 1 < sw.size() && sw[first + 1] <= t0) ++first;
+  // replayTrial switches to time k when sw[k] <= t0 + t_sim - settle + 1e-12; the step frames
   // sit that 1e-12 s early so that a player sampling at t_sim switches at the same step.
-  std::vector<double> held = command(t_rec[0]);
+  std::vector<double> held_q = command(sw.empty() || sw[first] > t0 ? t0 : sw[first]);
   times.push_back(0.0);
-  values.push_back(held);
-  for (std::size_t k = 1; k < t_rec.size(); ++k) {
-    const double t = std::max(0.0, t_rec[k] - t0 + settle - 1e-12);
+  values.push_back(held_q);
+  for (std::size_t k = first + 1; k < sw.size(); ++k) {
+    const double t = std::max(0.0, sw[k] - t0 + settle - 1e-12);
     times.push_back(t);
-    values.push_back(held);  // ends the hold of the previous frame
-    held = command(t_rec[k]);
+    values.push_back(held_q);  // ends the hold of the previous switch
+    held_q = command(sw[k]);
     times.push_back(t);
-    values.push_back(held);
+    values.push_back(held_q);
   }
   return std::make_shared<const Motion>(cmd.joints(), std::move(times), std::move(values), trial.recording_path);
 }

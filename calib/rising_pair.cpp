@@ -81,6 +81,13 @@ ReplayTrial risingPairTrial(const std::string& name, const RisingTask& task, con
   t.motion = std::make_shared<Motion>(loadMotion(motion_path));
   t.has_scene = true;
   t.scene = task.model->scene_boxes;
+  // Played and measured as the real lean-to-stand trials: whole ticks at the recorded frames.
+  t.spec.name = name;
+  t.spec.recording = recording_path;
+  t.spec.commands = motion_path;
+  t.spec.whole_ticks = true;
+  t.spec.measured = leanToStandSignals();
+  t.step_duration_s = -1;
   return t;
 }
 

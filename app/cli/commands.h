@@ -35,5 +35,6 @@ Action addRise(CLI::App& app);
 Action addReplay(CLI::App& app);
 Action addCalibrateReplay(CLI::App& app);
 Action addLoop(CLI::App& app);
+Action addRecord(CLI::App& app);
 
 }  // namespace gapsim::cli

@@ -38,7 +38,8 @@ int main(int argc, char** argv) {
   reg("optimize-controller", "Optimise a BIOLOID rising controller (lean, sit, kneel) with CMA-ES (paper 001)",
       addOptimizeController);
   reg("rise", "Play a keyframe controller on a BIOLOID rising task and write the log", addRise);
-  reg("replay", "Replay the real BIOLOID lean-to-stand trials from their recorded start and compare the torso tilt",
+  reg("record", "Write a simulation run as a recording set (recordings.json + CSV) that replay reads", addRecord);
+  reg("replay", "Replay recorded trials (a recording manifest, or the BIOLOID lean-to-stand package) and compare the measured signals",
       addReplay);
   reg("calibrate-replay", "Calibrate the BIOLOID against its real lean-to-stand recordings (paper 002, E_cali, CMA-ES)",
       addCalibrateReplay);

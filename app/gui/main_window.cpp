@@ -36,6 +36,7 @@
 #include "app/gui/run_event.h"
 #include "app/gui/signal_tree.h"
 #include "app/gui/sim_session.h"
+#include "calib/recording_manifest.h"
 #include "calib/replay_commands.h"
 #include "sim/input_error.h"
 #include "sim/keyframe_controller.h"
@@ -193,8 +194,8 @@ void MainWindow::buildMenus() {
     if (!p.isEmpty()) openOverlay(p);
   });
   file->addAction(tr("Replay Real Recordin&g..."), this, [this] {
-    const QString p = QFileDialog::getOpenFileName(this, tr("Replay a real BIOLOID lean-to-stand recording"), QString(),
-                                                   tr("Recordings (*.csv);;All files (*)"));
+    const QString p = QFileDialog::getOpenFileName(this, tr("Replay a recording (a manifest's first trial, or a CSV)"),
+                                                   QString(), tr("Recordings (*.json *.csv);;All files (*)"));
     if (!p.isEmpty()) openRecordingReplay(p);
   });
   file->addAction(tr("Open &Keyframe Controller..."), this, [this] {
@@ -429,22 +430,28 @@ calib::ReplayOptions MainWindow::replayOptions() {
 
 bool MainWindow::openRecordingReplay(const QString& path) {
   calib::ReplayTrial trial;
+  calib::ReplayOptions options = replayOptions();
   try {
-    trial = calib::loadReplayTrial(path.toStdString());
+    const calib::RecordingManifest m = calib::loadRecordingOf(path.toStdString());
+    trial = calib::readTrial(m.trials.front());
+    options.wall = m.authors_wall;
+    options.wall_face_x_m = m.wall_face_x_m;
   } catch (const std::exception& e) {
     reportError(tr("Cannot replay the recording"), QString::fromStdString(e.what()));
     return false;
   }
-  // The loaded robot if it has the recording's joints (applied parameters stay), else the BIOLOID.
+  // The loaded robot if it has the recording's joints (applied parameters stay), else the trial's
+  // robot (the BIOLOID when it names none).
   auto fits = [&](const std::shared_ptr<const RobotModel>& m) {
     if (!m) return false;
     for (const std::string& j : trial.motion->joints())
       if (m->jointIndex(j) < 0) return false;
     return true;
   };
-  if (!fits(session_->model()) && (!openRobot("bioloid") || !fits(session_->model()))) return false;
+  const QString robot = QString::fromStdString(trial.spec.robot.empty() ? "bioloid" : trial.spec.robot);
+  if (!fits(session_->model()) && (!openRobot(robot) || !fits(session_->model()))) return false;
+  if (trial.spec.settle_s) options.settle_s = *trial.spec.settle_s;
   const RobotModel& base = *session_->model();
-  calib::ReplayOptions options = replayOptions();
   std::shared_ptr<const RobotModel> model;
   std::shared_ptr<const Motion> commands;
   try {
@@ -455,11 +462,11 @@ bool MainWindow::openRecordingReplay(const QString& path) {
     return false;
   }
   if (!loadModel(model, commands)) return false;
-  if (!openOverlay(path)) return false;
+  if (!openOverlay(QString::fromStdString(trial.recording_path))) return false;
   // The recording's first frame is simulated t = settle.
   const double t0 = trial.recording->column("time_s").front();
   store_->setOffset(overlay_panel_->currentOverlay(), options.settle_s - t0);
-  statusBar()->showMessage(tr("replaying %1: recorded pose, wall, %2 s settle, commands held at the recorded frames "
+  statusBar()->showMessage(tr("replaying %1: the trial's start pose, %2 s settle, its commands as sent "
                               "(gapsim-cli replay --settle %2)")
                                .arg(QString::fromStdString(trial.name))
                                .arg(options.settle_s),

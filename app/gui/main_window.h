@@ -55,11 +55,11 @@ class MainWindow : public QMainWindow {
   bool openRobot(const QString& name_or_path);
   bool openMotion(const QString& path, std::optional<double> frame_period_s = std::nullopt);
   bool openOverlay(const QString& path);
-  /// A real BIOLOID lean-to-stand recording (real-data/bioloid/rising/lean-to-stand/*.csv) replayed
-  /// as `gapsim-cli replay` does: the BIOLOID (the loaded one, parameters included, or the shipped
-  /// one) from the recording's first frame, the authors' wall unless the robot has a wall, the
-  /// commands held at the recorded frames in whole ticks after a 0.5 s settle on the wall; the
-  /// recording as an overlay on the tilt.
+  /// A recorded trial (a manifest's first trial, a CSV a recordings.json names, or a CSV of the
+  /// BIOLOID lean-to-stand package) replayed as `gapsim-cli replay` does: the loaded robot if it
+  /// has the commanded joints (parameters included), else the trial's robot; the trial's start
+  /// pose, scene and command stream after a 0.5 s settle (or the trial's); the recording as an
+  /// overlay.
   bool openRecordingReplay(const QString& path);
   /// The options of that replay (as `gapsim-cli replay --settle 0.5`).
   static calib::ReplayOptions replayOptions();

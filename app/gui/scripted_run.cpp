@@ -65,8 +65,8 @@ std::optional<Options> parseOptions(const QStringList& args, int& exit_code) {
   const QCommandLineOption dock_shot("dock-screenshot", "save the --dock dock (default Calibrate with --calibration) as PNG when done.", "file");
   const QCommandLineOption hop("hop", "with --controller hop: its parameters as gapsim-cli run --hop takes them, "
                                       "e.g. torso_update=0,drop_m=0.1 (docs/mabel.md).", "key=value,...");
-  const QCommandLineOption replay("replay-recording", "replay a real BIOLOID lean-to-stand recording as gapsim-cli replay does "
-                                                     "(from its first frame, with the wall) and overlay it, e.g. "
+  const QCommandLineOption replay("replay-recording", "replay a recording (a manifest .json, its first trial, or a "
+                                                     "CSV) as gapsim-cli replay does and overlay it, e.g. "
                                                      "../shared/real-data/bioloid/rising/lean-to-stand/0.05-01.csv.", "file");
   const QCommandLineOption params("params", "parameter file (CSV name,value) applied to the robot after it and any "
                                            "--motion or --replay-recording are loaded (as gapsim-cli run --params).", "file");
