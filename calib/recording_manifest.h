@@ -6,7 +6,7 @@
 /// plays. Every front end (`replay`, `calibrate-replay`, `loop --recordings`, the GUI's Replay
 /// Real Recording) reads recordings through loadRecordings(), so there is one code path after
 /// reading; the BIOLOID data package's lean-to-stand layout (`<dir>/rising/lean-to-stand`) is
-/// read by legacyLeanToStandManifest() into the same structs.
+/// read by legacyLeanToStandManifest() (calib/lean_to_stand_layout.h) into the same structs.
 ///
 /// Per trial: the recording CSV; the robot and parameter file; the initial pose (the recording's
 /// first frame, the robot file's pose, or explicit joint values and root pose, then an optional
@@ -103,11 +103,6 @@ std::vector<SignalSpec> leanToStandSignals();
 /// Parses manifest text; `file` names it in errors and its directory resolves relative paths.
 /// InputError(file, line, field, "'value': what is expected") for any malformed entry.
 RecordingManifest parseRecordingManifest(const std::string& text, const std::string& file);
-
-/// The BIOLOID data package layout (rising/lean-to-stand/<dur>-NN.csv, withPowerCable/,
-/// motions/lean-to-stand/<dur>.csv) as a manifest: first-frame start, the authors' wall,
-/// commands held at the recorded frames in whole ticks, the torso tilt and encoders measured.
-RecordingManifest legacyLeanToStandManifest(const std::string& root);
 
 /// A manifest from `path`: a .json file, a directory holding recordings.json, or a directory in
 /// the lean-to-stand layout. InputError naming the path otherwise.

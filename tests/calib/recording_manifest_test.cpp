@@ -168,7 +168,9 @@ TEST_F(Manifest, MalformedManifestsNameFileLineFieldAndValue) {
       EXPECT_EQ(e.file(), (dir_ / "recordings.json").string()) << msg;
       EXPECT_EQ(e.line(), c.line) << msg;
       EXPECT_EQ(e.field().rfind(c.field, 0), 0u) << msg;  // the field (a duplicate names trials[1].name)
-      if (!c.value.empty()) EXPECT_NE(msg.find("'" + c.value + "'"), std::string::npos) << msg;
+      if (!c.value.empty()) {
+        EXPECT_NE(msg.find("'" + c.value + "'"), std::string::npos) << msg;
+      }
       EXPECT_NE(msg.find(":" + std::to_string(c.line) + ": "), std::string::npos) << msg;
     }
   }
