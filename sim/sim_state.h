@@ -12,9 +12,10 @@
 ///     world keeps (dRandGetSeed after its step, dRandSetSeed before the next);
 ///   - per body: position, orientation (ODE's quaternion and the rotation matrix it derives from
 ///     it, both bit for bit), linear and angular velocity;
-///   - the order of the robot's collision shapes in their space: ODE moves a shape to the front of
-///     its space's list when its body moves, in the order the step visited the bodies (which
-///     depends on the contacts), and the collision order of the next step follows that list;
+///   - the order of the robot's collision shapes in their space: ODE moves a clean shape to the
+///     front of its space's list when its body moves, in the order the step visits the bodies,
+///     and the next collision runs in list order (in the tested runs the order after each step is
+///     the same; it is kept so that nothing depends on that);
 ///   - per joint: its drive (a clone: chains, delay lines, filters; motorgear/drive.h), the torques
 ///     queued for the next step, and the last step's feedback (what jointTorque_Nm reports);
 ///   - the coupled drives (clones), the compliant ground's bristles and its toes' last contact;
