@@ -10,6 +10,7 @@
 /// Implementations: MabelLegDrive (mabel_leg_drive.h). The simulation builds them in one place
 /// (makeCoupledDrives, sim/drive_registry.cpp).
 
+#include <memory>
 #include <span>
 
 #include "motorgear/drive.h"
@@ -24,6 +25,10 @@ class CoupledDrive {
   virtual int jointCount() const = 0;
   /// One step of dt_s: reads `in` (one entry per joint), writes the torque about each joint's axis.
   virtual void step(double dt_s, std::span<const DriveInput> in, std::span<double> torque_Nm) = 0;
+  /// Snapshots as Drive::clone / Drive::restore (drive.h): a copy with its state, and that state
+  /// put back in place.
+  virtual std::unique_ptr<CoupledDrive> clone() const = 0;
+  virtual void restore(const CoupledDrive& snapshot) = 0;
 };
 
 }  // namespace gapsim::motorgear

@@ -17,6 +17,16 @@
 /// Implementations: motorgear/drives.h (ideal servo, MoToFlex chain, Dynamixel servo, friction
 /// only), motorgear/servo_drive.h (voltage-domain Dynamixel; the gear-friction and backlash
 /// wrappers that go around any drive). The simulation picks one per joint in one place (makeDrive, sim/drive_registry.cpp).
+///
+/// Snapshots (sim/sim_state.h): clone() copies a drive with its state (chains, delay lines, filter
+/// states); restore() puts a clone's state back into the drive it was taken from, in place, so
+/// that references to the drive stay valid. Drives whose members are values get both from
+/// CopyableDrive<Self>; a wrapper that owns an inner drive clones and restores it as well.
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <typeinfo>
 
 namespace gapsim::motorgear {
 
@@ -48,6 +58,28 @@ class Drive {
   /// Constant over a run (the row's CFM is set once).
   virtual double damping_Nm_s_rad() const { return 0.0; }
   virtual SolverTerms step(double dt_s, const DriveInput& in) = 0;
+  /// A copy of this drive, state included.
+  virtual std::unique_ptr<Drive> clone() const = 0;
+  /// Copies the state of `snapshot` (a clone() of a drive of the same type) into this drive.
+  /// Throws std::invalid_argument for a snapshot of another type.
+  virtual void restore(const Drive& snapshot) = 0;
+};
+
+/// The snapshot of a drive of another type than the one restored (a programming error).
+inline std::invalid_argument wrongSnapshot(const char* who, const std::type_info& got) {
+  return std::invalid_argument(std::string(who) + "::restore: a snapshot of another drive type (" + got.name() + ")");
+}
+
+/// clone() and restore() by copying the whole object: for drives whose members are values.
+template <class Self>
+class CopyableDrive : public Drive {
+ public:
+  std::unique_ptr<Drive> clone() const override { return std::make_unique<Self>(static_cast<const Self&>(*this)); }
+  void restore(const Drive& snapshot) override {
+    const auto* s = dynamic_cast<const Self*>(&snapshot);
+    if (!s) throw wrongSnapshot("Drive", typeid(snapshot));
+    static_cast<Self&>(*this) = *s;
+  }
 };
 
 }  // namespace gapsim::motorgear

@@ -26,7 +26,7 @@
 
 namespace gapsim::motorgear {
 
-class IdealServoDrive : public Drive {
+class IdealServoDrive : public CopyableDrive<IdealServoDrive> {
  public:
   explicit IdealServoDrive(const IdealServo::Params& p) : p_(p) {}
   SolverTerms step(double dt_s, const DriveInput& in) override;
@@ -35,7 +35,7 @@ class IdealServoDrive : public Drive {
   IdealServo::Params p_;
 };
 
-class MotoflexDrive : public Drive {
+class MotoflexDrive : public CopyableDrive<MotoflexDrive> {
  public:
   /// `damping_Nm_s_rad`: the damper row's b, which the caller moved out of the chain's params.
   MotoflexDrive(const JointDrivetrain::Params& p, double dry_friction_Nm, double damping_Nm_s_rad, double q0_rad);
@@ -48,7 +48,7 @@ class MotoflexDrive : public Drive {
   double friction_Nm_, damping_;
 };
 
-class DynamixelDrive : public Drive {
+class DynamixelDrive : public CopyableDrive<DynamixelDrive> {
  public:
   /// `dt_s` fixes the delay line's length (delay_s rounded to whole steps); `q0_rad` fills it.
   DynamixelDrive(const DynamixelServo::Params& p, double dt_s, double q0_rad);
@@ -61,7 +61,7 @@ class DynamixelDrive : public Drive {
   std::size_t delay_next_ = 0;
 };
 
-class FrictionDrive : public Drive {
+class FrictionDrive : public CopyableDrive<FrictionDrive> {
  public:
   explicit FrictionDrive(double dry_friction_Nm) : friction_Nm_(dry_friction_Nm) {}
   SolverTerms step(double, const DriveInput&) override { return {false, 0.0, 0.0, friction_Nm_}; }

@@ -32,6 +32,12 @@ class MabelLegDrive : public CoupledDrive {
 
   int jointCount() const override { return 2; }
   void step(double dt_s, std::span<const DriveInput> in, std::span<double> torque_Nm) override;
+  std::unique_ptr<CoupledDrive> clone() const override { return std::make_unique<MabelLegDrive>(*this); }
+  void restore(const CoupledDrive& snapshot) override {
+    const auto* s = dynamic_cast<const MabelLegDrive*>(&snapshot);
+    if (!s) throw wrongSnapshot("MabelLegDrive", typeid(snapshot));
+    *this = *s;
+  }
 
   /// Amplifier torque commands [N m] of the two motors for the next step only.
   void setMotorCommands_Nm(double u_mLA_Nm, double u_mLS_Nm);

@@ -78,6 +78,23 @@ GearFrictionDrive::GearFrictionDrive(std::unique_ptr<Drive> inner, const GearFri
   if (!inner_) throw std::invalid_argument("GearFrictionDrive: no inner drive");
 }
 
+std::unique_ptr<Drive> GearFrictionDrive::clone() const {
+  auto c = std::make_unique<GearFrictionDrive>(inner_->clone(), f_.params());
+  c->f_ = f_;
+  c->last_tau_m_ = last_tau_m_;
+  c->last_budget_ = last_budget_;
+  return c;
+}
+
+void GearFrictionDrive::restore(const Drive& snapshot) {
+  const auto* s = dynamic_cast<const GearFrictionDrive*>(&snapshot);
+  if (!s) throw wrongSnapshot("GearFrictionDrive", typeid(snapshot));
+  inner_->restore(*s->inner_);
+  f_ = s->f_;
+  last_tau_m_ = s->last_tau_m_;
+  last_budget_ = s->last_budget_;
+}
+
 SolverTerms GearFrictionDrive::step(double dt_s, const DriveInput& in) {
   SolverTerms t = inner_->step(dt_s, in);
   const double b = inner_->damping_Nm_s_rad();
@@ -123,6 +140,25 @@ BacklashDrive::BacklashDrive(std::unique_ptr<Drive> inner, const Params& p, doub
   if (!inner_) throw std::invalid_argument("BacklashDrive: no inner drive");
   p_.validate();
   contact_ = p_.width_rad == 0;
+}
+
+std::unique_ptr<Drive> BacklashDrive::clone() const {
+  auto c = std::make_unique<BacklashDrive>(inner_->clone(), p_, theta_m_);
+  c->w_m_ = w_m_;
+  c->contact_ = contact_;
+  c->side_ = side_;
+  return c;
+}
+
+void BacklashDrive::restore(const Drive& snapshot) {
+  const auto* s = dynamic_cast<const BacklashDrive*>(&snapshot);
+  if (!s) throw wrongSnapshot("BacklashDrive", typeid(snapshot));
+  inner_->restore(*s->inner_);
+  p_ = s->p_;
+  theta_m_ = s->theta_m_;
+  w_m_ = s->w_m_;
+  contact_ = s->contact_;
+  side_ = s->side_;
 }
 
 SolverTerms BacklashDrive::step(double dt_s, const DriveInput& in) {

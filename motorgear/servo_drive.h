@@ -47,7 +47,7 @@
 
 namespace gapsim::motorgear {
 
-class VoltageServoDrive : public Drive {
+class VoltageServoDrive : public CopyableDrive<VoltageServoDrive> {
  public:
   struct Params {
     DynamixelFirmware::Params firmware;
@@ -82,6 +82,8 @@ class GearFrictionDrive : public Drive {
   GearFrictionDrive(std::unique_ptr<Drive> inner, const GearFriction::Params& friction);
   double damping_Nm_s_rad() const override { return inner_->damping_Nm_s_rad() + f_.params().b_v_Nm_s_rad; }
   SolverTerms step(double dt_s, const DriveInput& in) override;
+  std::unique_ptr<Drive> clone() const override;
+  void restore(const Drive& snapshot) override;
   /// The inner drive's torque estimate and the budget of the last step.
   double lastMotorTorque_Nm() const { return last_tau_m_; }
   double lastBudget_Nm() const { return last_budget_; }
@@ -105,6 +107,8 @@ class BacklashDrive : public Drive {
   BacklashDrive(std::unique_ptr<Drive> inner, const Params& p, double q0_rad);
   double damping_Nm_s_rad() const override { return inner_->damping_Nm_s_rad(); }
   SolverTerms step(double dt_s, const DriveInput& in) override;
+  std::unique_ptr<Drive> clone() const override;
+  void restore(const Drive& snapshot) override;
   double driveAngle_rad() const { return theta_m_; }
   bool inContact() const { return contact_; }
 

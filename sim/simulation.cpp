@@ -109,7 +109,7 @@ void Simulation::setTargets(std::span<const double> q) {
 
 double Simulation::jointAngle_rad(int j) const {
   dJointID id = impl_->act[j].id;
-  if (!id) return impl_->welded_q[j];  // fixed: 0; welded by the compile step: the value it holds
+  if (!id) return impl_->compiled->joints[static_cast<size_t>(j)].welded_q;  // fixed: 0; welded by the compile step: the value it holds
   return model_->joints[j].type == JointType::Prismatic ? dJointGetSliderPosition(id) : dJointGetHingeAngle(id);
 }
 
@@ -177,19 +177,20 @@ std::pair<double, double> Simulation::softJointAngles_rad(int index) const {
 
 int Simulation::bodyCount() const { return static_cast<int>(impl_->bodies.size()); }
 
-const CompileReport& Simulation::compileReport() const { return impl_->report; }
+const CompileReport& Simulation::compileReport() const { return *impl_->compiled; }
+const CompiledModel& Simulation::compiled() const { return *impl_->compiled; }
 
-const std::vector<InertiaFloorChange>& Simulation::inertiaFloorChanges() const { return impl_->inertia_floor_changes; }
+const std::vector<InertiaFloorChange>& Simulation::inertiaFloorChanges() const { return impl_->compiled->inertia_floor_changes; }
 
 Eigen::Isometry3d Simulation::linkPose(int link) const {
-  const int bi = impl_->link_body[link];
-  if (bi < 0) return impl_->static_link_pose[link];
+  const int bi = impl_->compiled->link_body[link];
+  if (bi < 0) return impl_->compiled->static_link_pose[link];
   dBodyID b = impl_->bodies[bi].id;
   Eigen::Isometry3d T = Eigen::Isometry3d::Identity();
   T.linear() = toEigen(dBodyGetRotation(b));
   const dReal* p = dBodyGetPosition(b);
   T.translation() = Eigen::Vector3d(p[0], p[1], p[2]);
-  return T * impl_->link_in_body[link];
+  return T * impl_->compiled->link_in_body[link];
 }
 
 ImuReading Simulation::imu(int index) const {
@@ -201,7 +202,7 @@ ImuReading Simulation::imu(int index) const {
   r.pitch_rad = std::asin(std::clamp(-R(2, 0), -1.0, 1.0));
   r.roll_rad = std::atan2(R(2, 1), R(2, 2));
   r.tilt_rad = std::acos(std::clamp(R(2, 2), -1.0, 1.0));
-  const int bi = impl_->link_body[link];
+  const int bi = impl_->compiled->link_body[link];
   if (bi >= 0) {
     const dReal* w = dBodyGetAngularVel(impl_->bodies[bi].id);
     r.gyro_rad_s = R.transpose() * Eigen::Vector3d(w[0], w[1], w[2]);
@@ -329,13 +330,13 @@ void Simulation::addJointTorque_Nm(int joint, double tau_Nm) {
 }
 
 void Simulation::addLinkForce_N(int link, const Eigen::Vector3d& force_world_N, const Eigen::Vector3d& point_world_m) {
-  const int bi = impl_->link_body.at(link);
+  const int bi = impl_->compiled->link_body.at(link);
   if (bi < 0) return;  // a static link: the world absorbs it
   impl_->queued_forces.push_back({impl_->bodies[bi].id, force_world_N, point_world_m});
 }
 
 Eigen::Vector3d Simulation::linkPointVelocity_m_s(int link, const Eigen::Vector3d& p) const {
-  const int bi = impl_->link_body.at(link);
+  const int bi = impl_->compiled->link_body.at(link);
   if (bi < 0) return Eigen::Vector3d::Zero();
   dVector3 v;
   dBodyGetPointVel(impl_->bodies[bi].id, p.x(), p.y(), p.z(), v);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// \file
-/// One simulated robot in its own ODE world. Built from an immutable RobotModel; owns every bit
+/// One simulated robot in its own ODE world. Built from an immutable RobotModel by the compile
+/// step (sim/compile.h: every decision, in a CompiledModel) and its instantiation in ODE
+/// (sim/simulation_build.cpp); owns every bit
 /// of mutable state (ODE world, bodies, contacts, RNG seed of QuickStep, clocks), so any number of
 /// Simulations coexist in one process. ODE handles never leave this class: the API speaks in
 /// joint and link indices, SI units and Eigen types.
@@ -22,7 +24,10 @@
 
 #include "motorgear/coupled_drive.h"
 #include "motorgear/joint_drivetrain.h"
+#include "sim/compile.h"
+#include "sim/compiled_model.h"
 #include "sim/robot_model.h"
+#include "sim/sim_state.h"
 
 namespace gapsim {
 
@@ -40,13 +45,6 @@ class DivergenceError : public std::runtime_error {
   std::string body_;
 };
 
-struct SimOptions {
-  std::uint64_t seed = 0;             ///< seeds QuickStep's row shuffling (and anything random later)
-  std::optional<double> dt_s;         ///< overrides the model's solver dt
-  std::optional<int> iterations;      ///< overrides the model's QuickStep iterations
-  std::optional<bool> quickstep;      ///< overrides the model's stepper
-  bool profile = false;               ///< time the stages (collision, ODE step, the rest)
-};
 
 struct ImuReading {
   double pitch_rad = 0;  ///< rotation about the world-horizontal y axis, positive nose down (ZYX Euler)
@@ -61,34 +59,6 @@ struct FootContactReading {
   int points = 0;
 };
 
-/// A body whose inertia the solver's inertia floor raised (SolverSettings::min_inertia_kgm2).
-struct InertiaFloorChange {
-  std::string body;                        ///< body name (first link of its rigid group; segments link#k)
-  Eigen::Vector3d principal_before_kgm2;   ///< principal moments before, ascending
-  double floor_kgm2 = 0;                   ///< every moment below this was raised to it
-};
-
-/// What building the world decided (`gapsim-cli info --compiled`): the simulated bodies and every
-/// place where the value that runs differs from the robot file's, with the reason.
-struct CompileReport {
-  struct Body {
-    std::string name;                 ///< first link of the rigid group (soft segments: link#k)
-    std::vector<std::string> links;   ///< links merged into it (fixed joints)
-    double mass_kg = 0;
-    Eigen::Vector3d principal_kgm2 = Eigen::Vector3d::Zero();  ///< as simulated, ascending
-    double armature_kgm2 = 0;         ///< reflected rotor inertia added about its joint axis
-  };
-  struct Change {
-    std::string item;     ///< e.g. "LKneePitch: motor/B_v"
-    std::string in_file;  ///< the file's value (text)
-    std::string compiled; ///< what runs instead
-    std::string why;
-  };
-  std::string stepper;    ///< e.g. "QuickStep, 15 iterations, dt 0.001 s"
-  std::vector<Body> bodies;
-  std::vector<Change> changes;
-};
-
 struct StageTimes {
   double collide_s = 0, step_s = 0, total_s = 0;
   long steps = 0;
@@ -96,7 +66,11 @@ struct StageTimes {
 
 class Simulation {
  public:
+  /// compile(*model, options) (sim/compile.h), then the compiled model instantiated in ODE.
   explicit Simulation(std::shared_ptr<const RobotModel> model, const SimOptions& options = {});
+  /// A world from a model compiled before (compile(*model, ...)): many worlds can share one
+  /// compiled model. `profile`: time the stages.
+  Simulation(std::shared_ptr<const RobotModel> model, std::shared_ptr<const CompiledModel> compiled, bool profile = false);
   ~Simulation();
   Simulation(const Simulation&) = delete;
   Simulation& operator=(const Simulation&) = delete;
@@ -113,6 +87,12 @@ class Simulation {
 
   /// Advance by dt. Throws DivergenceError when the state stops being finite or bounded.
   void step();
+
+  /// The whole mutable state between two steps (sim/sim_state.h: what it holds and what ODE
+  /// carries nothing of). setState puts one back: the steps that follow are bit for bit those
+  /// that followed when it was taken. Throws std::invalid_argument for a state of another model.
+  SimState state() const;
+  void setState(const SimState& s);
 
   // --- external actions, applied in the next step() only (then cleared) ---
   /// Adds a torque about a hinge's axis (a force along a slider's axis) acting on the child
@@ -147,8 +127,9 @@ class Simulation {
   std::vector<std::string> softJointNames() const;
   std::pair<double, double> softJointAngles_rad(int index) const;
   int bodyCount() const;
-  /// What the world builder decided (bodies, implicit rows, changed values).
-  const CompileReport& compileReport() const;
+  /// What the compile step decided (bodies, joints, drives, implicit rows, changed values).
+  const CompiledModel& compiled() const;
+  const CompileReport& compileReport() const;  ///< the same, by its report name
   /// The bodies whose principal moments the robot file's inertia floor raised, in creation order.
   const std::vector<InertiaFloorChange>& inertiaFloorChanges() const;
   ImuReading imu(int index = 0) const;             ///< model.imus[index]; the root link if none

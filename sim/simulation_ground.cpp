@@ -34,7 +34,7 @@ void Simulation::applyCompliantGround() {
       motorgear::CompliantGround::updateBristle(g.params, I.toe_state[k], dt_s_, I.toe_out[k].contact, v.head<2>());
       const double z = -p.z(), zd = -v.z();
       I.toe_out[k] = {};
-      const int bi = I.link_body[t.link];
+      const int bi = I.compiled->link_body[t.link];
       if (z > 0 && bi >= 0) {
         const auto sd = motorgear::CompliantGround::normalSpringDamper(g.params, z, zd);
         const double fn_est = motorgear::CompliantGround::normalForce_N(g.params, z, zd);

@@ -71,13 +71,7 @@ struct Simulation::Impl {
   dJointGroupID contacts = nullptr;
   dThreadingImplementationID threading = nullptr;
   std::vector<Body> bodies;
-  std::vector<int> link_body;                        ///< -1: static (fixed to world)
-  std::vector<int> link_last_body;                   ///< soft links: the last segment
-  std::vector<Eigen::Isometry3d> link_in_body;       ///< link frame in its body frame
-  std::vector<Eigen::Isometry3d> static_link_pose;   ///< world pose for static links
   std::vector<JointActuator> act;                    ///< per joint (id null for fixed and welded)
-  std::vector<bool> welded;                          ///< per joint: welded by the compile step
-  std::vector<double> welded_q;                      ///< per joint: the value a welded joint holds (else 0)
   std::vector<SoftJoint> soft;
   std::vector<dJointFeedback> foot_fb;
   std::vector<int> foot_fb_owner;
@@ -86,6 +80,8 @@ struct Simulation::Impl {
   std::vector<int> foot_points;
   unsigned long rand_seed = 0;
   const RobotModel* model = nullptr;
+  /// What this world instantiates (link-to-body maps, welded values, the report): shared, immutable.
+  std::shared_ptr<const CompiledModel> compiled;
   int contacts_this_step = 0;
   std::vector<Eigen::Vector3d> contact_points;  ///< of this step (contactPoints_m)
   std::vector<QueuedForce> queued_forces;
@@ -94,7 +90,6 @@ struct Simulation::Impl {
   std::vector<motorgear::CompliantGround::Output> toe_out;
   std::vector<dJointFeedback> toe_fb;     ///< force of each toe's contact row (stable addresses: sized once)
   std::vector<bool> toe_link_feedback;    ///< the toe had a contact row in the last step
-  std::vector<InertiaFloorChange> inertia_floor_changes;
   /// A planar base (RobotModel::planar_base): two motor rows hold the root body in its plane and
   /// about its normal: a linear one along the normal, an angular one about two in-plane axes, each
   /// with the velocity that closes half the drift in one step (as the mimic coupling does).
@@ -105,12 +100,22 @@ struct Simulation::Impl {
     double offset_m = 0;                                   ///< normal . position at the start
     Eigen::Vector3d normal_in_body = Eigen::Vector3d::UnitY();
   } planar;
+  std::vector<dGeomID> shapes;                      ///< robot collision shapes, in creation order
   std::vector<std::unique_ptr<ConvexData>> convex;  ///< of the mesh geometries (stable addresses)
-  CompileReport report;
-
   /// Destroys every ODE object of this world (idempotent): for ~Simulation and for a constructor
   /// that throws, whose destructor does not run.
   void releaseOde();
+  // Instantiation of the compiled model (sim/simulation_build.cpp), in this order.
+  void createWorld();
+  void createBodies();
+  void createSoftJoints();
+  void createJoint(int joint);
+  void createPlanarBase();
+  // SimState (sim/simulation_state.cpp).
+  static SimState::Body bodyState(dBodyID b);
+  static void setBodyState(dBodyID b, const SimState::Body& s);
+  std::vector<int> shapeOrder() const;
+  void setShapeOrder(const std::vector<int>& order);
   static void nearCallback(void* data, dGeomID o1, dGeomID o2);
   void addContacts(dGeomID o1, dGeomID o2);
 };

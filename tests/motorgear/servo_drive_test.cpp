@@ -165,7 +165,7 @@ TEST(VoltageServoDrive, ValidateThrows) {
 }
 
 /// A drive that always pushes with a constant explicit torque.
-class ConstantDrive : public Drive {
+class ConstantDrive : public CopyableDrive<ConstantDrive> {
  public:
   explicit ConstantDrive(double tau) : tau_(tau) {}
   SolverTerms step(double, const DriveInput&) override { return {true, tau_}; }
@@ -221,7 +221,7 @@ TEST(BacklashDrive, TheDriveCrossesTheGapBeforeTheJointMoves) {
 
 // Motor-side encoder: the inner drive sees theta_m, not the joint angle.
 TEST(BacklashDrive, EncoderSide) {
-  class Probe : public Drive {
+  class Probe : public CopyableDrive<Probe> {
    public:
     double seen = NAN;
     SolverTerms step(double, const DriveInput& in) override {

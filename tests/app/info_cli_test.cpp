@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// gapsim-cli info: the file as read, and (--compiled, --json) what the compile step makes of it.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/app/cli_runner.h"
+
+namespace {
+
+using gapsim::test::cli;
+using gapsim::test::contains;
+
+const std::string kQuirks = std::string(GAPSIM_SOURCE_DIR) + "/tests/sim/data/urdf_quirks/";
+
+// Welded joints are not actuated: of shoulder, hand, laser_tilt, hip_l and hip_r (ideal servos),
+// hand and laser_tilt move milligrams or a massless frame and are welded; the mimic fingers never count.
+TEST(InfoCli, WeldedJointsAreNotCountedAsActuated) {
+  const auto r = cli("info " + kQuirks + "milligram_links.urdf");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_TRUE(contains(r.out, "degrees of freedom (actuated): 3")) << r.out;
+  EXPECT_TRUE(contains(r.out, "7 movable, 4 of them welded by the compile step")) << r.out;
+}
+
+// A planar joint from `world` (a boom-held robot such as MABEL without its boom links) is named.
+TEST(InfoCli, PlanarBaseIsNotFloating) {
+  auto r = cli("info " + kQuirks + "planar_root.urdf");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_TRUE(contains(r.out, "base: planar (moves in the plane with normal")) << r.out;
+  r = cli("info " + kQuirks + "floating_root.urdf");
+  EXPECT_TRUE(contains(r.out, "base: floating")) << r.out;
+}
+
+TEST(InfoCli, CompiledPrintsBodiesJointsDrivesAndChanges) {
+  const auto r = cli("info nao --compiled");
+  ASSERT_EQ(r.code, 0) << r.out;
+  for (const char* part : {"compiled: QuickStep", "bodies (", "joints (", "damper_Nms", "MoToFlex chain",
+                           "mimic of LHipYawPitch", "LKneePitch: armature: file the drive's reflected rotor inertia",
+                           "LKneePitch: motor/B_v and back-EMF: file B_v", "values that run differently from the file's ("})
+    EXPECT_TRUE(contains(r.out, part)) << part << "\n" << r.out;
+}
+
+TEST(InfoCli, JsonHoldsTheCompiledModel) {
+  auto r = cli("info mabel --json");
+  ASSERT_EQ(r.code, 0) << r.out;
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j.at("robot"), "mabel");
+  ASSERT_FALSE(j.at("bodies").empty());
+  double mass = 0;
+  for (const auto& b : j.at("bodies")) mass += b.at("mass_kg").get<double>();
+  EXPECT_GT(mass, 40.0);  // MABEL's torso alone is 40.9 kg (Table VIII)
+  r = cli("info --json " + kQuirks + "planar_root.urdf");
+  ASSERT_EQ(r.code, 0) << r.out;
+  j = nlohmann::json::parse(r.out);
+  bool planar = false;
+  for (const auto& c : j.at("changes")) planar |= c.at("why").get<std::string>() == "ODE has no planar joint";
+  EXPECT_TRUE(planar);
+}
+
+}  // namespace
