@@ -48,6 +48,8 @@ class Drive {
   /// Constant over a run (the row's CFM is set once).
   virtual double damping_Nm_s_rad() const { return 0.0; }
   virtual SolverTerms step(double dt_s, const DriveInput& in) = 0;
+  /// The drive a wrapper goes around (servo_drive.h); nullptr for a drive that wraps none.
+  virtual const Drive* wrapped() const { return nullptr; }
 };
 
 }  // namespace gapsim::motorgear

@@ -22,6 +22,7 @@
 
 #include "motorgear/coupled_drive.h"
 #include "motorgear/joint_drivetrain.h"
+#include "sim/reality.h"
 #include "sim/robot_model.h"
 
 namespace gapsim {
@@ -46,6 +47,9 @@ struct SimOptions {
   std::optional<int> iterations;      ///< overrides the model's QuickStep iterations
   std::optional<bool> quickstep;      ///< overrides the model's stepper
   bool profile = false;               ///< time the stages (collision, ODE step, the rest)
+  /// What a real robot adds to the model (sim/reality.h; all off by default). The model, drive and
+  /// IMU effects act here; the log's sensor delay is applyRealityToLog's.
+  RealityEffects reality;
 };
 
 struct ImuReading {
@@ -187,6 +191,7 @@ class Simulation {
   int contact_count_ = 0;
   bool profile_ = false;
   bool quickstep_ = true;
+  double imu_bias_rad_ = 0.0, gyro_bias_rad_s_ = 0.0;  ///< RealityEffects
   StageTimes times_;
 };
 

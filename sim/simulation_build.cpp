@@ -245,6 +245,11 @@ void Simulation::Impl::releaseOde() {
 Simulation::Simulation(std::shared_ptr<const RobotModel> model, const SimOptions& options)
     : model_(std::move(model)), impl_(std::make_unique<Impl>()) {
   detail::ensureOdeInitialized();
+  options.reality.validate();
+  if (options.reality.changesModel())
+    model_ = std::make_shared<const RobotModel>(applyRealityToModel(*model_, options.reality));
+  imu_bias_rad_ = options.reality.imu_bias_rad;
+  gyro_bias_rad_s_ = options.reality.gyro_bias_rad_s;
   const RobotModel& m = *model_;
   Impl& I = *impl_;
   // A constructor that throws (a bad scene box, an OdeError from a mass ODE refuses) gets no
@@ -634,8 +639,10 @@ Simulation::Simulation(std::shared_ptr<const RobotModel> model, const SimOptions
         p.gear.integrator = motorgear::Gear::Integrator::kSubsteps;
       }
     }
-    A.drive = makeDrive(j, hinge, dt_s_, m.initial_q[ji], compiled);
-    if (const auto* chain = dynamic_cast<const motorgear::MotoflexDrive*>(A.drive.get())) A.chain = &chain->chain();
+    A.drive = makeDrive(j, hinge, dt_s_, m.initial_q[ji], compiled, options.reality);
+    const motorgear::Drive* core = A.drive.get();
+    while (core->wrapped()) core = core->wrapped();  // reality effects wrap the model's drive
+    if (const auto* chain = dynamic_cast<const motorgear::MotoflexDrive*>(core)) A.chain = &chain->chain();
     if (!hinge) continue;  // damper rows are angular motors
     A.damping_Nms_rad = A.drive->damping_Nm_s_rad();
     if (A.damping_Nms_rad > 0) {
