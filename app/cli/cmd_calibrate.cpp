@@ -300,9 +300,9 @@ Action addTwin(CLI::App& app) {
       files.push_back(name);
     }
     checkSimulatedTime(set, *max_sim_time, 0, true);
-    claimOutputDir(*out, files, *force);
-    // Link names are checked before any scenario runs.
+    // Link names are checked before the output directory is claimed.
     if (ts->reality.changesModel()) applyRealityToModel(*model, ts->reality);
+    claimOutputDir(*out, files, *force);
     for (const auto& p : calib::writeTwinLogs(*model, set, *ts, *out)) std::printf("wrote %s\n", p.c_str());
     std::printf("twin logs are SYNTHETIC: simulated with hidden parameters%s%s\n",
                 ts->imu_noise_rad > 0 || ts->imu_delay_s > 0 ? " and IMU noise/delay" : "",
