@@ -11,6 +11,8 @@
 #include <ostream>
 #include <sstream>
 
+#include <Eigen/Eigenvalues>
+
 #include "calib/cma_es.h"
 #include "calib/mukappa_es.h"
 #include "sim/input_error.h"
@@ -169,6 +171,16 @@ Calibration Calibration::fromCheckpoint(ParameterSpace space, const std::string&
       c.history_.push_back({h.at("generation").get<int>(), h.at("evaluations").get<long>(), doubleFromJson(h.at("best")),
                             doubleFromJson(h.at("median")), doubleFromJson(h.at("sigma")),
                             vectorFromJson(h.at("best_values"))});
+    if (j.contains("validation")) {  // absent without validation scenarios
+      const auto& v = j.at("validation");
+      c.best_val_values_ = vectorFromJson(v.at("best_values"));
+      c.best_val_f_ = doubleFromJson(v.at("best_fitness"));
+      c.best_val_generation_ = v.at("best_generation").get<int>();
+      for (const auto& r : v.at("history"))
+        c.validation_.push_back({r.at("generation").get<int>(), doubleFromJson(r.at("train")),
+                                 doubleFromJson(r.at("validation"))});
+      for (const auto& w : v.at("warnings")) c.warnings_.push_back(w.get<std::string>());
+    }
   } catch (const nlohmann::json::exception& e) {
     throw InputError(path, 0, "", std::string("incomplete checkpoint: ") + e.what());
   }
@@ -197,6 +209,16 @@ nlohmann::json Calibration::checkpoint() const {
                  {"sigma", toJson(r.sigma)},
                  {"best_values", toJson(r.best_values)}});
   j["history"] = h;
+  if (!validation_.empty()) {
+    auto vh = nlohmann::json::array();
+    for (const auto& r : validation_)
+      vh.push_back({{"generation", r.generation}, {"train", toJson(r.train)}, {"validation", toJson(r.validation)}});
+    j["validation"] = {{"best_values", toJson(best_val_values_)},
+                       {"best_fitness", toJson(best_val_f_)},
+                       {"best_generation", best_val_generation_},
+                       {"history", vh},
+                       {"warnings", warnings_}};
+  }
   return j;
 }
 
@@ -218,13 +240,56 @@ void Calibration::writeResults() const {
     h << '\n';
   }
   writeFileAtomically(out_dir_ + "/history.csv", h.str());
-  const std::string tmp = out_dir_ + "/best.params.tmp";
-  space_.write(tmp, best_values_,
-               "gapsim calibration result: best fitness " + num(best_f_) + " (initial " + num(initial_f_) + ") after " +
-                   std::to_string(history_.empty() ? 0 : history_.back().generation) + " generations, " +
-                   std::to_string(opt_->evaluations()) + " evaluations (" + settings_.optimizer + ", seed " +
-                   std::to_string(settings_.seed) + ")\nload with: gapsim-cli run --params best.params");
-  std::filesystem::rename(tmp, out_dir_ + "/best.params");
+  const std::string after = " after " + std::to_string(history_.empty() ? 0 : history_.back().generation) +
+                            " generations, " + std::to_string(opt_->evaluations()) + " evaluations (" +
+                            settings_.optimizer + ", seed " + std::to_string(settings_.seed) + ")";
+  auto writeParams = [&](const std::string& name, const Eigen::VectorXd& values, const std::string& what) {
+    const std::string tmp = out_dir_ + "/" + name + ".tmp";
+    space_.write(tmp, values, what + after + "\nload with: gapsim-cli run --params " + name);
+    std::filesystem::rename(tmp, out_dir_ + "/" + name);
+  };
+  const std::string train_what = "best fitness " + num(best_f_) + " (initial " + num(initial_f_) + ")";
+  if (validation_.empty()) {
+    writeParams("best.params", best_values_, "gapsim calibration result: " + train_what);
+    writeParams("best_train.params", best_values_, "gapsim calibration result (training best): " + train_what);
+    return;
+  }
+  writeParams("best.params", best_val_values_,
+              "gapsim calibration result, early stopping: the best validation fitness " + num(best_val_f_) +
+                  " (initial " + num(validation_.front().validation) + "), training best of generation " +
+                  std::to_string(best_val_generation_));
+  writeParams("best_train.params", best_values_, "gapsim calibration result (training best): " + train_what);
+  std::ostringstream v;
+  v << "generation,train_fitness,validation_fitness\n";
+  for (const auto& r : validation_) v << r.generation << ',' << num(r.train) << ',' << num(r.validation) << '\n';
+  writeFileAtomically(out_dir_ + "/validation.csv", v.str());
+  std::string w;
+  for (const auto& line : warnings_) w += line + "\n";
+  writeFileAtomically(out_dir_ + "/warnings.txt", w);
+}
+
+void Calibration::validate(int generation, std::ostream* progress) {
+  const EvalResult r = validate_fn_(best_values_);
+  const double f = std::isfinite(r.fitness) ? r.fitness : std::numeric_limits<double>::infinity();
+  if (!validation_.empty()) {
+    const ValidationRecord& prev = validation_.back();
+    if (f > prev.validation && best_f_ < prev.train) {
+      char line[320];
+      std::snprintf(line, sizeof line,
+                    "warning: generation %d: validation fitness rose %.6g -> %.6g while training fell %.6g -> %.6g "
+                    "(fitting what the model cannot represent; best.params keeps generation %d)",
+                    generation, prev.validation, f, prev.train, best_f_, f < best_val_f_ ? generation : best_val_generation_);
+      warnings_.push_back(line);
+      if (progress) *progress << line << std::endl;
+    }
+  }
+  validation_.push_back({generation, best_f_, f});
+  if (f < best_val_f_ || validation_.size() == 1) {
+    best_val_f_ = f;
+    best_val_values_ = best_values_;
+    best_val_generation_ = generation;
+  }
+  if (progress && !r.error.empty()) *progress << "validation failed: " << r.error << std::endl;
 }
 
 void Calibration::run(BatchEvaluator& ev, std::ostream* progress, int stop_after) {
@@ -234,9 +299,11 @@ void Calibration::run(BatchEvaluator& ev, std::ostream* progress, int stop_after
     const EvalResult r0 = ev.evaluate({best_values_}).front();
     initial_f_ = best_f_ = std::isfinite(r0.fitness) ? r0.fitness : std::numeric_limits<double>::infinity();
     history_.push_back({0, 0, best_f_, best_f_, opt_->stepSize(), best_values_});
+    if (validate_fn_) validate(0, nullptr);
     if (progress) {
       *progress << "gen 0 (initial parameters): fitness " << num(initial_f_);
       if (!r0.error.empty()) *progress << " (" << r0.error << ")";
+      if (validate_fn_) *progress << ", validation " << num(validation_.back().validation);
       *progress << std::endl;
     }
     writeFiles();
@@ -251,6 +318,7 @@ void Calibration::run(BatchEvaluator& ev, std::ostream* progress, int stop_after
     values.reserve(ys.size());
     for (const auto& y : ys) values.push_back(space_.valuesFromY(y));
     const std::vector<EvalResult> rs = ev.evaluate(values);
+    const double best_before = best_f_;
     std::vector<double> f(rs.size());
     int failed = 0;
     std::string first_error;
@@ -269,6 +337,8 @@ void Calibration::run(BatchEvaluator& ev, std::ostream* progress, int stop_after
     evals_session += static_cast<long>(f.size());
     ++gens_session;
     history_.push_back({opt_->generation(), opt_->evaluations(), best_f_, median(f), opt_->stepSize(), best_values_});
+    std::ostringstream warn;
+    if (validate_fn_ && best_f_ < best_before) validate(opt_->generation(), &warn);
     writeFiles();
     if (progress) {
       const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -279,8 +349,15 @@ void Calibration::run(BatchEvaluator& ev, std::ostream* progress, int stop_after
                     opt_->generation(), settings_.generations, opt_->evaluations(), best_f_, median(f),
                     opt_->stepSize(), rate, hms(eta).c_str());
       *progress << line;
+      if (validate_fn_ && !validation_.empty()) {
+        // Training and validation side by side; '*' marks the set best.params holds.
+        const ValidationRecord& v = validation_.back();
+        std::snprintf(line, sizeof line, " | train %.6g validation %.6g%s", v.train, v.validation,
+                      best_val_generation_ == v.generation && v.generation == opt_->generation() ? " *" : "");
+        *progress << line;
+      }
       if (failed) *progress << " (" << failed << " failed, e.g. " << first_error << ")";
-      *progress << std::endl;
+      *progress << std::endl << warn.str();
     }
   }
   if (progress && opt_->converged()) *progress << "optimizer stopped: " << opt_->stopReason() << std::endl;
@@ -290,6 +367,58 @@ Eigen::VectorXd Calibration::spreadFraction() const {
   // Optimiser units: 1 = the whole range (log range for log-scale dimensions); the transform is
   // the identity inside, so the spread of y is the spread of the normalised value.
   return opt_->spread();
+}
+
+double Calibration::conditionNumber() const {
+  const Eigen::MatrixXd C = opt_->searchCovariance();
+  if (C.size() == 0) return 1.0;
+  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(0.5 * (C + C.transpose()));
+  const double lo = es.eigenvalues().minCoeff(), hi = es.eigenvalues().maxCoeff();
+  return lo > 0 ? hi / lo : std::numeric_limits<double>::infinity();
+}
+
+void Calibration::writeParameters() const {
+  const Eigen::MatrixXd C = opt_->searchCovariance();
+  const Eigen::VectorXd result = resultValues();
+  const Eigen::VectorXd y0 = space_.initialY(), y1 = space_.yFromValues(result);
+  const double cond = conditionNumber();
+  std::ostringstream o;
+  o << "dimension,initial,result,training_best,moved_relative,moved_range_fraction,std_range_fraction,std_over_sigma0,"
+       "determined\n";
+  auto rows = nlohmann::json::array();
+  for (int i = 0; i < space_.dimension(); ++i) {
+    const Dimension& d = space_.dimensions()[static_cast<std::size_t>(i)];
+    const double moved_rel = d.value != 0 ? (result[i] - d.value) / std::abs(d.value) : result[i] - d.value;
+    const double moved_y = y1[i] - y0[i];
+    const double sd = std::sqrt(std::max(0.0, C(i, i)));
+    const double shrink = sd / settings_.sigma0;
+    // The search narrowed to half its initial width or less on this axis: the data pin it down.
+    const char* det = shrink <= 0.5 ? "well" : "weak";
+    o << d.label << ',' << num(d.value) << ',' << num(result[i]) << ',' << num(best_values_[i]) << ',' << num(moved_rel)
+      << ',' << num(moved_y) << ',' << num(sd) << ',' << num(shrink) << ',' << det << '\n';
+    rows.push_back({{"dimension", d.label},
+                    {"initial", toJson(d.value)},
+                    {"result", toJson(result[i])},
+                    {"training_best", toJson(best_values_[i])},
+                    {"moved_relative", toJson(moved_rel)},
+                    {"moved_range_fraction", toJson(moved_y)},
+                    {"std_range_fraction", toJson(sd)},
+                    {"std_over_sigma0", toJson(shrink)},
+                    {"determined", det}});
+  }
+  writeFileAtomically(out_dir_ + "/parameters.csv", o.str());
+  nlohmann::json j = {{"parameters", rows},
+                      {"condition_number", toJson(cond)},
+                      {"result", validation_.empty() ? "training best" : "validation best (early stopping)"},
+                      {"training_best_fitness", toJson(best_f_)},
+                      {"initial_fitness", toJson(initial_f_)}};
+  if (!validation_.empty()) {
+    j["validation_best_fitness"] = toJson(best_val_f_);
+    j["validation_initial_fitness"] = toJson(validation_.front().validation);
+    j["validation_best_generation"] = best_val_generation_;
+    j["warnings"] = warnings_;
+  }
+  writeFileAtomically(out_dir_ + "/parameters.json", j.dump(1));
 }
 
 void Calibration::writeSpread() const {
@@ -302,6 +431,7 @@ void Calibration::writeSpread() const {
     o << space_.dimensions()[i].label << ',' << num(best_values_[i]) << ',' << num(s[i]) << ','
       << (s[i] > 3 * med ? "weak" : "yes") << '\n';
   writeFileAtomically(out_dir_ + "/spread.csv", o.str());
+  writeParameters();
 }
 
 }  // namespace gapsim::calib

@@ -14,7 +14,23 @@
 /// Generation 0 of the history is the initial parameter set (evaluated once, not counted in
 /// evals); `best` is the best of it and of every candidate since, so a calibration never returns
 /// something worse than its starting point.
+///
+/// Validation (setValidation: the error on scenarios the optimiser never sees): evaluated for the
+/// initial set and after every generation that improves the training best, on that best. Then
+/// also, after every generation:
+///   validation.csv     generation, train fitness, validation fitness (one row per evaluation)
+///   best.params        the parameters with the best *validation* fitness (early stopping: the
+///                      training best may fit the training scenarios' misspecification)
+///   warnings.txt       one line whenever the validation fitness rose while the training fell
+/// best_train.params (the training best) is written in every run; without validation it is
+/// best.params under another name.
+/// At the end (writeSpread): spread.csv, and parameters.csv / parameters.json: per free dimension
+/// the initial and result values, how far it moved (relative to the initial value and as a
+/// fraction of its range) and how well the data determine it: the standard deviation of the final
+/// search distribution (CMA-ES: sigma^2 C; ES: the spread) as a fraction of the range, that over
+/// sigma0 (< 1: the data narrowed the search), and the condition number of the whole covariance.
 
+#include <functional>
 #include <iosfwd>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -42,6 +58,11 @@ struct CalibrationSettings {
   static CalibrationSettings fromJson(const nlohmann::json& j);
 };
 
+struct ValidationRecord {
+  int generation = 0;
+  double train = 0, validation = 0;  ///< fitness of the training best on both subsets
+};
+
 struct GenerationRecord {
   int generation = 0;
   long evaluations = 0;
@@ -63,6 +84,11 @@ class Calibration {
   /// Reads out_dir/checkpoint.json (InputError if missing or unreadable).
   static nlohmann::json readCheckpoint(const std::string& out_dir);
 
+  /// The validation fitness of a parameter set (the values of the free dimensions); set before
+  /// run(). Evaluated in this process, after each improving generation.
+  void setValidation(std::function<EvalResult(const Eigen::VectorXd&)> fn) { validate_fn_ = std::move(fn); }
+  bool hasValidation() const { return static_cast<bool>(validate_fn_); }
+
   /// Runs until settings.generations are done or the optimizer stops; `stop_after` >= 0 ends this
   /// session after that many generations (tests: an interrupted run). Progress lines go to
   /// `progress` (may be null). A resumed run first rewrites history.csv and best.params from the
@@ -73,8 +99,15 @@ class Calibration {
   const ParameterSpace& space() const { return space_; }
   const CalibrationSettings& settings() const { return settings_; }
   const std::vector<GenerationRecord>& history() const { return history_; }
+  /// The training best (best_train.params).
   const Eigen::VectorXd& bestValues() const { return best_values_; }
   double bestFitness() const { return best_f_; }
+  /// The result (best.params): the validation best with validation, else the training best.
+  const Eigen::VectorXd& resultValues() const { return hasValidation() && !validation_.empty() ? best_val_values_ : best_values_; }
+  const std::vector<ValidationRecord>& validationHistory() const { return validation_; }
+  double bestValidationFitness() const { return best_val_f_; }
+  int bestValidationGeneration() const { return best_val_generation_; }
+  const std::vector<std::string>& warnings() const { return warnings_; }
   double initialFitness() const { return initial_f_; }
   const Optimizer& optimizer() const { return *opt_; }
   const std::string& outDir() const { return out_dir_; }
@@ -82,8 +115,11 @@ class Calibration {
   /// Per free dimension: spread of the final search distribution as a fraction of the range.
   Eigen::VectorXd spreadFraction() const;
   /// Writes spread.csv: label, best value, spread fraction, and "weak" for dimensions whose
-  /// spread is above 3 times the median spread (the data barely determine them).
+  /// spread is above 3 times the median spread (the data barely determine them); and
+  /// parameters.csv / parameters.json (file comment).
   void writeSpread() const;
+  /// Condition number (largest / smallest eigenvalue) of the final search covariance.
+  double conditionNumber() const;
 
  private:
   /// checkpoint.json, then the results derived from it (writeResults).
@@ -101,6 +137,16 @@ class Calibration {
   Eigen::VectorXd best_values_;
   double best_f_ = std::numeric_limits<double>::infinity();
   double initial_f_ = std::numeric_limits<double>::infinity();
+  std::function<EvalResult(const Eigen::VectorXd&)> validate_fn_;
+  std::vector<ValidationRecord> validation_;
+  Eigen::VectorXd best_val_values_;
+  double best_val_f_ = std::numeric_limits<double>::infinity();
+  int best_val_generation_ = 0;
+  std::vector<std::string> warnings_;
+  /// Evaluates the validation fitness of the training best after `generation`, updates the
+  /// validation best and the warnings.
+  void validate(int generation, std::ostream* progress);
+  void writeParameters() const;
 };
 
 /// Writes `text` to path via a temporary file and rename (atomic on POSIX file systems).

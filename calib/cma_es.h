@@ -45,6 +45,7 @@ class CmaEs final : public Optimizer {
   void tell(const std::vector<double>& fitness) override;
   double stepSize() const override { return sigma_; }
   Eigen::VectorXd spread() const override;
+  Eigen::MatrixXd searchCovariance() const override { return sigma_ * sigma_ * C_; }
   bool converged() const override { return !stop_reason_.empty(); }
   std::string stopReason() const override { return stop_reason_; }
   nlohmann::json save() const override;

@@ -86,7 +86,9 @@ ScenarioSet ScenarioSet::load(const std::string& path, bool need_references) {
     if (!(s.weight >= 0)) throw InputError(path, n, "weight", "must be >= 0");
     if (c.size() > 5 && !c[5].empty()) {
       if (c[5] == "holdout") s.holdout = true;
-      else if (c[5] != "train") throw InputError(path, n, "role", "expected train or holdout, not '" + c[5] + "'");
+      else if (c[5] == "validate") s.holdout = s.validate = true;
+      else if (c[5] != "train")
+        throw InputError(path, n, "role", "expected train, validate or holdout, not '" + c[5] + "'");
     }
     if (c.size() > 6 && !c[6].empty()) {
       try {
@@ -185,6 +187,8 @@ CalibrationProblem::CalibrationProblem(std::shared_ptr<const RobotModel> base, P
     : base_(std::move(base)), space_(std::move(space)), set_(std::move(set)), settings_(settings) {
   if (!(settings_.m >= 0)) throw InputError("", 0, "--m", "the exponent m must be >= 0");
   if (!(settings_.log_period_s > 0)) throw InputError("", 0, "log_period_s", "must be > 0");
+  if (!(settings_.prior_weight >= 0) || !(settings_.prior_weight <= 1e6))
+    throw InputError("", 0, "--prior-weight", "must be in [0, 1e6], not " + std::to_string(settings_.prior_weight));
   space_.checkAgainst(*base_);
   set_.checkAgainst(*base_);
   std::vector<std::string> names;
@@ -201,8 +205,23 @@ CalibrationProblem::CalibrationProblem(std::shared_ptr<const RobotModel> base, P
 
 bool CalibrationProblem::hasHoldout() const {
   for (const auto& s : set_.scenarios)
-    if (s.holdout) return true;
+    if (s.holdout && !s.validate) return true;
   return false;
+}
+
+bool CalibrationProblem::hasValidation() const {
+  for (const auto& s : set_.scenarios)
+    if (s.validate) return true;
+  return false;
+}
+
+std::string toString(ScenarioSubset s) {
+  switch (s) {
+    case ScenarioSubset::Train: return "train";
+    case ScenarioSubset::Validate: return "validate";
+    case ScenarioSubset::Holdout: return "holdout";
+  }
+  return "?";
 }
 
 ScenarioScore CalibrationProblem::runScenario(const Eigen::VectorXd& values, int k, Log* log_out) const {
@@ -238,14 +257,15 @@ ScenarioScore CalibrationProblem::runScenario(const Eigen::VectorXd& values, int
   return r;
 }
 
-EvalResult CalibrationProblem::evaluate(const Eigen::VectorXd& values, bool holdout) const {
+EvalResult CalibrationProblem::evaluate(const Eigen::VectorXd& values, ScenarioSubset subset) const {
   EvalResult res;
   double F = 0, E = 0;
   int n = 0;
   std::vector<double> per;
   for (std::size_t k = 0; k < set_.scenarios.size(); ++k) {
     const Scenario& sc = set_.scenarios[k];
-    if (sc.holdout != holdout) continue;
+    const ScenarioSubset of = !sc.holdout ? ScenarioSubset::Train : sc.validate ? ScenarioSubset::Validate : ScenarioSubset::Holdout;
+    if (of != subset) continue;
     ++n;
     const ScenarioScore s = runScenario(values, static_cast<int>(k), nullptr);
     if (!s.error.empty()) {
@@ -266,6 +286,8 @@ EvalResult CalibrationProblem::evaluate(const Eigen::VectorXd& values, bool hold
                                                          : settings_.weight_F * F + settings_.weight_E * E;
   res.parts = {F, E};
   res.parts.insert(res.parts.end(), per.begin(), per.end());
+  if (subset == ScenarioSubset::Train && settings_.prior_weight > 0)
+    res.fitness += settings_.prior_weight * (space_.yFromValues(values) - space_.initialY()).squaredNorm();
   return res;
 }
 

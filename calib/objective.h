@@ -22,7 +22,9 @@
 ///   name,motion,reference,duration_s,weight,role,balance
 ///   squat,motions/squat_fast.csv,reference/squat_fast.csv,1.5,1,train,
 ///   sway,motions/sway.csv,reference/sway.csv,1.5,1,holdout,roll_rate=0.1;period=0.01
-/// role: train (default; the optimiser sees it) or holdout (only reported). balance (optional):
+/// role: train (default; the optimiser sees it), validate (held out; evaluated after every
+/// generation that improves training, and its error picks the result: early stopping,
+/// calib/calibration.h) or holdout (held out; only reported at the end). balance (optional):
 /// gyro feedback on the stance ankles while the motion plays (sim/ankle_balance.h), empty = none.
 
 #include <cstdint>
@@ -45,7 +47,8 @@ struct Scenario {
   std::string motion_path, reference_path;  ///< resolved against the set file's directory
   double duration_s = 1.0;
   double weight = 1.0;
-  bool holdout = false;
+  bool holdout = false;   ///< not trained on: role validate or holdout
+  bool validate = false;  ///< role validate (then holdout is true as well)
   /// Gyro feedback on the stance ankles while the motion plays (column `balance`, items separated
   /// by ';', e.g. roll_rate=0.1;period=0.01; sim/ankle_balance.h); none when the cell is empty.
   std::optional<BalanceParams> balance;
@@ -80,7 +83,15 @@ struct ObjectiveSettings {
   /// joint both logs have (the paper's F). For calibrating the drivetrains of the moved joints
   /// without the error of joints the motion only holds (e.g. the Nao's arms during a walk).
   bool f_motion_joints_only = false;
+  /// Regularisation toward the initial values (the space file's): the training fitness gets
+  /// + prior_weight * |y - y0|^2, y the optimiser coordinates (1 = a parameter's whole range, or
+  /// log range), so W weighs every parameter's move in units of its range. 0: none.
+  double prior_weight = 0.0;
 };
+
+/// Which scenarios an evaluation runs (Scenario::holdout, Scenario::validate).
+enum class ScenarioSubset { Train, Validate, Holdout };
+std::string toString(ScenarioSubset s);
 
 /// Result of one evaluation. parts = {F, E_cali, then the fitness of each scenario evaluated}.
 struct EvalResult {
@@ -109,12 +120,13 @@ class CalibrationProblem {
   const ScenarioSet& scenarios() const { return set_; }
   const ObjectiveSettings& settings() const { return settings_; }
 
-  /// Fitness of the free-dimension values over the training scenarios (holdout = false) or the
-  /// held-out ones.
-  EvalResult evaluate(const Eigen::VectorXd& values, bool holdout = false) const;
+  /// Fitness of the free-dimension values over the scenarios of a subset (the training one with
+  /// the prior term of ObjectiveSettings::prior_weight; the others without).
+  EvalResult evaluate(const Eigen::VectorXd& values, ScenarioSubset subset = ScenarioSubset::Train) const;
   /// Simulates scenario k with these values, filling `log` (may be null) and scoring it.
   ScenarioScore runScenario(const Eigen::VectorXd& values, int k, Log* log) const;
-  bool hasHoldout() const;
+  bool hasHoldout() const;  ///< any scenario with role holdout
+  bool hasValidation() const;  ///< any scenario with role validate
 
  private:
   std::shared_ptr<const RobotModel> base_;

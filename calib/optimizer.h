@@ -38,6 +38,9 @@ class Optimizer {
   virtual double stepSize() const = 0;
   /// Per-coordinate spread of the current search distribution (standard deviations).
   virtual Eigen::VectorXd spread() const = 0;
+  /// Covariance of the current search distribution (CMA-ES: sigma^2 C; by default the spread's
+  /// squares on the diagonal).
+  virtual Eigen::MatrixXd searchCovariance() const { return spread().array().square().matrix().asDiagonal(); }
   /// True when the optimizer has converged or cannot go on (its own criteria).
   virtual bool converged() const { return false; }
   /// Why converged() is true ("" otherwise).

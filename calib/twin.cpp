@@ -7,6 +7,7 @@
 #include "calib/rng.h"
 #include "sim/input_error.h"
 #include "sim/motion_readers.h"
+#include "sim/reality.h"
 #include "sim/recorder.h"
 #include "sim/runner.h"
 #include "sim/simulation.h"
@@ -17,6 +18,7 @@ std::vector<std::string> writeTwinLogs(const RobotModel& hidden, const ScenarioS
                                        const std::string& out_dir) {
   if (!(s.imu_noise_rad >= 0)) throw InputError("", 0, "--imu-noise", "must be >= 0");
   if (!(s.imu_delay_s >= 0)) throw InputError("", 0, "--imu-delay", "must be >= 0");
+  s.reality.validate();
   set.checkAgainst(hidden);
   auto model = std::make_shared<const RobotModel>(hidden);
   Rng rng(s.noise_seed);
@@ -26,14 +28,16 @@ std::vector<std::string> writeTwinLogs(const RobotModel& hidden, const ScenarioS
     SimOptions so;
     so.seed = s.sim_seed;
     so.quickstep = s.quickstep;
+    so.reality = s.reality;
     Simulation sim(model, so);
     RunConfig rc;
     rc.duration_s = sc.duration_s;
     rc.log_period_s = s.log_period_s;
     rc.balance = sc.balance;
-    Log log(Recorder(*model).columns());
-    const RunSummary sum = runMotion(sim, &motion, rc, &log);
+    Log raw(Recorder(*model).columns());
+    const RunSummary sum = runMotion(sim, &motion, rc, &raw);
     if (sum.diverged) throw InputError(sc.motion_path, 0, sc.name, "the twin diverged: " + sum.divergence);
+    const Log log = applyRealityToLog(raw, s.reality, s.log_period_s);
     // IMU effects, column by column.
     std::vector<int> imu_cols;
     for (std::size_t c = 0; c < log.columns().size(); ++c)

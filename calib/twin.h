@@ -7,6 +7,9 @@
 /// `torso/*` angle and gyro columns: white Gaussian noise of a given standard deviation (drawn
 /// from the calibration Rng, so the logs are reproducible) and a pure delay (the sample at t
 /// shows the value at t - delay, the first value held before that).
+/// Reality effects (sim/reality.h: delays, backlash, Stribeck friction, mass and COM offsets, IMU
+/// and gyro biases, encoder resolution) put the twin outside every calibrated space; all off by
+/// default.
 
 #include <cstdint>
 #include <optional>
@@ -14,6 +17,7 @@
 #include <vector>
 
 #include "calib/objective.h"
+#include "sim/reality.h"
 
 namespace gapsim::calib {
 
@@ -24,6 +28,7 @@ struct TwinSettings {
   std::uint64_t sim_seed = 0;  ///< SimOptions::seed
   double log_period_s = 0.01;
   std::optional<bool> quickstep;  ///< SimOptions::quickstep (unset: the robot file's stepper)
+  RealityEffects reality;         ///< SimOptions::reality, and the log's sensor delay
 };
 
 /// Simulates every scenario of `set` (training and held-out) on `hidden` for its duration (no

@@ -63,6 +63,8 @@ class Drive {
   /// Copies the state of `snapshot` (a clone() of a drive of the same type) into this drive.
   /// Throws std::invalid_argument for a snapshot of another type.
   virtual void restore(const Drive& snapshot) = 0;
+  /// The drive a wrapper goes around (servo_drive.h); nullptr for a drive that wraps none.
+  virtual const Drive* wrapped() const { return nullptr; }
 };
 
 /// The snapshot of a drive of another type than the one restored (a programming error).

@@ -191,6 +191,40 @@ SolverTerms BacklashDrive::step(double dt_s, const DriveInput& in) {
   return t;
 }
 
+CommandDelayDrive::CommandDelayDrive(std::unique_ptr<Drive> inner, double delay_s, double dt_s, double target0_rad)
+    : inner_(std::move(inner)) {
+  if (!inner_) throw std::invalid_argument("CommandDelayDrive: no inner drive");
+  if (!(delay_s >= 0) || !std::isfinite(delay_s) || !(dt_s > 0))
+    throw std::invalid_argument("CommandDelayDrive: need delay >= 0 and dt > 0, got " + detail::num(delay_s) + " s, " +
+                                detail::num(dt_s) + " s");
+  line_.assign(static_cast<std::size_t>(std::lround(delay_s / dt_s)), target0_rad);
+}
+
+std::unique_ptr<Drive> CommandDelayDrive::clone() const {
+  std::unique_ptr<CommandDelayDrive> c(new CommandDelayDrive());
+  c->inner_ = inner_->clone();
+  c->line_ = line_;
+  c->next_ = next_;
+  return c;
+}
+
+void CommandDelayDrive::restore(const Drive& snapshot) {
+  const auto* s = dynamic_cast<const CommandDelayDrive*>(&snapshot);
+  if (!s) throw wrongSnapshot("CommandDelayDrive", typeid(snapshot));
+  inner_->restore(*s->inner_);
+  line_ = s->line_;
+  next_ = s->next_;
+}
+
+SolverTerms CommandDelayDrive::step(double dt_s, const DriveInput& in) {
+  DriveInput d = in;
+  if (!line_.empty()) {
+    std::swap(d.target_rad, line_[next_]);
+    next_ = (next_ + 1) % line_.size();
+  }
+  return inner_->step(dt_s, d);
+}
+
 // ---- DynamixelServoModel ------------------------------------------------------------------------
 
 DynamixelServoModel DynamixelServoModel::fromPreset(const DynamixelPreset& p) {

@@ -35,6 +35,9 @@
 /// with a spring in the contact; here the contact is rigid.
 /// Encoder side: Output (the joint's angle, the BIOLOID's AX potentiometer on the horn) or Motor
 /// (theta_m: an encoder before the play) is what the inner drive sees as q_encoder.
+///
+/// CommandDelayDrive (wraps any drive): the inner drive gets the target of n = round(delay / dt)
+/// steps ago (a delay line filled with the initial target), so from rest q_delayed(t) = q(t - n dt).
 
 #include <memory>
 #include <vector>
@@ -81,6 +84,7 @@ class GearFrictionDrive : public Drive {
  public:
   GearFrictionDrive(std::unique_ptr<Drive> inner, const GearFriction::Params& friction);
   double damping_Nm_s_rad() const override { return inner_->damping_Nm_s_rad() + f_.params().b_v_Nm_s_rad; }
+  const Drive* wrapped() const override { return inner_.get(); }
   SolverTerms step(double dt_s, const DriveInput& in) override;
   std::unique_ptr<Drive> clone() const override;
   void restore(const Drive& snapshot) override;
@@ -106,6 +110,7 @@ class BacklashDrive : public Drive {
   };
   BacklashDrive(std::unique_ptr<Drive> inner, const Params& p, double q0_rad);
   double damping_Nm_s_rad() const override { return inner_->damping_Nm_s_rad(); }
+  const Drive* wrapped() const override { return inner_.get(); }
   SolverTerms step(double dt_s, const DriveInput& in) override;
   std::unique_ptr<Drive> clone() const override;
   void restore(const Drive& snapshot) override;
@@ -118,6 +123,23 @@ class BacklashDrive : public Drive {
   double theta_m_ = 0.0, w_m_ = 0.0;
   bool contact_ = true;
   int side_ = 0;  // sign of q - theta_m in contact (0: centred, rigid)
+};
+
+class CommandDelayDrive : public Drive {
+ public:
+  /// `dt_s` fixes the delay line's length; `target0_rad` fills it.
+  CommandDelayDrive(std::unique_ptr<Drive> inner, double delay_s, double dt_s, double target0_rad);
+  double damping_Nm_s_rad() const override { return inner_->damping_Nm_s_rad(); }
+  const Drive* wrapped() const override { return inner_.get(); }
+  SolverTerms step(double dt_s, const DriveInput& in) override;
+  std::unique_ptr<Drive> clone() const override;
+  void restore(const Drive& snapshot) override;
+
+ private:
+  CommandDelayDrive() = default;
+  std::unique_ptr<Drive> inner_;
+  std::vector<double> line_;
+  std::size_t next_ = 0;
 };
 
 /// Everything a Dynamixel joint needs: the voltage drive, its gear friction and its play.

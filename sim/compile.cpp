@@ -148,6 +148,10 @@ CompiledModel compile(const RobotModel& m, const SimOptions& options) {
   const std::vector<bool> welded = weldedJoints(m, out.changes);
   for (size_t ji = 0; ji < m.joints.size(); ++ji) out.joints[ji].welded = welded[ji];
   CompileContext c{m, out, {}, {}, {}, {}, {}, {}, {}, {}};
+  c.reality = &options.reality;
+  if (options.reality.changesDrives())
+    out.changes.push_back({"hinge drives", "the robot file's", "wrapped by reality effects (command delay, Stribeck friction, backlash)",
+                           "SimOptions::reality: a twin's reality (sim/reality.h)"});
   groupLinks(c);
   compilePoses(c);
   detail::compileBodies(c);

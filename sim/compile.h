@@ -20,6 +20,7 @@
 #include <optional>
 
 #include "sim/compiled_model.h"
+#include "sim/reality.h"
 #include "sim/robot_model.h"
 
 namespace gapsim {
@@ -30,6 +31,10 @@ struct SimOptions {
   std::optional<int> iterations;      ///< overrides the model's QuickStep iterations
   std::optional<bool> quickstep;      ///< overrides the model's stepper
   bool profile = false;               ///< time the stages (collision, ODE step, the rest)
+  /// What a real robot adds to the model (sim/reality.h; all off by default). Simulation applies
+  /// the model effects before compiling, compile() wraps the drives, Simulation::imu() adds the
+  /// IMU biases; the log's sensor delay is applyRealityToLog's.
+  RealityEffects reality;
 };
 
 /// Decides everything about how `model` runs (see the file comment). Deterministic: the same

@@ -23,6 +23,7 @@ struct CompileContext {
   std::vector<int> moving_joint;            ///< per link: the non-rigid joint whose child it is, or -1
   std::vector<Eigen::Isometry3d> pose_build;    ///< link poses, build configuration
   std::vector<Eigen::Isometry3d> pose_initial;  ///< link poses, initial pose
+  const RealityEffects* reality = nullptr;      ///< drive effects wrapped around each hinge drive (sim/reality.h)
   struct SoftPlan {
     const SoftLink* spec;
     int first_body;

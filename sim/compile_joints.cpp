@@ -96,7 +96,8 @@ void compileDrive(CompileContext& c, int ji, bool hinge) {
   const DriveKind kind = j.drive.kind;
   const bool hinge_only = kind == DriveKind::MoToFlex || kind == DriveKind::Dynamixel || kind == DriveKind::DynamixelVoltage;
   const CompiledChain chain = kind == DriveKind::MoToFlex && hinge ? compileChain(c, ji) : CompiledChain{};
-  cj.prototype = makeDrive(j, hinge, c.out.dt_s, c.m.initial_q[static_cast<size_t>(ji)], chain);
+  cj.prototype = makeDrive(j, hinge, c.out.dt_s, c.m.initial_q[static_cast<size_t>(ji)], chain,
+                           c.reality ? *c.reality : RealityEffects{});
   cj.drive = driveKindName(!hinge && hinge_only ? DriveKind::Ideal : kind);
   if (cj.drive == std::string("ideal servo") && j.servo.fmax_Nm <= 0) cj.drive = "passive (ideal servo, fmax 0)";
   if (!hinge && hinge_only)

@@ -3,11 +3,14 @@
 
 #include "motorgear/drives.h"
 #include "motorgear/mabel_leg_drive.h"
+#include "motorgear/servo_drive.h"
 
 namespace gapsim {
 
-std::unique_ptr<motorgear::Drive> makeDrive(const Joint& j, bool hinge, double dt_s, double q0_rad,
-                                            const CompiledChain& chain) {
+namespace {
+
+std::unique_ptr<motorgear::Drive> makeModelDrive(const Joint& j, bool hinge, double dt_s, double q0_rad,
+                                                 const CompiledChain& chain) {
   using namespace motorgear;
   const Drivetrain& d = j.drive;
   const IdealServo::Params ideal{j.servo.gain_1_s, j.servo.max_velocity_rad_s, j.servo.fmax_Nm};
@@ -22,6 +25,33 @@ std::unique_ptr<motorgear::Drive> makeDrive(const Joint& j, bool hinge, double d
     case DriveKind::Ideal: break;
   }
   return std::make_unique<IdealServoDrive>(ideal);
+}
+
+}  // namespace
+
+std::unique_ptr<motorgear::Drive> makeDrive(const Joint& j, bool hinge, double dt_s, double q0_rad,
+                                            const CompiledChain& chain, const RealityEffects& r) {
+  using namespace motorgear;
+  std::unique_ptr<Drive> d = makeModelDrive(j, hinge, dt_s, q0_rad, chain);
+  if (!hinge || !r.changesDrives()) return d;
+  if (r.command_delay_s > 0) d = std::make_unique<CommandDelayDrive>(std::move(d), r.command_delay_s, dt_s, q0_rad);
+  // The joint's own dry friction stays the Coulomb part tau_c; M2 adds the static excess
+  // (ratio - 1) tau_c s(qd) on top, so the sum is the Stribeck law of sim/reality.h.
+  const double tau_c_Nm = j.drive.kind == DriveKind::Dynamixel ? j.drive.dynamixel.kc_Nm : j.drive.dry_friction_Nm;
+  if (r.stribeck_static_ratio > 1 && tau_c_Nm > 0) {
+    GearFriction::Params f;
+    f.model = FrictionModel::M2;
+    f.tau_c_Nm = 0.0;
+    f.tau_s_Nm = (r.stribeck_static_ratio - 1.0) * tau_c_Nm;
+    f.v_s_rad_s = r.stribeck_velocity_rad_s;
+    f.alpha = r.stribeck_alpha;
+    d = std::make_unique<GearFrictionDrive>(std::move(d), f);
+  }
+  if (r.backlash_rad > 0)
+    d = std::make_unique<BacklashDrive>(
+        std::move(d), BacklashDrive::Params{r.backlash_rad, r.backlash_drive_inertia_kgm2, BacklashDrive::Encoder::Motor},
+        q0_rad);
+  return d;
 }
 
 std::vector<CoupledDriveSlot> makeCoupledDrives(const RobotModel& m) {

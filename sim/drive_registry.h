@@ -11,6 +11,7 @@
 
 #include "motorgear/coupled_drive.h"
 #include "motorgear/drive.h"
+#include "sim/reality.h"
 #include "sim/robot_model.h"
 
 namespace gapsim {
@@ -24,8 +25,10 @@ struct CompiledChain {
 
 /// The drive of a movable joint that is not a mimic. `hinge`: the MoToFlex chain and the Dynamixel
 /// servo drive hinges only; on a slider the joint's ideal servo runs. `chain` is used for MoToFlex.
+/// On a hinge, the drive effects of `reality` (sim/reality.h) wrap it, inside out: command delay,
+/// Stribeck friction, backlash.
 std::unique_ptr<motorgear::Drive> makeDrive(const Joint& joint, bool hinge, double dt_s, double q0_rad,
-                                            const CompiledChain& chain);
+                                            const CompiledChain& chain, const RealityEffects& reality = {});
 
 /// A drive that moves several joints (motorgear/coupled_drive.h) and those joints, in its order.
 struct CoupledDriveSlot {

@@ -207,6 +207,12 @@ ImuReading Simulation::imu(int index) const {
     const dReal* w = dBodyGetAngularVel(impl_->bodies[bi].id);
     r.gyro_rad_s = R.transpose() * Eigen::Vector3d(w[0], w[1], w[2]);
   }
+  if (imu_bias_rad_ != 0) {  // RealityEffects: a biased attitude estimate (sim/reality.h)
+    r.pitch_rad += imu_bias_rad_;
+    r.roll_rad += imu_bias_rad_;
+    r.tilt_rad = std::acos(std::clamp(std::cos(r.pitch_rad) * std::cos(r.roll_rad), -1.0, 1.0));
+  }
+  if (gyro_bias_rad_s_ != 0) r.gyro_rad_s.array() += gyro_bias_rad_s_;
   return r;
 }
 

@@ -26,6 +26,7 @@
 #include "motorgear/joint_drivetrain.h"
 #include "sim/compile.h"
 #include "sim/compiled_model.h"
+#include "sim/reality.h"
 #include "sim/robot_model.h"
 #include "sim/sim_state.h"
 
@@ -168,6 +169,10 @@ class Simulation {
   int contact_count_ = 0;
   bool profile_ = false;
   bool quickstep_ = true;
+  /// The public constructor's second half: `real_model` already carries the reality effects'
+  /// model changes; compiles it and takes the IMU biases from `options.reality`.
+  Simulation(std::shared_ptr<const RobotModel> real_model, const SimOptions& options, int real);
+  double imu_bias_rad_ = 0.0, gyro_bias_rad_s_ = 0.0;  ///< RealityEffects
   StageTimes times_;
 };
 

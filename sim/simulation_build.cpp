@@ -234,7 +234,9 @@ void Simulation::Impl::createJoint(int ji) {
   dJointSetFeedback(A.id, &A.fb);
   if (!cj.prototype) return;  // a mimic joint: coupled to its master in actuate()
   A.drive = cj.prototype->clone();
-  if (const auto* chain = dynamic_cast<const motorgear::MotoflexDrive*>(A.drive.get())) A.chain = &chain->chain();
+  const motorgear::Drive* core = A.drive.get();
+  while (core->wrapped()) core = core->wrapped();  // reality effects wrap the model's drive
+  if (const auto* chain = dynamic_cast<const motorgear::MotoflexDrive*>(core)) A.chain = &chain->chain();
   A.damping_Nms_rad = cj.damper_Nm_s_rad;
   if (A.damping_Nms_rad > 0) {
     A.damper = dJointCreateAMotor(world, nullptr);
@@ -274,8 +276,25 @@ void Simulation::Impl::createPlanarBase() {
   dJointSetAMotorParam(P.angular, dParamFMax2, cp.fmax);
 }
 
+namespace {
+
+/// The model a run simulates: the robot file's, with the reality effects' mass and COM changes.
+std::shared_ptr<const RobotModel> realModel(std::shared_ptr<const RobotModel> model, const RealityEffects& r) {
+  r.validate();
+  if (!r.changesModel()) return model;
+  return std::make_shared<const RobotModel>(applyRealityToModel(*model, r));
+}
+
+}  // namespace
+
 Simulation::Simulation(std::shared_ptr<const RobotModel> model, const SimOptions& options)
-    : Simulation(model, std::make_shared<const CompiledModel>(compile(*model, options)), options.profile) {}
+    : Simulation(realModel(std::move(model), options.reality), options, 0) {}
+
+Simulation::Simulation(std::shared_ptr<const RobotModel> real_model, const SimOptions& options, int /*real*/)
+    : Simulation(real_model, std::make_shared<const CompiledModel>(compile(*real_model, options)), options.profile) {
+  imu_bias_rad_ = options.reality.imu_bias_rad;
+  gyro_bias_rad_s_ = options.reality.gyro_bias_rad_s;
+}
 
 Simulation::Simulation(std::shared_ptr<const RobotModel> model, std::shared_ptr<const CompiledModel> compiled, bool profile)
     : model_(std::move(model)), impl_(std::make_unique<Impl>()) {

@@ -19,6 +19,7 @@
 #include "calib/twin.h"
 #include "sim/input_error.h"
 #include "sim/parameters.h"
+#include "sim/reality.h"
 
 namespace gapsim::cli {
 
@@ -41,33 +42,62 @@ struct CalibrateArgs {
   std::string out, resume;
   bool force = false;
   double max_sim_time_s = kDefaultMaxSimTime_s;
+  double prior_weight = 0.0;
 };
 
 std::string absolute(const std::string& p) { return p.empty() ? p : fs::absolute(p).lexically_normal().string(); }
 
+const char* roleName(const calib::Scenario& sc) { return !sc.holdout ? "train" : sc.validate ? "validate" : "holdout"; }
+
 void writeBestLogsAndSummary(const calib::CalibrationProblem& problem, const calib::Calibration& cal) {
   const auto& set = problem.scenarios();
   const Eigen::VectorXd init = problem.space().initialValues();
+  const Eigen::VectorXd& best = cal.resultValues();  // the validation best when there is validation
   std::string csv = "scenario,role,F_initial,F_best,E_initial,E_best,fall_initial_s,fall_best_s\n";
   std::printf("%-16s %-8s %12s %12s %12s %12s\n", "scenario", "role", "F initial", "F best", "E initial", "E best");
   for (std::size_t k = 0; k < set.scenarios.size(); ++k) {
     const auto& sc = set.scenarios[k];
     Log log;
     const calib::ScenarioScore a = problem.runScenario(init, static_cast<int>(k), nullptr);
-    const calib::ScenarioScore b = problem.runScenario(cal.bestValues(), static_cast<int>(k), &log);
+    const calib::ScenarioScore b = problem.runScenario(best, static_cast<int>(k), &log);
     if (log.rows() > 0) log.write(cal.outDir() + "/best_" + sc.name + ".csv");
-    const char* role = sc.holdout ? "holdout" : "train";
+    const char* role = roleName(sc);
     std::printf("%-16s %-8s %12.5g %12.5g %12.5g %12.5g%s\n", sc.name.c_str(), role, a.F, b.F, a.E, b.E,
                 b.error.empty() ? "" : ("  " + b.error).c_str());
     csv += sc.name + "," + role;
     for (double v : {a.F, b.F, a.E, b.E, a.fall_time_s, b.fall_time_s}) csv += "," + sixDigits(v);
     csv += "\n";
   }
+  using calib::ScenarioSubset;
+  if (problem.hasValidation()) {
+    const double a = problem.evaluate(init, ScenarioSubset::Validate).fitness;
+    const double b = problem.evaluate(best, ScenarioSubset::Validate).fitness;
+    std::printf("validation fitness: initial %.6g, best %.6g (%+.1f%%)\n", a, b, 100.0 * (b - a) / a);
+  }
   if (problem.hasHoldout()) {
-    const double a = problem.evaluate(init, true).fitness, b = problem.evaluate(cal.bestValues(), true).fitness;
+    const double a = problem.evaluate(init, ScenarioSubset::Holdout).fitness;
+    const double b = problem.evaluate(best, ScenarioSubset::Holdout).fitness;
     std::printf("held-out fitness: initial %.6g, best %.6g (%+.1f%%)\n", a, b, 100.0 * (b - a) / a);
   }
   calib::writeFileAtomically(cal.outDir() + "/summary.csv", csv);
+}
+
+/// Per free dimension: how far it moved and how well the data determine it (parameters.csv).
+void printParameterTable(const calib::Calibration& cal) {
+  const auto& space = cal.space();
+  const Eigen::MatrixXd C = cal.optimizer().searchCovariance();
+  const Eigen::VectorXd& v = cal.resultValues();
+  std::printf("%-32s %12s %12s %9s %10s %9s  %s\n", "parameter", "initial", "result", "moved", "std/range",
+              "std/sigma0", "determined");
+  for (int i = 0; i < space.dimension(); ++i) {
+    const auto& d = space.dimensions()[static_cast<std::size_t>(i)];
+    const double sd = std::sqrt(std::max(0.0, C(i, i))), shrink = sd / cal.settings().sigma0;
+    std::printf("%-32s %12.6g %12.6g %+8.1f%% %10.3g %9.3g  %s\n", d.label.c_str(), d.value, v[i],
+                d.value != 0 ? 100.0 * (v[i] - d.value) / std::abs(d.value) : 0.0, sd, shrink,
+                shrink <= 0.5 ? "well" : "weak");
+  }
+  std::printf("condition number of the search covariance: %.3g (%s/parameters.csv, parameters.json)\n",
+              cal.conditionNumber(), cal.outDir().c_str());
 }
 
 }  // namespace
@@ -108,6 +138,10 @@ Action addCalibrate(CLI::App& app) {
                  "scenario's motion commands)")
       ->check(CLI::IsMember({"all", "motion"}))
       ->capture_default_str();
+  app.add_option("--prior-weight", a->prior_weight,
+                 "regularisation toward the space file's values: + W |y - y0|^2 on the training fitness, y in units "
+                 "of each parameter's range")
+      ->capture_default_str();
   addJobOptions(app, a->backend, a->jobs, a->out, a->resume, a->force);
   addSimTimeOption(app, a->max_sim_time_s);
   return [a, generations_opt] {
@@ -125,7 +159,7 @@ Action addCalibrate(CLI::App& app) {
                 {"objective", a->objective}, {"m", a->m},
                 {"w_F", a->w_F},             {"w_E", a->w_E},
                 {"sim_seed", std::to_string(a->sim_seed)}, {"stepper", a->stepper},
-                {"f_joints", a->f_joints}};
+                {"f_joints", a->f_joints},   {"prior_weight", a->prior_weight}};
     }
     settings.validate();
     RunArgs ra;
@@ -144,6 +178,7 @@ Action addCalibrate(CLI::App& app) {
     const std::string stepper = inputs.value("stepper", std::string());  // absent in older checkpoints
     if (!stepper.empty()) os.quickstep = stepper == "quick";
     os.f_motion_joints_only = inputs.value("f_joints", std::string("all")) == "motion";  // absent in older checkpoints
+    os.prior_weight = inputs.value("prior_weight", 0.0);
     auto problem = std::make_shared<const calib::CalibrationProblem>(model, space, set, os);
     calib::EvalFunction fn = [problem](const Eigen::VectorXd& v) { return problem->evaluate(v); };
 
@@ -154,23 +189,39 @@ Action addCalibrate(CLI::App& app) {
     std::unique_ptr<calib::BatchEvaluator>& ev = job.ev;
     std::unique_ptr<calib::Calibration>& cal = job.cal;
     const std::string dir = a->resume.empty() ? a->out : a->resume;
-    int train = 0;
-    for (const auto& sc : set.scenarios) train += !sc.holdout;
-    std::printf("calibrate: %s, %d free dimensions (%zu parameters), %d training + %zu held-out scenarios, "
-                "objective %s (m = %g), %s, seed %llu, %s%s\n",
-                settings.optimizer.c_str(), space.dimension(), space.entries().size(), train,
-                set.scenarios.size() - static_cast<std::size_t>(train), toString(os.kind).c_str(), os.m,
+    int train = 0, validate = 0;
+    for (const auto& sc : set.scenarios) {
+      train += !sc.holdout;
+      validate += sc.validate;
+    }
+    // Validation runs in this process after each improving generation (one scenario-set evaluation).
+    if (problem->hasValidation())
+      cal->setValidation([problem](const Eigen::VectorXd& v) { return problem->evaluate(v, calib::ScenarioSubset::Validate); });
+    std::printf("calibrate: %s, %d free dimensions (%zu parameters), %d training + %d validation + %zu held-out "
+                "scenarios, objective %s (m = %g)%s, %s, seed %llu, %s%s\n",
+                settings.optimizer.c_str(), space.dimension(), space.entries().size(), train, validate,
+                set.scenarios.size() - static_cast<std::size_t>(train + validate), toString(os.kind).c_str(), os.m,
+                os.prior_weight > 0 ? (", prior weight " + sixDigits(os.prior_weight)).c_str() : "",
                 ev->describe().c_str(), static_cast<unsigned long long>(settings.seed), dir.c_str(),
                 resumedNote(a->resume, *cal).c_str());
     std::fflush(stdout);
     cal->run(*ev, &std::cout);
     ev.reset();  // MPI: stop the workers and finalise before the serial epilogue
     cal->writeSpread();
-    std::printf("best fitness %.6g (initial %.6g) after %ld evaluations; %s/best.params\n", cal->bestFitness(),
-                cal->initialFitness(), cal->optimizer().evaluations(), dir.c_str());
-    for (int i = 0; i < space.dimension(); ++i)
-      std::printf("  %-32s %.6g (initial %.6g)\n", space.dimensions()[i].label.c_str(), cal->bestValues()[i],
-                  space.dimensions()[i].value);
+    if (cal->hasValidation()) {
+      std::printf("early stopping: best.params = the training best of generation %d, best validation fitness %.6g "
+                  "(initial %.6g); training best %.6g (initial %.6g) in best_train.params, after %ld evaluations; %s\n",
+                  cal->bestValidationGeneration(), cal->bestValidationFitness(),
+                  cal->validationHistory().front().validation, cal->bestFitness(), cal->initialFitness(),
+                  cal->optimizer().evaluations(), dir.c_str());
+      if (!cal->warnings().empty())
+        std::printf("%zu warning(s): validation rose while training fell (%s/warnings.txt)\n", cal->warnings().size(),
+                    dir.c_str());
+    } else {
+      std::printf("best fitness %.6g (initial %.6g) after %ld evaluations; %s/best.params\n", cal->bestFitness(),
+                  cal->initialFitness(), cal->optimizer().evaluations(), dir.c_str());
+    }
+    printParameterTable(*cal);
     writeBestLogsAndSummary(*problem, *cal);
     return kExitOk;
   };
@@ -197,8 +248,35 @@ Action addTwin(CLI::App& app) {
   app.add_option("--stepper", ra->stepper, "quick or big (dWorldStep); default the robot file's")
       ->check(CLI::IsMember({"quick", "big"}));
   addSimTimeOption(app, *max_sim_time);
-  return [ra, set_path, out, ts, max_sim_time, force] {
+  // Reality effects (sim/reality.h): outside every calibrated space, all off by default.
+  auto mass_offsets = std::make_shared<std::string>();
+  auto com_offsets = std::make_shared<std::string>();
+  RealityEffects& re = ts->reality;
+  app.add_option("--command-delay", re.command_delay_s, "reality: delay of every joint command (s)")->capture_default_str();
+  app.add_option("--sensor-delay", re.sensor_delay_s, "reality: latency of the logged joint angles and IMU (s)")
+      ->capture_default_str();
+  app.add_option("--backlash", re.backlash_rad, "reality: play at every driven hinge, total width (rad)")->capture_default_str();
+  app.add_option("--backlash-inertia", re.backlash_drive_inertia_kgm2, "reality: drive-side inertia in the play (kg m^2)")
+      ->capture_default_str();
+  app.add_option("--stribeck-ratio", re.stribeck_static_ratio, "reality: static / Coulomb joint friction (1: off)")
+      ->capture_default_str();
+  app.add_option("--stribeck-velocity", re.stribeck_velocity_rad_s, "reality: Stribeck velocity (rad/s)")->capture_default_str();
+  app.add_option("--stribeck-alpha", re.stribeck_alpha, "reality: Stribeck exponent")->capture_default_str();
+  app.add_option("--mass-offset", *mass_offsets, "reality: link=kg[;link=kg...] added to link masses");
+  app.add_option("--com-offset", *com_offsets, "reality: link=x:y:z[;...] COM shifts in the link frame (m)");
+  app.add_option("--mass-jitter", re.mass_jitter, "reality: every link mass times 1 + j u, u uniform in [-1, 1)")
+      ->capture_default_str();
+  app.add_option("--mass-seed", re.mass_seed, "reality: seed of the mass jitter")->capture_default_str();
+  app.add_option("--imu-bias", re.imu_bias_rad, "reality: bias on the IMU pitch and roll (rad)")->capture_default_str();
+  app.add_option("--gyro-bias", re.gyro_bias_rad_s, "reality: bias on each gyro axis (rad/s)")->capture_default_str();
+  app.add_option("--encoder-resolution", re.encoder_resolution_rad, "reality: encoder resolution of every joint (rad; 0: the "
+                                                                    "robot file's)")
+      ->capture_default_str();
+  return [ra, set_path, out, ts, max_sim_time, force, mass_offsets, com_offsets] {
     ra->quiet = true;
+    ts->reality.mass_offset_kg = parseLinkValues(*mass_offsets, "--mass-offset");
+    ts->reality.com_offset_m = parseLinkVectors(*com_offsets, "--com-offset");
+    ts->reality.validate();
     if (!ra->stepper.empty()) ts->quickstep = ra->stepper == "quick";
     const auto model = loadConfiguredModel(*ra);
     const auto set = calib::ScenarioSet::load(*set_path, false);
@@ -222,10 +300,14 @@ Action addTwin(CLI::App& app) {
       files.push_back(name);
     }
     checkSimulatedTime(set, *max_sim_time, 0, true);
+    // Link names are checked before the output directory is claimed.
+    if (ts->reality.changesModel()) applyRealityToModel(*model, ts->reality);
     claimOutputDir(*out, files, *force);
     for (const auto& p : calib::writeTwinLogs(*model, set, *ts, *out)) std::printf("wrote %s\n", p.c_str());
-    std::printf("twin logs are SYNTHETIC: simulated with hidden parameters%s\n",
-                ts->imu_noise_rad > 0 || ts->imu_delay_s > 0 ? " and IMU noise/delay" : "");
+    std::printf("twin logs are SYNTHETIC: simulated with hidden parameters%s%s\n",
+                ts->imu_noise_rad > 0 || ts->imu_delay_s > 0 ? " and IMU noise/delay" : "",
+                ts->reality.any() ? ", and reality effects outside the model:" : "");
+    std::printf("%s", ts->reality.describe().c_str());
     return kExitOk;
   };
 }
