@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sim/compiled_model.h"
+#include "sim/reality.h"
 #include "sim/robot_model.h"
 
 namespace gapsim::detail {

@@ -27,7 +27,7 @@ TEST(ExportCli, UrdfWithParamsReadsBackWithTheSameMassAndJoints) {
   auto info = cli("info " + out);
   ASSERT_EQ(info.code, 0) << info.out;
   EXPECT_TRUE(contains(info.out, "total mass: 5.466434 kg")) << info.out;
-  EXPECT_TRUE(contains(info.out, "joints (28, 26 movable)")) << info.out;
+  EXPECT_TRUE(contains(info.out, "joints (28, 26 movable, 0 of them welded")) << info.out;
   const std::string mjcf = testing::TempDir() + "nao_export.xml";
   r = cli("export --robot nao --format mjcf --out " + mjcf);
   ASSERT_EQ(r.code, 0) << r.out;
