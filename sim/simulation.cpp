@@ -247,8 +247,8 @@ motorgear::DriveInput Simulation::driveInput(int joint) const {
 }
 
 void Simulation::applyCoupledDrives() {
-  std::vector<motorgear::DriveInput> in;
-  std::vector<double> tau_Nm;
+  std::vector<motorgear::DriveInput>& in = impl_->coupled_in;
+  std::vector<double>& tau_Nm = impl_->coupled_tau_Nm;
   for (CoupledDriveSlot& c : impl_->coupled_drives) {
     in.clear();
     for (int j : c.joints) in.push_back(driveInput(j));

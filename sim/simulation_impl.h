@@ -86,6 +86,9 @@ struct Simulation::Impl {
   std::vector<Eigen::Vector3d> contact_points;  ///< of this step (contactPoints_m)
   std::vector<QueuedForce> queued_forces;
   std::vector<CoupledDriveSlot> coupled_drives;
+  /// Scratch of applyCoupledDrives, kept so that the 1 ms step allocates nothing (not state).
+  std::vector<motorgear::DriveInput> coupled_in;
+  std::vector<double> coupled_tau_Nm;
   std::vector<motorgear::CompliantGround::State> toe_state;
   std::vector<motorgear::CompliantGround::Output> toe_out;
   std::vector<dJointFeedback> toe_fb;     ///< force of each toe's contact row (stable addresses: sized once)
