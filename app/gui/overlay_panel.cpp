@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/gui/overlay_panel.h"
 
+#include "app/gui/overlay_mapping.h"
+
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QGridLayout>
@@ -29,6 +31,15 @@ std::vector<std::string> sharedColumns(const SignalStore& store, int id) {
   for (const std::string& c : o->columns)
     if (sim->columnIndex(c) >= 0) out.push_back(c);
   return out;
+}
+
+std::vector<std::string> rmsRows(const SignalStore& store, int id) {
+  std::vector<std::string> rows = sharedColumns(store, id);
+  const SignalSource* sim = store.source(SignalStore::kSimulation);
+  const std::string key = sim ? tiltColumn(sim->columns) : std::string();
+  auto it = std::find(rows.begin(), rows.end(), key);
+  if (it != rows.end()) std::rotate(rows.begin(), it, it + 1);
+  return rows;
 }
 
 RmsDifference overlayRms(const SignalStore& store, int id, const std::string& column) {
@@ -161,14 +172,21 @@ bool OverlayPanel::alignCurrent(const std::string& column) {
     status_->setText(tr("No signal in common with the simulation: nothing to align on."));
     return false;
   }
+  // The box names the signal the offset comes from, also when it was given here.
+  if (const int i = align_signal_->findText(QString::fromStdString(col)); i >= 0) align_signal_->setCurrentIndex(i);
   const auto e = overlayAlignment(*store_, current_, col);
   if (!e) {
     status_->setText(tr("Cannot align on %1: too little overlap or a constant signal.").arg(QString::fromStdString(col)));
     return false;
   }
   store_->setOffset(current_, std::clamp(e->offset_s, -kMaxOffset_s, kMaxOffset_s));
-  status_->setText(tr("Aligned on %1: offset %2 s (correlation %3 over %4 samples).")
+  // Said both ways: the lag (what a user looks for) and the offset the slider now shows. A log
+  // shown with offset o reads log(t - o), so a log that lags by d needs o = -d.
+  const double lag_s = -e->offset_s;
+  status_->setText(tr("Aligned on %1: the log %2 the simulation by %3 s (offset %4 s; correlation %5 over %6 samples).")
                        .arg(QString::fromStdString(col))
+                       .arg(lag_s >= 0 ? tr("lags") : tr("leads"))
+                       .arg(std::abs(lag_s), 0, 'f', 3)
                        .arg(e->offset_s, 0, 'f', 3)
                        .arg(e->correlation, 0, 'f', 3)
                        .arg(e->samples));
@@ -178,7 +196,7 @@ bool OverlayPanel::alignCurrent(const std::string& column) {
 void OverlayPanel::updateRms() {
   rms_dirty_ = false;
   if (current_ < 0) return;
-  const auto shared = sharedColumns(*store_, current_);
+  const auto shared = rmsRows(*store_, current_);
   rms_->setRowCount(static_cast<int>(shared.size()));
   for (int r = 0; r < static_cast<int>(shared.size()); ++r) {
     const RmsDifference d = overlayRms(*store_, current_, shared[r]);
@@ -195,5 +213,13 @@ void OverlayPanel::updateRms() {
 }
 
 QString OverlayPanel::statusText() const { return status_->text(); }
+
+QString OverlayPanel::alignSignal() const { return align_signal_->currentText(); }
+
+bool OverlayPanel::setAlignSignal(const QString& column) {
+  const int i = align_signal_->findText(column);
+  if (i >= 0) align_signal_->setCurrentIndex(i);
+  return i >= 0;
+}
 
 }  // namespace gapsim::gui

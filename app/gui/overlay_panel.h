@@ -24,6 +24,9 @@ namespace gapsim::gui {
 
 /// Columns present in both the simulated log and overlay `id`, in the overlay's order.
 std::vector<std::string> sharedColumns(const SignalStore& store, int id);
+/// The rows of the RMS table: sharedColumns with the torso tilt first when there is one (the
+/// figure a rising or falling robot is judged by, and the one calibration fits).
+std::vector<std::string> rmsRows(const SignalStore& store, int id);
 /// RMS of simulation - overlay for one shared column at the overlay's current offset.
 RmsDifference overlayRms(const SignalStore& store, int id, const std::string& column);
 /// Cross-correlation offset of overlay `id` against the simulation on `column` (search +-10 s).
@@ -43,6 +46,11 @@ class OverlayPanel : public QWidget {
   void updateRms();
   QTableWidget* rmsTable() const { return rms_; }
   QString statusText() const;
+  /// The "align on" box: the signal Align uses (and the last one it used).
+  QString alignSignal() const;
+  /// Chooses it as the user does in the box; false if the current overlay does not share it.
+  bool setAlignSignal(const QString& column);
+  QPushButton* alignButton() const { return align_; }
 
  signals:
   void removeRequested(int id);
