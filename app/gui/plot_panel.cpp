@@ -78,10 +78,7 @@ XyPlotWidget* PlotPanel::addXyPlot() {
   auto* p = new XyPlotWidget(store_);
   xy_plots_.push_back(p);
   splitter_->addWidget(p);
-  connect(p, &XyPlotWidget::removeRequested, this, [this, p] {
-    xy_plots_.erase(std::find(xy_plots_.begin(), xy_plots_.end(), p));
-    p->deleteLater();
-  });
+  connect(p, &XyPlotWidget::removeRequested, this, [this, p] { removeXyPlot(p); });
   dirty_ = true;
   return p;
 }
@@ -121,7 +118,34 @@ void PlotPanel::removePlot(PlotWidget* plot) {
   if (it == plots_.end()) return;
   plots_.erase(it);
   if (current_ == plot) current_ = plots_.empty() ? nullptr : plots_.front();
+  plot->hide();  // gone at once, deleted once the event that removed it is over
   plot->deleteLater();
+}
+
+void PlotPanel::removeXyPlot(XyPlotWidget* plot) {
+  auto it = std::find(xy_plots_.begin(), xy_plots_.end(), plot);
+  if (it == xy_plots_.end()) return;
+  xy_plots_.erase(it);
+  plot->hide();
+  plot->deleteLater();
+}
+
+void PlotPanel::clearPlots() {
+  for (PlotWidget* p : std::vector<PlotWidget*>(plots_)) removePlot(p);
+  for (XyPlotWidget* p : std::vector<XyPlotWidget*>(xy_plots_)) removeXyPlot(p);
+  current_ = nullptr;
+}
+
+std::vector<QWidget*> PlotPanel::plotsInOrder() const {
+  // The splitter still holds removed plots until they are deleted: only the live ones count.
+  std::vector<QWidget*> out;
+  for (int i = 0; i < splitter_->count(); ++i) {
+    QWidget* w = splitter_->widget(i);
+    const bool live = std::find(plots_.begin(), plots_.end(), w) != plots_.end() ||
+                      std::find(xy_plots_.begin(), xy_plots_.end(), w) != xy_plots_.end();
+    if (live) out.push_back(w);
+  }
+  return out;
 }
 
 PlotWidget* PlotPanel::currentPlot() const { return current_ ? current_ : (plots_.empty() ? nullptr : plots_.front()); }

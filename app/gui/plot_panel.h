@@ -35,6 +35,11 @@ class PlotPanel : public QWidget {
   XyPlotWidget* addXyPlot();
   const std::vector<XyPlotWidget*>& xyPlots() const { return xy_plots_; }
   void removePlot(PlotWidget* plot);
+  void removeXyPlot(XyPlotWidget* plot);
+  /// Removes every plot, time and XY (a layout is loaded next).
+  void clearPlots();
+  /// Time and XY plots top to bottom, as shown.
+  std::vector<QWidget*> plotsInOrder() const;
   const std::vector<PlotWidget*>& plots() const { return plots_; }
   /// The plot double-clicked signals go to (the last one clicked or the first).
   PlotWidget* currentPlot() const;
@@ -50,6 +55,7 @@ class PlotPanel : public QWidget {
   void setFollow(bool on);
   bool follow() const { return follow_; }
   void setWindow(double seconds);
+  double window_s() const { return window_s_; }
   std::pair<double, double> range() const { return {x0_, x1_}; }
   /// Redraw now (tests, screenshots) instead of on the next timer tick.
   void redrawNow();
