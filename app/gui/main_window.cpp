@@ -10,19 +10,24 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFrame>
+#include <QHBoxLayout>
 #include <QInputDialog>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QMimeData>
 #include <QSettings>
 #include <QShowEvent>
 #include <QStatusBar>
 #include <QTimer>
+#include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
 #include <filesystem>
 #include <iostream>
+#include <map>
 
 #include "app/gui/calibrate_panel.h"
 #include "app/gui/gl_view.h"
@@ -77,6 +82,32 @@ MainWindow::MainWindow(bool interactive, QWidget* parent)
   banner_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   banner_->hide();
   centre_layout->addWidget(banner_);
+  // Non-modal: the replay plays on while the user reads it.
+  calibration_hint_ = new QFrame;
+  calibration_hint_->setObjectName("calibrationHint");
+  calibration_hint_->setStyleSheet("QFrame#calibrationHint { background: #fff4ce; border-bottom: 1px solid #d9c77a; }");
+  auto* hint_layout = new QHBoxLayout(calibration_hint_);
+  hint_layout->setContentsMargins(10, 5, 6, 5);
+  calibration_hint_text_ = new QLabel;
+  calibration_hint_text_->setWordWrap(true);
+  calibration_hint_button_ = new QPushButton;
+  auto* hint_close = new QToolButton;
+  hint_close->setText(QStringLiteral("\u2715"));
+  hint_close->setToolTip(tr("Hide this note for this replay"));
+  hint_close->setAutoRaise(true);
+  hint_layout->addWidget(calibration_hint_text_, 1);
+  hint_layout->addWidget(calibration_hint_button_);
+  hint_layout->addWidget(hint_close);
+  calibration_hint_->hide();
+  centre_layout->addWidget(calibration_hint_);
+  connect(hint_close, &QToolButton::clicked, this, [this] {
+    calibration_hint_closed_ = true;
+    calibration_hint_->hide();
+  });
+  connect(calibration_hint_button_, &QPushButton::clicked, this, [this] {
+    const QString file = calibration_hint_button_->property("file").toString();
+    if (!file.isEmpty()) applyParameterFile(file);
+  });
   if (GlView::platformSupportsOpenGL()) {
     centre_layout->addWidget(view_, 1);
   } else {
@@ -205,6 +236,15 @@ void MainWindow::buildMenus() {
   });
   recent_menu_ = file->addMenu(tr("Open &Recent"));
   rebuildRecentMenu();
+  file->addSeparator();
+  file->addAction(tr("Save La&yout..."), this, [this] {
+    const QString p = QFileDialog::getSaveFileName(this, tr("Save the plot layout"), "gapsim_layout.json", tr("Layouts (*.json)"));
+    if (!p.isEmpty()) saveLayout(p);
+  });
+  file->addAction(tr("Load Layou&t..."), this, [this] {
+    const QString p = QFileDialog::getOpenFileName(this, tr("Load a plot layout"), QString(), tr("Layouts (*.json);;All files (*)"));
+    if (!p.isEmpty()) loadLayout(p);
+  });
   file->addSeparator();
   file->addAction(tr("Export 3D View as PNG..."), this, [this] {
     const QString p = QFileDialog::getSaveFileName(this, tr("Export 3D view"), "gapsim_view.png", tr("PNG (*.png)"));
@@ -337,7 +377,9 @@ bool MainWindow::setHopController(bool on, const MabelHopController::Params& par
   return true;
 }
 
-bool MainWindow::openRobot(const QString& name_or_path) {
+bool MainWindow::openRobot(const QString& name_or_path) { return openRobotFile(name_or_path, true); }
+
+bool MainWindow::openRobotFile(const QString& name_or_path, bool restore_overlays) {
   std::shared_ptr<const RobotModel> model;
   try {
     model = std::make_shared<const RobotModel>(loadRobotFile(resolveRobotFile(name_or_path.toStdString())));
@@ -347,7 +389,10 @@ bool MainWindow::openRobot(const QString& name_or_path) {
   }
   for (const std::string& w : model->warnings)
     statusBar()->showMessage(tr("warning: %1").arg(QString::fromStdString(w)), 8000);
+  rememberLayout();  // the robot being left: its plots come back when it is loaded again
+  replaying_recording_ = false;
   if (!loadModel(model, nullptr)) return false;
+  restoreRememberedLayout(restore_overlays);
   robot_arg_ = name_or_path;
   if (interactive_) QSettings().setValue("lastRobot", name_or_path);
   if (QFileInfo(name_or_path).isFile()) addRecent("robot", QFileInfo(name_or_path).absoluteFilePath());
@@ -370,7 +415,13 @@ bool MainWindow::openMotion(const QString& path, std::optional<double> frame_per
     reportError(tr("Cannot load the motion"), QString::fromStdString(e.what()));
     return false;
   }
-  if (!loadModel(session_->model(), motion)) return false;
+  const bool was_replaying = replaying_recording_;
+  replaying_recording_ = false;  // another motion: no longer the recording's commands
+  if (!loadModel(session_->model(), motion)) {
+    replaying_recording_ = was_replaying;
+    updateCalibrationHint();
+    return false;
+  }
   addRecent("motion", QFileInfo(path).absoluteFilePath());
   statusBar()->showMessage(tr("motion %1: %2 s").arg(QFileInfo(path).fileName()).arg(motion->endTime_s()), 5000);
   return true;
@@ -449,7 +500,8 @@ bool MainWindow::openRecordingReplay(const QString& path) {
     return true;
   };
   const QString robot = QString::fromStdString(trial.spec.robot.empty() ? "bioloid" : trial.spec.robot);
-  if (!fits(session_->model()) && (!openRobot(robot) || !fits(session_->model()))) return false;
+  // A remembered layout's plots come with the robot, its overlays do not: the recording is the overlay.
+  if (!fits(session_->model()) && (!openRobotFile(robot, false) || !fits(session_->model()))) return false;
   if (trial.spec.settle_s) options.settle_s = *trial.spec.settle_s;
   const RobotModel& base = *session_->model();
   std::shared_ptr<const RobotModel> model;
@@ -461,7 +513,13 @@ bool MainWindow::openRecordingReplay(const QString& path) {
     reportError(tr("Cannot replay the recording"), QString::fromStdString(e.what()));
     return false;
   }
-  if (!loadModel(model, commands)) return false;
+  replaying_recording_ = true;
+  calibration_hint_closed_ = false;
+  if (!loadModel(model, commands)) {
+    replaying_recording_ = false;
+    updateCalibrationHint();
+    return false;
+  }
   if (!openOverlay(QString::fromStdString(trial.recording_path))) return false;
   // The recording's first frame is simulated t = settle.
   const double t0 = trial.recording->column("time_s").front();
@@ -559,6 +617,7 @@ void MainWindow::onLoaded() {
                           session_->motion() ? " — " + QFileInfo(QString::fromStdString(session_->motion()->sourceFile())).fileName()
                                              : QString()));
   rebuildMotionMenu();
+  updateCalibrationHint();
   // Default plots (torso pitch and roll) on a fresh start or when the plots emptied.
   bool any = false;
   for (PlotWidget* p : plots_->plots()) {
@@ -577,6 +636,44 @@ void MainWindow::onLoaded() {
   }
   plots_->setFollow(true);
   plots_->redrawNow();
+}
+
+void MainWindow::updateCalibrationHint() {
+  const auto model = session_->model();
+  QString calibration;
+  if (replaying_recording_ && model && !model->source_file.empty())
+    calibration = QFileInfo(QString::fromStdString(model->source_file)).absolutePath() + "/calibration/lean_calibrated.params";
+  bool defaults = false;
+  if (!calibration.isEmpty() && QFileInfo::exists(calibration)) {
+    // Default = every parameter the robot file has is the file's value. The replay adds the wall
+    // (scene/wall/*), which the file lacks: not a parameter the user chose.
+    try {
+      const RobotModel file = loadRobotFile(model->source_file);
+      std::map<std::string, double> now;
+      for (const ModelParameter& p : modelParameters(*model)) now[p.name] = p.value;
+      defaults = true;
+      for (const ModelParameter& p : modelParameters(file)) {
+        auto it = now.find(p.name);
+        defaults = defaults && it != now.end() && it->second == p.value;
+      }
+    } catch (const std::exception&) {
+      defaults = false;  // the file changed on disk since: no claim about it
+    }
+  }
+  if (!defaults || calibration_hint_closed_) {
+    calibration_hint_->hide();
+    return;
+  }
+  const QString shown = QDir(QString::fromStdString(robotsDirectory()) + "/..").relativeFilePath(calibration);
+  calibration_hint_text_->setText(
+      tr("<b>Replaying with the robot file's default parameters.</b> With them the model does not do what the real "
+         "robot did: it rises off the wall and then tips forward, so its torso tilt ends far from the recorded one. "
+         "The shipped calibration was fitted to the real lean-to-stand recordings (the torso tilt of 7 trials; "
+         "docs/bioloid.md)."));
+  calibration_hint_button_->setText(tr("Use the shipped calibration (%1)").arg(shown));
+  calibration_hint_button_->setToolTip(tr("Applies %1 and restarts the replay with it").arg(calibration));
+  calibration_hint_button_->setProperty("file", calibration);
+  calibration_hint_->show();
 }
 
 void MainWindow::onFrameShown(int index) {
@@ -681,6 +778,82 @@ void MainWindow::rebuildRecentMenu() {
   recent_menu_->setEnabled(!list.isEmpty());
 }
 
+bool MainWindow::saveLayout(const QString& path) {
+  PlotLayout l = captureLayout(*plots_, *store_);
+  if (session_->model()) l.robot = QString::fromStdString(session_->model()->name);
+  QFile f(path);
+  if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(layoutToJson(l)) < 0) {
+    reportError(tr("Cannot save the layout"), tr("%1: cannot write it").arg(path));
+    return false;
+  }
+  statusBar()->showMessage(tr("layout saved to %1").arg(path), 5000);
+  return true;
+}
+
+bool MainWindow::loadLayout(const QString& path) {
+  QFile f(path);
+  if (!f.open(QIODevice::ReadOnly)) {
+    reportError(tr("Cannot load the layout"), tr("%1: cannot read it").arg(path));
+    return false;
+  }
+  PlotLayout l;
+  try {
+    l = layoutFromJson(f.readAll(), path);
+  } catch (const std::exception& e) {
+    reportError(tr("Cannot load the layout"), QString::fromStdString(e.what()));
+    return false;
+  }
+  applyPlotLayout(l, QFileInfo(path).absolutePath(), true);
+  const QString done = tr("layout %1: %2 plots").arg(QFileInfo(path).fileName()).arg(l.plots.size());
+  // Not fatal: what is left out is said where it does not interrupt (a layout made for another
+  // robot, or with a log that moved, still lays out the rest).
+  statusBar()->showMessage(layout_problems_.isEmpty() ? done : done + tr("; left out: ") + layout_problems_.join("; "),
+                           layout_problems_.isEmpty() ? 5000 : 20000);
+  return true;
+}
+
+void MainWindow::applyPlotLayout(const PlotLayout& l, const QString& layout_dir, bool open_overlays) {
+  layout_problems_.clear();
+  std::vector<int> ids;
+  for (const LayoutOverlay& o : l.overlays) {
+    int id = -1;
+    const QString abs = QFileInfo(o.path).absoluteFilePath();
+    for (int k : store_->overlayIds())
+      if (!store_->source(k)->path.isEmpty() && QFileInfo(store_->source(k)->path).absoluteFilePath() == abs) id = k;
+    if (id < 0 && open_overlays) {
+      // Moved together with the layout file: found beside it.
+      QString file = o.path;
+      if (!QFileInfo::exists(file) && QFileInfo::exists(layout_dir + '/' + QFileInfo(o.path).fileName()))
+        file = layout_dir + '/' + QFileInfo(o.path).fileName();
+      if (!QFileInfo::exists(file)) layout_problems_ << tr("overlay %1: no such file").arg(o.path);
+      else if (openOverlay(file)) id = overlay_panel_->currentOverlay();
+      else layout_problems_ << tr("overlay %1: %2").arg(o.path, last_error_);
+    }
+    if (id >= 0) store_->setOffset(id, o.offset_s);
+    ids.push_back(id);
+  }
+  layout_problems_ << applyLayout(l, ids, *plots_, *store_);
+}
+
+void MainWindow::rememberLayout() {
+  if (!interactive_ || !session_->model()) return;
+  QSettings().setValue("layouts/" + QString::fromStdString(session_->model()->name),
+                       layoutToJson(captureLayout(*plots_, *store_)));
+}
+
+void MainWindow::restoreRememberedLayout(bool open_overlays) {
+  if (!interactive_ || !session_->model()) return;
+  const QByteArray json = QSettings().value("layouts/" + QString::fromStdString(session_->model()->name)).toByteArray();
+  if (json.isEmpty()) return;
+  try {
+    applyPlotLayout(layoutFromJson(json, tr("remembered layout")), QString(), open_overlays);
+  } catch (const std::exception&) {
+    return;  // written by another version: the default plots stay
+  }
+  if (!layout_problems_.isEmpty())
+    statusBar()->showMessage(tr("remembered layout; left out: ") + layout_problems_.join("; "), 20000);
+}
+
 bool MainWindow::exportViewPng(const QString& path) {
   if (owned_view_) {
     reportError(tr("Export failed"), tr("%1: no 3D view on the Qt platform '%2' (use xvfb-run)")
@@ -726,6 +899,7 @@ void MainWindow::dropEvent(QDropEvent* e) {
 
 void MainWindow::closeEvent(QCloseEvent* e) {
   if (interactive_) {
+    rememberLayout();
     QSettings s;
     s.setValue("window/geometry", saveGeometry());
     s.setValue("window/state", saveState());

@@ -20,12 +20,14 @@
 #include <optional>
 #include <string>
 
+#include "app/gui/plot_layout.h"
 #include "app/gui/signal_store.h"
 #include "sim/ankle_balance.h"
 #include "sim/mabel_hop_controller.h"
 
 class QLabel;
 class QMenu;
+class QPushButton;
 
 namespace gapsim {
 struct RobotModel;
@@ -83,6 +85,15 @@ class MainWindow : public QMainWindow {
   /// is loaded first unless it is the current one, and `base_params` (its --params) applied before.
   bool applyParameterFile(const QString& path, const QString& robot = {}, const QString& base_params = {});
 
+  /// File > Save Layout / Load Layout (plot_layout.h). Loading opens the layout's overlay files
+  /// that are not open yet (an existing file only; a missing one is named in the status bar), sets
+  /// their offsets and replaces the plots; signals the simulation or an overlay lacks are left out
+  /// and named in the status bar. False only for a file that cannot be read or is not a layout.
+  bool saveLayout(const QString& path);
+  bool loadLayout(const QString& path);
+  /// What the last loadLayout (or remembered layout) left out, one line each.
+  QStringList layoutProblems() const { return layout_problems_; }
+
   bool exportViewPng(const QString& path);
   bool exportPlotsPng(const QString& path);
   bool exportLogCsv(const QString& path);
@@ -99,6 +110,12 @@ class MainWindow : public QMainWindow {
   QString lastError() const { return last_error_; }
   /// The fall/divergence banner above the 3D view (hidden while the run has none).
   QLabel* banner() const { return banner_; }
+  /// The info bar above the 3D view while a real recording replays on the robot file's default
+  /// parameters and the robot ships a calibration for it (<robot dir>/calibration/
+  /// lean_calibrated.params): it says what the defaults do and offers the calibration. Hidden
+  /// otherwise; its button applies the calibration (applyParameterFile).
+  QWidget* calibrationHint() const { return calibration_hint_; }
+  QPushButton* calibrationHintButton() const { return calibration_hint_button_; }
   QAction* followAction() const { return follow_action_; }
   /// View > Ghost of the Recording (ghost_pose.h); on by default.
   QAction* ghostAction() const { return ghost_action_; }
@@ -124,8 +141,16 @@ class MainWindow : public QMainWindow {
   void onLoaded();
   void onFrameShown(int index);
   void onEventsChanged();
+  /// Shows or hides the calibration hint for the model now loaded.
+  void updateCalibrationHint();
   void updateStatus();
   bool loadModel(std::shared_ptr<const RobotModel> model, std::shared_ptr<const Motion> motion);
+  bool openRobotFile(const QString& name_or_path, bool restore_overlays);
+  /// Opens (or finds open) the layout's overlays, then lays the plots out; fills layout_problems_.
+  void applyPlotLayout(const PlotLayout& layout, const QString& layout_dir, bool open_overlays);
+  /// The current robot's plot layout into QSettings (interactive only), and back.
+  void rememberLayout();
+  void restoreRememberedLayout(bool open_overlays);
 
   bool interactive_;
   SignalStore* store_;
@@ -143,11 +168,17 @@ class MainWindow : public QMainWindow {
   QMenu* motion_menu_ = nullptr;
   QLabel* status_ = nullptr;
   QLabel* banner_ = nullptr;
+  QWidget* calibration_hint_ = nullptr;
+  QLabel* calibration_hint_text_ = nullptr;
+  QPushButton* calibration_hint_button_ = nullptr;
+  bool replaying_recording_ = false;  // the session plays a real recording's commands (openRecordingReplay)
+  bool calibration_hint_closed_ = false;  // closed by the user for this replay
   QAction* follow_action_ = nullptr;
   QAction* ghost_action_ = nullptr;
   std::string follow_default_for_;  // robot file whose default follow was applied (a reset keeps the user's)
   QString last_error_;
   QString robot_arg_;  // what the current robot was loaded from (name or path)
+  QStringList layout_problems_;
   QElapsedTimer panel_clock_;
   bool docks_sized_ = false;  // the dock widths were set (or restored) once
 };

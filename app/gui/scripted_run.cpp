@@ -73,7 +73,9 @@ std::optional<Options> parseOptions(const QStringList& args, int& exit_code) {
   const QCommandLineOption balance("balance", "play the motion with gyro feedback on the stance ankles (Playback > Ankle "
                                              "Balance), e.g. roll_rate=0.1, as gapsim-cli run --balance (docs/walk.md).",
                                     "key=value,...");
-  p.addOptions({plot, hop, replay, params, balance});
+  const QCommandLineOption layout("layout", "plot layout to load (File > Load Layout; docs/gui.md), after the robot, "
+                                           "motion, overlays and --plot.", "file");
+  p.addOptions({plot, hop, replay, params, balance, layout});
   p.addOptions({robot, motion, period, overlay, speed, play_for, play, quit_after, shot, plot_shot, window_shot, csv, quit, align, align_on, plot_gl,
                 stats, com, contacts, axes, follow, no_follow, hide, size, calibration, compare, apply_best, dock, dock_shot, controller, start_cal});
   auto fail = [&](const QString& m) {
@@ -100,6 +102,7 @@ std::optional<Options> parseOptions(const QStringList& args, int& exit_code) {
   o.overlays = p.values(overlay);
   o.plots = p.values(plot);
   o.hop = p.value(hop);
+  o.layout = p.value(layout);
   if (p.isSet(period)) {
     o.frame_period_s = number(period, 1e-6, 1e3);
     if (!o.frame_period_s) return fail("--frame-period: must be a number > 0, got '" + p.value(period) + "'");
@@ -210,6 +213,10 @@ bool ScriptedRun::start() {
         std::cerr << "gapsim: --plot: no simulation column '" << c.trimmed().toStdString() << "'\n";
         return false;
       }
+  }
+  if (!o_.layout.isEmpty()) {
+    if (!w_->loadLayout(o_.layout)) return false;
+    for (const QString& problem : w_->layoutProblems()) std::cerr << "gapsim: --layout: left out " << problem.toStdString() << "\n";
   }
   if (!o_.calibration.isEmpty()) {
     CalibratePanel* c = w_->calibratePanel();

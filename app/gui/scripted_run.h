@@ -27,6 +27,7 @@ struct Options {
   std::optional<double> frame_period_s;
   QStringList overlays;
   QStringList plots;                ///< --plot: columns of the n-th plot
+  QString layout;                   ///< --layout: plot layout file (MainWindow::loadLayout)
   QString hop;                      ///< --hop: hopping-controller parameters (parseHopParams)
   QString balance;                  ///< --balance: ankle balance on, with these parameters (parseBalanceParams)
   QString params;                      ///< parameter file applied after loading (MainWindow::applyParameterFile)
