@@ -271,7 +271,12 @@ void PlotWidget::updateLegend() {
   chart_->setMargins(QMargins(2 + extra_left_, top_margin_, kRightMargin_px, 0));
 }
 
-double PlotWidget::plotAreaLeft() const { return chart_->plotArea().left(); }
+double PlotWidget::plotAreaLeft() const {
+  // Laid out now: new tick labels change the value axis's width only at the next layout, which
+  // Qt runs later from the event loop, and the stacked plots align on this figure at once.
+  if (QGraphicsLayout* l = chart_->layout()) l->activate();
+  return chart_->plotArea().left();
+}
 
 void PlotWidget::setExtraLeftMargin(int px) {
   if (px == extra_left_) return;

@@ -240,6 +240,34 @@ class GuiPlotsTest : public QObject {
     QVERIFY(p[0]->extraLeftMargin() == 0 || p[1]->extraLeftMargin() == 0);  // the other did not
   }
 
+  void stackedPlotsLineUpInOneRedraw() {
+    // New tick labels change a value axis's width; the charts lay that out only from the event
+    // loop, so the panel must measure the plot areas laid out, or a screenshot taken right after
+    // a redraw shows the time axes apart (by 7 px in a 1920x1080 window).
+    SignalStore store;
+    fill(store);
+    PlotPanel panel(&store);
+    panel.resize(600, 600);
+    panel.addPlot()->addSignal({0, "com/x_m"});
+    panel.addPlot()->addSignal({0, "LKneePitch/tau_Nm"});
+    panel.show();
+    const auto& p = panel.plots();
+    auto apart = [&] { return QString("%1 vs %2").arg(p[0]->plotAreaLeft()).arg(p[1]->plotAreaLeft()); };
+    panel.redrawNow();
+    QVERIFY2(std::abs(p[0]->plotAreaLeft() - p[1]->plotAreaLeft()) <= 1, qPrintable(apart()));
+    // New samples widen the torque's labels ("-0.10" to "-2000"): one redraw lines them up again.
+    std::vector<double> row{0.0};
+    const SignalSource* sim = store.source(SignalStore::kSimulation);
+    for (const auto& v : sim->values) row.push_back(v.back());
+    for (int i = 1; i <= 50; ++i) {
+      row[0] = 10.0 + 0.01 * i;
+      row[5] = -2000.0 * i / 50;  // LKneePitch/tau_Nm
+      store.appendSimulationRow(row);
+    }
+    panel.redrawNow();
+    QVERIFY2(std::abs(p[0]->plotAreaLeft() - p[1]->plotAreaLeft()) <= 1, qPrintable(apart()));
+  }
+
   void xyPlotOfTheCom() {
     SignalStore store;
     fill(store);
