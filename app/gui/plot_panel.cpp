@@ -8,6 +8,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <limits>
 #include <tuple>
 
 #include "app/gui/time_window.h"
@@ -232,6 +233,10 @@ void PlotPanel::alignTimeAxes() {
   double target = 0;
   for (PlotWidget* p : plots_) target = std::max(target, p->plotAreaLeft() - p->extraLeftMargin());
   for (PlotWidget* p : plots_) p->setExtraLeftMargin(static_cast<int>(std::lround(target - (p->plotAreaLeft() - p->extraLeftMargin()))));
+  // The right edges likewise (all charts are as wide as the splitter): the leftmost one wins.
+  double right = std::numeric_limits<double>::infinity();
+  for (PlotWidget* p : plots_) right = std::min(right, p->plotAreaRight() + p->extraRightMargin());
+  for (PlotWidget* p : plots_) p->setExtraRightMargin(static_cast<int>(std::lround(p->plotAreaRight() + p->extraRightMargin() - right)));
 }
 
 double PlotPanel::takeMeanRedrawMs() {

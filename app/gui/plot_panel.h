@@ -7,7 +7,7 @@
 /// everything. Redraws at most 20 times a second, and only when something changed. The cursor is
 /// kept in view (time_window.h): a seek outside the window moves the window, following or not.
 /// Cursors A and B (ab_cursors.h) are shared by all plots; the bar shows their times and delta-t.
-/// The plot areas share their left edge, so a time is at the same x in every plot.
+/// The plot areas share their left and right edges, so a time is at the same x in every plot.
 
 #include <QElapsedTimer>
 #include <cmath>
@@ -69,7 +69,7 @@ class PlotPanel : public QWidget {
   void markDirty() { dirty_ = true; }
   void tick();
   void connectPlot(PlotWidget* p);
-  /// Lines the stacked plots' time axes up: the same left edge of the plot area for all.
+  /// Lines the stacked plots' time axes up: the same left and right edges of the plot area for all.
   void alignTimeAxes();
 
   SignalStore* store_;

@@ -268,7 +268,7 @@ void PlotWidget::updateLegend() {
   legend_.setEntries(items);
   const double h = legend_.layout(6, 2, std::max(100, width() - 12));
   top_margin_ = static_cast<int>(std::ceil(h));
-  chart_->setMargins(QMargins(2 + extra_left_, top_margin_, kRightMargin_px, 0));
+  chart_->setMargins(QMargins(2 + extra_left_, top_margin_, kRightMargin_px + extra_right_, 0));
 }
 
 double PlotWidget::plotAreaLeft() const {
@@ -278,10 +278,21 @@ double PlotWidget::plotAreaLeft() const {
   return chart_->plotArea().left();
 }
 
+double PlotWidget::plotAreaRight() const {
+  if (QGraphicsLayout* l = chart_->layout()) l->activate();
+  return chart_->plotArea().right();
+}
+
 void PlotWidget::setExtraLeftMargin(int px) {
   if (px == extra_left_) return;
   extra_left_ = std::max(0, px);
-  chart_->setMargins(QMargins(2 + extra_left_, top_margin_, kRightMargin_px, 0));
+  chart_->setMargins(QMargins(2 + extra_left_, top_margin_, kRightMargin_px + extra_right_, 0));
+}
+
+void PlotWidget::setExtraRightMargin(int px) {
+  if (px == extra_right_) return;
+  extra_right_ = std::max(0, px);
+  chart_->setMargins(QMargins(2 + extra_left_, top_margin_, kRightMargin_px + extra_right_, 0));
 }
 
 void PlotWidget::setAbCursors(const AbCursors& ab) {

@@ -94,6 +94,11 @@ class PlotWidget : public QChartView {
   double plotAreaLeft() const;
   int extraLeftMargin() const { return extra_left_; }
   void setExtraLeftMargin(int px);
+  /// The same on the right: a plot with a value axis on the right (a second unit) is narrower,
+  /// and the others are made as narrow so that a time is at the same x in every plot.
+  double plotAreaRight() const;
+  int extraRightMargin() const { return extra_right_; }
+  void setExtraRightMargin(int px);
 
   /// Cursors A and B (drawn where set) and, when both are set, the readout of the deltas.
   void setAbCursors(const AbCursors& ab);
@@ -180,7 +185,7 @@ class PlotWidget : public QChartView {
   double cursor_s_ = 0, x0_ = 0, x1_ = 10;
   bool auto_y_ = true, unwrap_ = true;
   int points_drawn_ = 0;
-  int extra_left_ = 0, top_margin_ = 0;
+  int extra_left_ = 0, extra_right_ = 0, top_margin_ = 0;
   int color_counter_ = 0;
   QPointF press_pos_;
   bool dragging_ = false;

@@ -266,6 +266,23 @@ class GuiPlotsTest : public QObject {
     }
     panel.redrawNow();
     QVERIFY2(std::abs(p[0]->plotAreaLeft() - p[1]->plotAreaLeft()) <= 1, qPrintable(apart()));
+    // A plot with a second unit has a value axis on the right: the others end where it ends.
+    PlotWidget* two = panel.addPlot();
+    two->addSignal({0, "com/y_m"});
+    two->addSignal({0, "hop/phase"});
+    QCOMPARE(two->valueAxisCount(), 2);
+    panel.redrawNow();
+    for (PlotWidget* q : {p[0], p[1]}) {
+      QVERIFY2(std::abs(q->plotAreaRight() - two->plotAreaRight()) <= 1,
+               qPrintable(QString("right edges %1 vs %2").arg(q->plotAreaRight()).arg(two->plotAreaRight())));
+      QVERIFY2(std::abs(q->plotAreaLeft() - two->plotAreaLeft()) <= 1,
+               qPrintable(QString("left edges %1 vs %2").arg(q->plotAreaLeft()).arg(two->plotAreaLeft())));
+    }
+    QVERIFY(p[0]->extraRightMargin() > 0 && two->extraRightMargin() == 0);
+    // Back to one unit: the margins go again.
+    two->removeSignal({0, "hop/phase"});
+    panel.redrawNow();
+    QCOMPARE(p[0]->extraRightMargin(), 0);
   }
 
   void xyPlotOfTheCom() {
