@@ -378,12 +378,17 @@ class GuiOverlaysTest : public QObject {
     const QString status = w.statusBar()->currentMessage();
     QVERIFY2(status.contains("no/such_Nm") && status.contains("/nowhere/x.csv") && status.contains("a/b_rad"), qPrintable(status));
     QCOMPARE(w.layoutProblems().size(), 3);
+    // The layout the docs' walk picture is made with fits the Nao as it is.
+    QVERIFY(w.loadLayout(GAPSIM_TEST_DATA_DIR "/nao_walk_layout.json"));
+    QVERIFY2(w.layoutProblems().isEmpty(), qPrintable(w.layoutProblems().join("; ")));
+    QCOMPARE(plots->plots().size(), std::size_t(3));
+    QCOMPARE(plots->xyPlots().size(), std::size_t(1));
     // Not a layout: refused, the plots stay.
     const QString bad = dir.filePath("bad.json");
     std::ofstream(bad.toStdString()) << "[1, 2]";
     QVERIFY(!w.loadLayout(bad));
     QVERIFY(w.lastError().contains("not a gapsim plot layout"));
-    QCOMPARE(plots->plots().size(), std::size_t(1));
+    QCOMPARE(plots->plots().size(), std::size_t(3));
   }
 
   void layoutIsRememberedPerRobot() {
