@@ -416,7 +416,7 @@ bool MainWindow::openMotion(const QString& path, std::optional<double> frame_per
     return false;
   }
   const bool was_replaying = replaying_recording_;
-  replaying_recording_ = false;  // another motion: no longer the recording's commands
+  replaying_recording_ = false;  // another motion: not the recording's commands
   if (!loadModel(session_->model(), motion)) {
     replaying_recording_ = was_replaying;
     updateCalibrationHint();
