@@ -382,8 +382,10 @@ bool CalibratePanel::openResults(const QString& dir) {
   for (const GenerationProgress& p : results_->history) convergence_->addGeneration(p);
   const GenerationProgress& last = results_->history.back();
   if (!jobRunning()) {
-    bar_->setRange(0, std::max(1, std::max(planned_generations_, last.generation)));
+    // How far that run went of what it was asked for, not the form's plan for a next job.
+    bar_->setRange(0, std::max(1, std::max(results_->settings.generations, last.generation)));
     bar_->setValue(last.generation);
+    bar_->setFormat(tr("generation %v of %m"));
     progress_->setText(tr("%1: %2 generations, %3 evaluations, best %4 (initial %5)")
                            .arg(QDir(results_->dir).dirName())
                            .arg(last.generation)

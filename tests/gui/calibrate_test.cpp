@@ -309,6 +309,11 @@ class CalibrateTest : public QObject {
     panel->compareBeforeAfter(1);
     QVERIFY(ready.wait(60000));
     QCOMPARE(w.store()->overlayIds().size(), std::size_t(3));
+    // Opened in another window, the bar says how far the run went of its 2 generations (the
+    // form's default plan is 10).
+    MainWindow other(false);
+    QVERIFY(other.calibratePanel()->openResults(out));
+    QCOMPARE(other.calibratePanel()->progressBarText(), QString("generation 2 of 2"));
   }
 
   void applyingAParameterFileOfAnotherRobotFailsCleanly() {
