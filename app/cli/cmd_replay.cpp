@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// gapsim-cli replay: the trials of a recording manifest (calib/recording_manifest.h; the real
-// BIOLOID lean-to-stand package is one) replayed in simulation from their initial poses, the
-// measured signals compared with the recordings (calib/recording_replay.h).
+// gapsim-cli replay: the command-line adapter of the replay of a recording set
+// (calib/replay_workflow.h; the real BIOLOID lean-to-stand package is one such set): options, the
+// per-trial table, the exit code (3 when a trial diverged).
 // gapsim-cli calibrate-replay: paper 002's calibration, E_cali over the training trials, with the
 // calibration loop of calib/calibration.h (CMA-ES, process pool or MPI, checkpoint and --resume).
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
-#include <map>
 
 #include "app/cli/calibration_job.h"
 #include "app/cli/commands.h"
@@ -20,8 +19,8 @@
 #include "calib/recording_manifest.h"
 #include "calib/recording_replay.h"
 #include "calib/replay_commands.h"
+#include "calib/replay_workflow.h"
 #include "sim/input_error.h"
-#include "sim/parameters.h"
 #include "sim/robot_library.h"
 
 namespace gapsim::cli {
@@ -33,157 +32,78 @@ std::string absolute(const std::string& p) { return p.empty() ? p : fs::absolute
 
 using calib::motorMapFor;
 
-/// Writes <dir>/<trial>_tilt.csv (time, real and simulated tilt) for one replay.
-void writeTilt(const std::string& dir, const std::string& trial, const calib::ReplayResult& r) {
-  Log t({"time_s", "torso/tilt_real_rad", "torso/tilt_sim_rad"});
-  for (std::size_t k = 0; k < r.time_s.size(); ++k) t.appendRow(std::vector<double>{r.time_s[k], r.tilt_real_rad[k], r.tilt_sim_rad[k]});
-  std::string name = trial;
-  for (char& c : name)
-    if (c == '/') c = '_';
-  t.write(dir + "/" + name + "_tilt.csv");
-}
-
 constexpr const char* kRecordingsHelp =
     "a recording manifest (a .json file, or a directory holding recordings.json; docs/recordings.md) or the BIOLOID "
     "data package (holds rising/lean-to-stand and motions/)";
 
-/// The robot a trial plays on: --robot when given, else the trial's robot, else the BIOLOID.
-std::string robotOf(const calib::ReplayTrial& t, const std::string& cli_robot, bool cli_given) {
-  if (cli_given || t.spec.robot.empty()) return cli_robot;
-  return t.spec.robot;
+void printReplayHeader(const calib::RecordingReplayResult& h, const calib::RecordingReplayOptions& o) {
+  std::printf("replay: %d trials of %s on %s (mass %.4f kg)%s, commands %s\n", h.trials, o.recordings.c_str(),
+              h.model_name.c_str(), h.model_mass_kg, h.wall ? ", wall" : ", no wall",
+              h.hold_commands ? "held as recorded" : "continuous");
+  if (h.headline != "torso/tilt_rad")
+    std::printf("headline signal: %s (rms, E and max in its SI unit)\n", h.headline.c_str());
+  if (!o.compare_params.empty())
+    std::printf("%-24s %6s %9s %9s %9s %8s\n", "trial", "dur_s", "rms_rad", "rms2_rad", "change", "max_sim");
+  else
+    std::printf("%-24s %6s %9s %11s %9s %9s\n", "trial", "dur_s", "rms_rad", "E_rad2_s", "max_real", "max_sim");
 }
 
-void checkSettle(double settle_s) {
-  if (!(settle_s >= 0 && settle_s <= 10))
-    throw InputError("", 0, "--settle", "expected a time in [0, 10] s, got " + std::to_string(settle_s));
+void printReplayRow(const calib::ReplayTrialRow& r) {
+  if (!r.error.empty()) {
+    std::printf("%-24s %s\n", r.trial.c_str(), r.error.c_str());
+    return;
+  }
+  char dur[16];
+  if (r.step_duration_s >= 0)
+    std::snprintf(dur, sizeof dur, "%6.2f", r.step_duration_s);
+  else
+    std::snprintf(dur, sizeof dur, "%6s", "-");
+  if (r.compared)
+    std::printf("%-24s %s %9.4f %9.4f %+8.1f%% %8.3f\n", r.trial.c_str(), dur, r.rms, r.rms_compare,
+                100.0 * (r.rms_compare - r.rms) / r.rms, r.max_tilt_sim_compare_rad);
+  else
+    std::printf("%-24s %s %9.4f %11.5g %9.3f %9.3f\n", r.trial.c_str(), dur, r.rms, r.E, r.max_real, r.max_sim);
 }
 
 }  // namespace
 
 Action addReplay(CLI::App& app) {
-  auto ra = std::make_shared<RunArgs>();
-  ra->robot = "bioloid";
-  auto dir = std::make_shared<std::string>();
-  auto trials = std::make_shared<std::string>();
-  auto out = std::make_shared<std::string>();
-  auto compare = std::make_shared<std::string>();
-  auto opt = std::make_shared<calib::ReplayOptions>();
-  auto no_wall = std::make_shared<bool>(false);
-  auto continuous = std::make_shared<bool>(false);
+  auto o = std::make_shared<calib::RecordingReplayOptions>();
+  auto force = std::make_shared<bool>(false);
   CLI::Option* robot_opt =
-      app.add_option("--robot", ra->robot, "robot (default: each trial's, else the BIOLOID)")->capture_default_str();
-  app.add_option("--recordings", *dir, kRecordingsHelp)->required();
-  app.add_option("--params", ra->params_file, "parameter file applied to the robot (e.g. a calibration result)");
-  app.add_option("--set", ra->sets, "parameter name=value (repeatable, after --params)");
-  app.add_option("--compare", *compare, "a second parameter file: print both RMS columns and the change");
-  app.add_option("--trials", *trials, "comma-separated globs of trial names (default all), e.g. '0.0[2468]-*'");
-  app.add_option("--out", *out, "write per trial the simulated log and the tilt comparison here");
-  addForceOption(app, ra->force);
-  app.add_option("--sim-seed", opt->sim_seed, "SimOptions::seed")->capture_default_str();
-  app.add_flag("--no-wall", *no_wall, "without the authors' wall behind the robot (default: as the manifest says)");
+      app.add_option("--robot", o->robot, "robot (default: each trial's, else the BIOLOID)")->capture_default_str();
+  app.add_option("--recordings", o->recordings, kRecordingsHelp)->required();
+  app.add_option("--params", o->params, "parameter file applied to the robot (e.g. a calibration result)");
+  app.add_option("--set", o->sets, "parameter name=value (repeatable, after --params)");
+  app.add_option("--compare", o->compare_params, "a second parameter file: print both RMS columns and the change");
+  app.add_option("--trials", o->trials, "comma-separated globs of trial names (default all), e.g. '0.0[2468]-*'");
+  app.add_option("--out", o->out_dir, "write per trial the simulated log and the tilt comparison here");
+  addForceOption(app, *force);
+  app.add_option("--sim-seed", o->sim_seed, "SimOptions::seed")->capture_default_str();
+  app.add_flag("--no-wall", o->no_wall, "without the authors' wall behind the robot (default: as the manifest says)");
+  auto wall_x_m = std::make_shared<double>(calib::ReplayOptions{}.wall_face_x_m);
   CLI::Option* wall_x_opt =
-      app.add_option("--wall-x", opt->wall_face_x_m, "x of the wall's front face (m; default: the manifest's)")
+      app.add_option("--wall-x", *wall_x_m, "x of the wall's front face (m; default: the manifest's)")
           ->capture_default_str();
-  app.add_option("--settle", opt->settle_s, "hold the first frame's command this long before the recording starts (s)")
+  app.add_option("--settle", o->settle_s, "hold the first frame's command this long before the recording starts (s)")
       ->capture_default_str();
-  app.add_flag("--continuous-commands", *continuous,
+  app.add_flag("--continuous-commands", o->continuous_commands,
                "command the motion every step, unquantised (default: held at the recorded frames, whole ticks)");
   return [=] {
-    ra->quiet = true;
-    checkSettle(opt->settle_s);
-    calib::ReplaySet set = calib::ReplaySet::load(*dir);
-    if (!trials->empty()) set.select(*trials);
-    opt->wall = !*no_wall && set.authors_wall;
-    if (wall_x_opt->count() == 0) opt->wall_face_x_m = set.wall_face_x_m;
-    opt->hold_commands = !*continuous;
-    // One model per (robot, trial parameter file): the wall first, so parameter files may move it
-    // (scene/wall/x, as calibrate-replay writes), then the trial's, --params and --set.
-    struct Models {
-      std::shared_ptr<RobotModel> model, other;
-      MotorMap map;
-    };
-    std::map<std::pair<std::string, std::string>, Models> models;
-    auto modelsOf = [&](const calib::ReplayTrial& t) -> Models& {
-      const auto key = std::make_pair(robotOf(t, ra->robot, robot_opt->count() > 0), t.spec.params);
-      auto it = models.find(key);
-      if (it != models.end()) return it->second;
-      RunArgs bare = *ra;
-      bare.robot = key.first;
-      bare.params_file.clear();
-      bare.sets.clear();
-      Models m;
-      m.model = loadConfiguredModel(bare);
-      if (opt->wall) m.model->scene_boxes.push_back(calib::authorsWall(opt->wall_face_x_m));
-      if (!t.spec.params.empty()) loadParameterFile(*m.model, t.spec.params);
-      if (!ra->params_file.empty()) loadParameterFile(*m.model, ra->params_file);
-      for (const auto& a : ra->sets) setParameterAssignment(*m.model, a);
-      if (!compare->empty()) {
-        m.other = std::make_shared<RobotModel>(*m.model);
-        loadParameterFile(*m.other, *compare);
-      }
-      m.map = motorMapFor(*m.model);
-      for (const auto& u : set.trials)
-        if (robotOf(u, ra->robot, robot_opt->count() > 0) == key.first && u.spec.params == key.second)
-          calib::checkReplayable(*m.model, u, *opt);  // every bad signal before the first replay
-      return models.emplace(key, std::move(m)).first->second;
-    };
-    const Models& first = modelsOf(set.trials.front());
-    claimOutputDir(*out, {}, ra->force);
-    std::printf("replay: %zu trials of %s on %s (mass %.4f kg)%s, commands %s\n", set.trials.size(), dir->c_str(),
-                first.model->name.c_str(), first.model->totalMass_kg(), opt->wall ? ", wall" : ", no wall",
-                opt->hold_commands ? "held as recorded" : "continuous");
-    const std::string& headline = set.trials.front().spec.measured.front().column;
-    if (headline != "torso/tilt_rad") std::printf("headline signal: %s (rms, E and max in its SI unit)\n", headline.c_str());
-    if (!compare->empty()) std::printf("%-24s %6s %9s %9s %9s %8s\n", "trial", "dur_s", "rms_rad", "rms2_rad", "change", "max_sim");
-    else std::printf("%-24s %6s %9s %11s %9s %9s\n", "trial", "dur_s", "rms_rad", "E_rad2_s", "max_real", "max_sim");
-    double sumE = 0, sumE2 = 0, sum_rms = 0, sum_rms2 = 0;
-    int failed = 0;
-    for (const auto& t : set.trials) {
-      const Models& m = modelsOf(t);
-      Log log;
-      const calib::ReplayResult r = calib::replayTrial(*m.model, t, m.map, *opt, out->empty() ? nullptr : &log);
-      if (!r.error.empty()) {
-        std::printf("%-24s %s\n", t.name.c_str(), r.error.c_str());
-        ++failed;
-        continue;
-      }
-      double max_real = 0;
-      for (double a : r.tilt_real_rad) max_real = std::max(max_real, a);
-      double max_sim = r.max_tilt_sim_rad;
-      if (r.headline != "torso/tilt_rad") {  // the max of the headline signal itself
-        max_sim = 0;
-        for (double a : r.tilt_sim_rad) max_sim = std::max(max_sim, a);
-      }
-      sumE += r.E_rad2_s;
-      sum_rms += r.rms_rad;
-      char dur[16];
-      if (t.step_duration_s >= 0) std::snprintf(dur, sizeof dur, "%6.2f", t.step_duration_s);
-      else std::snprintf(dur, sizeof dur, "%6s", "-");
-      if (m.other) {
-        const calib::ReplayResult r2 = calib::replayTrial(*m.other, t, m.map, *opt);
-        sumE2 += r2.E_rad2_s;
-        sum_rms2 += r2.rms_rad;
-        std::printf("%-24s %s %9.4f %9.4f %+8.1f%% %8.3f\n", t.name.c_str(), dur, r.rms_rad, r2.rms_rad,
-                    100.0 * (r2.rms_rad - r.rms_rad) / r.rms_rad, r2.max_tilt_sim_rad);
-      } else {
-        std::printf("%-24s %s %9.4f %11.5g %9.3f %9.3f\n", t.name.c_str(), dur, r.rms_rad, r.E_rad2_s, max_real, max_sim);
-      }
-      if (!out->empty()) {
-        std::string name = t.name;
-        for (char& c : name)
-          if (c == '/') c = '_';
-        log.write(*out + "/" + name + "_sim.csv");
-        writeTilt(*out, t.name, r);
-      }
+    calib::RecordingReplayOptions opt = *o;
+    opt.robot_for_all = robot_opt->count() > 0;
+    if (wall_x_opt->count() > 0) opt.wall_face_x_m = *wall_x_m;
+    calib::RecordingReplay replay(opt);
+    claimOutputDir(opt.out_dir, {}, *force);
+    printReplayHeader(replay.header(), opt);
+    const calib::RecordingReplayResult r = replay.run([&](const calib::ReplayTrialRow& row) { printReplayRow(row); });
+    if (r.replayed() > 0) {
+      std::printf("mean tilt rms %.4f rad, E_cali %.6g rad^2 s over %d trials\n", r.mean_rms, r.mean_E, r.replayed());
+      if (!opt.compare_params.empty())
+        std::printf("with %s: mean tilt rms %.4f rad (%+.1f%%), E_cali %.6g rad^2 s\n", opt.compare_params.c_str(),
+                    r.mean_rms_compare, r.rms_change_percent, r.mean_E_compare);
     }
-    const int n = static_cast<int>(set.trials.size()) - failed;
-    if (n > 0) {
-      std::printf("mean tilt rms %.4f rad, E_cali %.6g rad^2 s over %d trials\n", sum_rms / n, sumE / n, n);
-      if (!compare->empty())
-        std::printf("with %s: mean tilt rms %.4f rad (%+.1f%%), E_cali %.6g rad^2 s\n", compare->c_str(), sum_rms2 / n,
-                    100.0 * (sum_rms2 - sum_rms) / sum_rms, sumE2 / n);
-    }
-    return failed ? kExitDivergence : kExitOk;
+    return r.failed ? kExitDivergence : kExitOk;
   };
 }
 
@@ -277,7 +197,7 @@ Action addCalibrateReplay(CLI::App& app) {
     opt.wall_face_x_m = set.wall_face_x_m;
     opt.sim_seed = std::stoull(inputs.at("sim_seed").get<std::string>());
     opt.settle_s = inputs.value("settle_s", 0.0);  // checkpoints before --settle existed: none
-    checkSettle(opt.settle_s);
+    calib::checkSettleTime(opt.settle_s);
     auto problem = std::make_shared<const calib::ReplayProblem>(model, space, set, motorMapFor(*model), opt);
     calib::EvalFunction fn = [problem](const Eigen::VectorXd& v) { return problem->evaluate(v); };
 
