@@ -2,8 +2,9 @@
 // gapsim-cli replay: the command-line adapter of the replay of a recording set
 // (calib/replay_workflow.h; the real BIOLOID lean-to-stand package is one such set): options, the
 // per-trial table, the exit code (3 when a trial diverged).
-// gapsim-cli calibrate-replay: paper 002's calibration, E_cali over the training trials, with the
-// calibration loop of calib/calibration.h (CMA-ES, process pool or MPI, checkpoint and --resume).
+// gapsim-cli calibrate-replay: the adapter of paper 002's calibration, E_cali over the training
+// trials (calib/replay_calibration.h), run by the calibration loop of calib/calibration.h (CMA-ES,
+// process pool or MPI, checkpoint and --resume).
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -12,16 +13,12 @@
 #include "app/cli/calibration_job.h"
 #include "app/cli/commands.h"
 #include "app/cli/output_paths.h"
-#include "app/cli/run_setup.h"
 #include "calib/calibration.h"
 #include "calib/evaluator.h"
 #include "calib/mpi_evaluator.h"
-#include "calib/recording_manifest.h"
-#include "calib/recording_replay.h"
-#include "calib/replay_commands.h"
+#include "calib/replay_calibration.h"
 #include "calib/replay_workflow.h"
 #include "sim/input_error.h"
-#include "sim/robot_library.h"
 
 namespace gapsim::cli {
 namespace {
@@ -29,8 +26,6 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string absolute(const std::string& p) { return p.empty() ? p : fs::absolute(p).lexically_normal().string(); }
-
-using calib::motorMapFor;
 
 constexpr const char* kRecordingsHelp =
     "a recording manifest (a .json file, or a directory holding recordings.json; docs/recordings.md) or the BIOLOID "
@@ -109,31 +104,29 @@ Action addReplay(CLI::App& app) {
 
 Action addCalibrateReplay(CLI::App& app) {
   struct Args {
-    RunArgs ra;
-    std::string dir, trials, holdout, space, out, resume, backend = "processes";
+    calib::ReplayCalibrationInputs in;
+    std::string out, resume, backend = "processes";
     calib::CalibrationSettings settings;
-    calib::ReplayOptions opt;
     int jobs = 0;
     bool force = false, no_wall = false;
   };
   auto a = std::make_shared<Args>();
-  a->ra.robot = "bioloid";
   auto& s = a->settings;
   CLI::Option* robot_opt =
-      app.add_option("--robot", a->ra.robot, "robot (default: the trials', else the BIOLOID)")->capture_default_str();
-  app.add_option("--recordings", a->dir, kRecordingsHelp);
-  app.add_option("--params", a->ra.params_file, "parameter file applied before the space's values");
-  app.add_option("--trials", a->trials, "comma-separated globs of the trials used (default all)");
-  app.add_option("--holdout", a->holdout, "comma-separated globs of the held-out trials (only reported)");
-  app.add_option("--space", a->space, "parameter space CSV: name,value,lower,upper,frozen[,tie[,scale]]");
+      app.add_option("--robot", a->in.robot, "robot (default: the trials', else the BIOLOID)")->capture_default_str();
+  app.add_option("--recordings", a->in.recordings, kRecordingsHelp);
+  app.add_option("--params", a->in.params, "parameter file applied before the space's values");
+  app.add_option("--trials", a->in.trials, "comma-separated globs of the trials used (default all)");
+  app.add_option("--holdout", a->in.holdout, "comma-separated globs of the held-out trials (only reported)");
+  app.add_option("--space", a->in.space, "parameter space CSV: name,value,lower,upper,frozen[,tie[,scale]]");
   CLI::Option* generations_opt =
       app.add_option("--generations", s.generations, "generations in total (resuming: default the checkpoint's)")
           ->capture_default_str();
   app.add_option("--lambda", s.lambda, "children per generation (0: 4 + 3 ln n)")->capture_default_str();
   app.add_option("--sigma0", s.sigma0, "initial step size as a fraction of each parameter's range")->capture_default_str();
   app.add_option("--seed", s.seed, "seed of the optimizer's random numbers")->capture_default_str();
-  app.add_option("--sim-seed", a->opt.sim_seed, "SimOptions::seed of every replay")->capture_default_str();
-  app.add_option("--settle", a->opt.settle_s, "hold the first frame's command this long before the recording starts (s)")
+  app.add_option("--sim-seed", a->in.sim_seed, "SimOptions::seed of every replay")->capture_default_str();
+  app.add_option("--settle", a->in.settle_s, "hold the first frame's command this long before the recording starts (s)")
       ->capture_default_str();
   app.add_flag("--no-wall", a->no_wall, "without the authors' wall");
   addJobOptions(app, a->backend, a->jobs, a->out, a->resume, a->force);
@@ -146,59 +139,24 @@ Action addCalibrateReplay(CLI::App& app) {
       if (inputs.value("kind", "") != "replay")
         throw InputError(a->resume + "/checkpoint.json", 0, "inputs", "not a calibrate-replay checkpoint");
     } else {
-      if (a->dir.empty() || a->space.empty())
+      if (a->in.recordings.empty() || a->in.space.empty())
         throw InputError("", 0, "--recordings/--space", "both are required (or --resume DIR)");
       if (a->out.empty()) throw InputError("", 0, "--out", "a results directory is required");
+      calib::ReplayCalibrationInputs in = a->in;
       // The robot: --robot, else the one every trial names (a calibration fits one model).
-      std::string robot = a->ra.robot;
       if (robot_opt->count() == 0) {
-        const calib::RecordingManifest m = calib::loadRecordings(a->dir);
-        std::string named;
-        for (const auto& t : m.trials) {
-          if (t.robot.empty()) continue;
-          if (!named.empty() && t.robot != named)
-            throw InputError(m.source, t.line, "robot",
-                             "'" + t.robot + "': the trials name different robots (" + named +
-                                 "); calibrate one robot at a time (--trials) or give --robot");
-          named = t.robot;
-        }
-        if (!named.empty()) robot = named;
+        const std::string named = calib::recordingsRobot(in.recordings);
+        if (!named.empty()) in.robot = named;
       }
-      inputs = {{"kind", "replay"},
-                {"robot", robot},
-                {"params", absolute(a->ra.params_file)},
-                {"recordings", absolute(a->dir)},
-                {"trials", a->trials},
-                {"holdout", a->holdout},
-                {"space", absolute(a->space)},
-                {"wall", !a->no_wall},
-                {"sim_seed", std::to_string(a->opt.sim_seed)},
-                {"settle_s", a->opt.settle_s}};
+      in.wall = !a->no_wall;
+      in.params = absolute(in.params);
+      in.recordings = absolute(in.recordings);
+      in.space = absolute(in.space);
+      inputs = in.toJson();
     }
     settings.validate();
-    RunArgs ra;
-    ra.quiet = true;
-    ra.robot = inputs.at("robot").get<std::string>();
-    ra.params_file = inputs.at("params").get<std::string>();
-    const auto model = loadConfiguredModel(ra);
-    calib::ParameterSpace space = calib::ParameterSpace::load(inputs.at("space").get<std::string>());
-    calib::ReplaySet set = calib::ReplaySet::load(inputs.at("recordings").get<std::string>());
-    if (!inputs.at("trials").get<std::string>().empty()) set.select(inputs.at("trials").get<std::string>());
-    if (!inputs.at("holdout").get<std::string>().empty()) set.markHoldout(inputs.at("holdout").get<std::string>());
-    // Trials of role test are kept out of the calibration (train fits, validate is reported).
-    std::erase_if(set.trials, [](const calib::ReplayTrial& t) { return t.spec.role == "test"; });
-    for (const auto& t : set.trials)
-      if (!t.spec.params.empty() && ra.params_file.empty())
-        throw InputError(t.spec.recording, 0, "params",
-                         "'" + t.spec.params + "': give the trials' parameter file as --params (one model is calibrated)");
-    if (set.count(false) == 0) throw InputError("", 0, "--holdout", "every trial is held out: nothing to train on");
-    calib::ReplayOptions opt;
-    opt.wall = inputs.at("wall").get<bool>() && set.authors_wall;
-    opt.wall_face_x_m = set.wall_face_x_m;
-    opt.sim_seed = std::stoull(inputs.at("sim_seed").get<std::string>());
-    opt.settle_s = inputs.value("settle_s", 0.0);  // checkpoints before --settle existed: none
-    calib::checkSettleTime(opt.settle_s);
-    auto problem = std::make_shared<const calib::ReplayProblem>(model, space, set, motorMapFor(*model), opt);
+    const auto problem = calib::makeReplayCalibrationProblem(calib::ReplayCalibrationInputs::fromJson(inputs));
+    const calib::ParameterSpace& space = problem->space();
     calib::EvalFunction fn = [problem](const Eigen::VectorXd& v) { return problem->evaluate(v); };
 
     // --- backend (MPI worker ranks serve and return here) and results directory ---
@@ -208,11 +166,11 @@ Action addCalibrateReplay(CLI::App& app) {
     std::unique_ptr<calib::BatchEvaluator>& ev = job.ev;
     std::unique_ptr<calib::Calibration>& cal = job.cal;
     const std::string dir = a->resume.empty() ? a->out : a->resume;
-    std::printf("calibrate-replay: cmaes, %d free dimensions, %d training + %d held-out trials, objective E_cali "
-                "(torso tilt), %s, seed %llu, %s%s\n",
-                space.dimension(), set.count(false), set.count(true), ev->describe().c_str(),
-                static_cast<unsigned long long>(settings.seed), dir.c_str(),
-                resumedNote(a->resume, *cal).c_str());
+    std::printf(
+        "calibrate-replay: cmaes, %d free dimensions, %d training + %d held-out trials, objective E_cali "
+        "(torso tilt), %s, seed %llu, %s%s\n",
+        space.dimension(), problem->set().count(false), problem->set().count(true), ev->describe().c_str(),
+        static_cast<unsigned long long>(settings.seed), dir.c_str(), resumedNote(a->resume, *cal).c_str());
     std::fflush(stdout);
     cal->run(*ev, &std::cout);
     ev.reset();
@@ -223,31 +181,18 @@ Action addCalibrateReplay(CLI::App& app) {
       std::printf("  %-32s %.6g (initial %.6g)\n", space.dimensions()[i].label.c_str(), cal->bestValues()[i],
                   space.dimensions()[i].value);
     // Per trial: tilt RMS before (the space's initial values) and after, and the held-out summary.
-    const Eigen::VectorXd init = space.initialValues();
-    std::string csv = "trial,role,rms_initial_rad,rms_best_rad,E_initial_rad2_s,E_best_rad2_s\n";
     std::printf("%-24s %-8s %12s %12s %8s\n", "trial", "role", "rms initial", "rms best", "change");
-    double sum[2][2] = {{0, 0}, {0, 0}};
-    int n[2] = {0, 0};
-    for (std::size_t k = 0; k < set.trials.size(); ++k) {
-      const auto& t = set.trials[k];
-      const calib::ReplayResult r0 = problem->runTrial(init, static_cast<int>(k));
-      const calib::ReplayResult r1 = problem->runTrial(cal->bestValues(), static_cast<int>(k));
-      const char* role = t.holdout ? "holdout" : "train";
-      std::printf("%-24s %-8s %12.4f %12.4f %+7.1f%%\n", t.name.c_str(), role, r0.rms_rad, r1.rms_rad,
-                  100.0 * (r1.rms_rad - r0.rms_rad) / r0.rms_rad);
-      char line[256];
-      std::snprintf(line, sizeof line, "%s,%s,%.6g,%.6g,%.6g,%.6g\n", t.name.c_str(), role, r0.rms_rad, r1.rms_rad,
-                    r0.E_rad2_s, r1.E_rad2_s);
-      csv += line;
-      sum[t.holdout][0] += r0.rms_rad;
-      sum[t.holdout][1] += r1.rms_rad;
-      ++n[t.holdout];
-    }
+    const calib::ReplayCalibrationSummary s =
+        calib::summariseReplayCalibration(*problem, cal->bestValues(), [](const calib::ReplayCalibrationRow& r) {
+          std::printf("%-24s %-8s %12.4f %12.4f %+7.1f%%\n", r.trial.c_str(), r.holdout ? "holdout" : "train",
+                      r.rms_initial_rad, r.rms_best_rad,
+                      100.0 * (r.rms_best_rad - r.rms_initial_rad) / r.rms_initial_rad);
+        });
     for (int h = 0; h < 2; ++h)
-      if (n[h] > 0)
+      if (s.trials[h] > 0)
         std::printf("%s: mean tilt rms %.4f -> %.4f rad (%+.1f%%) over %d trials\n", h ? "held-out" : "training",
-                    sum[h][0] / n[h], sum[h][1] / n[h], 100.0 * (sum[h][1] - sum[h][0]) / sum[h][0], n[h]);
-    calib::writeFileAtomically(cal->outDir() + "/summary.csv", csv);
+                    s.mean_rms_initial_rad[h], s.mean_rms_best_rad[h], s.change_percent[h], s.trials[h]);
+    calib::writeFileAtomically(cal->outDir() + "/summary.csv", s.csv());
     return kExitOk;
   };
 }
