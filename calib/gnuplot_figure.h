@@ -5,7 +5,6 @@
 /// gnuplot-nox, which scripts/setup.sh installs). A workflow without gnuplot still writes its CSV
 /// and says the figure was skipped.
 
-#include <nlohmann/json.hpp>
 #include <string>
 
 namespace gapsim::calib {

@@ -102,15 +102,62 @@ Action addReplay(CLI::App& app) {
   };
 }
 
+namespace {
+
+struct CalibrateReplayArgs {
+  calib::ReplayCalibrationInputs in;
+  std::string out, resume, backend = "processes";
+  calib::CalibrationSettings settings;
+  int jobs = 0;
+  bool force = false, no_wall = false;
+};
+
+/// The inputs of a fresh run, files made absolute (the checkpoint must work from anywhere).
+nlohmann::json freshInputs(const CalibrateReplayArgs& a, bool robot_given) {
+  if (a.in.recordings.empty() || a.in.space.empty())
+    throw InputError("", 0, "--recordings/--space", "both are required (or --resume DIR)");
+  if (a.out.empty()) throw InputError("", 0, "--out", "a results directory is required");
+  calib::ReplayCalibrationInputs in = a.in;
+  // The robot: --robot, else the one every trial names (a calibration fits one model).
+  if (!robot_given) {
+    const std::string named = calib::recordingsRobot(in.recordings);
+    if (!named.empty()) in.robot = named;
+  }
+  in.wall = !a.no_wall;
+  in.params = absolute(in.params);
+  in.recordings = absolute(in.recordings);
+  in.space = absolute(in.space);
+  return in.toJson();
+}
+
+/// The best values, then per trial the tilt RMS before (the space's initial values) and after,
+/// the summary per role, and summary.csv.
+void reportReplayCalibration(const calib::Calibration& cal, const calib::ReplayProblem& problem,
+                             const std::string& dir) {
+  const calib::ParameterSpace& space = problem.space();
+  std::printf("best E_cali %.6g (initial %.6g) after %ld evaluations; %s/best.params\n", cal.bestFitness(),
+              cal.initialFitness(), cal.optimizer().evaluations(), dir.c_str());
+  for (int i = 0; i < space.dimension(); ++i)
+    std::printf("  %-32s %.6g (initial %.6g)\n", space.dimensions()[i].label.c_str(), cal.bestValues()[i],
+                space.dimensions()[i].value);
+  std::printf("%-24s %-8s %12s %12s %8s\n", "trial", "role", "rms initial", "rms best", "change");
+  const calib::ReplayCalibrationSummary s =
+      calib::summariseReplayCalibration(problem, cal.bestValues(), [](const calib::ReplayCalibrationRow& r) {
+        std::printf("%-24s %-8s %12.4f %12.4f %+7.1f%%\n", r.trial.c_str(), r.holdout ? "holdout" : "train",
+                    r.rms_initial_rad, r.rms_best_rad,
+                    100.0 * (r.rms_best_rad - r.rms_initial_rad) / r.rms_initial_rad);
+      });
+  for (int h = 0; h < 2; ++h)
+    if (s.trials[h] > 0)
+      std::printf("%s: mean tilt rms %.4f -> %.4f rad (%+.1f%%) over %d trials\n", h ? "held-out" : "training",
+                  s.mean_rms_initial_rad[h], s.mean_rms_best_rad[h], s.change_percent[h], s.trials[h]);
+  calib::writeFileAtomically(cal.outDir() + "/summary.csv", s.csv());
+}
+
+}  // namespace
+
 Action addCalibrateReplay(CLI::App& app) {
-  struct Args {
-    calib::ReplayCalibrationInputs in;
-    std::string out, resume, backend = "processes";
-    calib::CalibrationSettings settings;
-    int jobs = 0;
-    bool force = false, no_wall = false;
-  };
-  auto a = std::make_shared<Args>();
+  auto a = std::make_shared<CalibrateReplayArgs>();
   auto& s = a->settings;
   CLI::Option* robot_opt =
       app.add_option("--robot", a->in.robot, "robot (default: the trials', else the BIOLOID)")->capture_default_str();
@@ -139,20 +186,7 @@ Action addCalibrateReplay(CLI::App& app) {
       if (inputs.value("kind", "") != "replay")
         throw InputError(a->resume + "/checkpoint.json", 0, "inputs", "not a calibrate-replay checkpoint");
     } else {
-      if (a->in.recordings.empty() || a->in.space.empty())
-        throw InputError("", 0, "--recordings/--space", "both are required (or --resume DIR)");
-      if (a->out.empty()) throw InputError("", 0, "--out", "a results directory is required");
-      calib::ReplayCalibrationInputs in = a->in;
-      // The robot: --robot, else the one every trial names (a calibration fits one model).
-      if (robot_opt->count() == 0) {
-        const std::string named = calib::recordingsRobot(in.recordings);
-        if (!named.empty()) in.robot = named;
-      }
-      in.wall = !a->no_wall;
-      in.params = absolute(in.params);
-      in.recordings = absolute(in.recordings);
-      in.space = absolute(in.space);
-      inputs = in.toJson();
+      inputs = freshInputs(*a, robot_opt->count() > 0);
     }
     settings.validate();
     const auto problem = calib::makeReplayCalibrationProblem(calib::ReplayCalibrationInputs::fromJson(inputs));
@@ -175,24 +209,7 @@ Action addCalibrateReplay(CLI::App& app) {
     cal->run(*ev, &std::cout);
     ev.reset();
     cal->writeSpread();
-    std::printf("best E_cali %.6g (initial %.6g) after %ld evaluations; %s/best.params\n", cal->bestFitness(),
-                cal->initialFitness(), cal->optimizer().evaluations(), dir.c_str());
-    for (int i = 0; i < space.dimension(); ++i)
-      std::printf("  %-32s %.6g (initial %.6g)\n", space.dimensions()[i].label.c_str(), cal->bestValues()[i],
-                  space.dimensions()[i].value);
-    // Per trial: tilt RMS before (the space's initial values) and after, and the held-out summary.
-    std::printf("%-24s %-8s %12s %12s %8s\n", "trial", "role", "rms initial", "rms best", "change");
-    const calib::ReplayCalibrationSummary s =
-        calib::summariseReplayCalibration(*problem, cal->bestValues(), [](const calib::ReplayCalibrationRow& r) {
-          std::printf("%-24s %-8s %12.4f %12.4f %+7.1f%%\n", r.trial.c_str(), r.holdout ? "holdout" : "train",
-                      r.rms_initial_rad, r.rms_best_rad,
-                      100.0 * (r.rms_best_rad - r.rms_initial_rad) / r.rms_initial_rad);
-        });
-    for (int h = 0; h < 2; ++h)
-      if (s.trials[h] > 0)
-        std::printf("%s: mean tilt rms %.4f -> %.4f rad (%+.1f%%) over %d trials\n", h ? "held-out" : "training",
-                    s.mean_rms_initial_rad[h], s.mean_rms_best_rad[h], s.change_percent[h], s.trials[h]);
-    calib::writeFileAtomically(cal->outDir() + "/summary.csv", s.csv());
+    reportReplayCalibration(*cal, *problem, dir);
     return kExitOk;
   };
 }
