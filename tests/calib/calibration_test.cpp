@@ -405,6 +405,18 @@ TEST(Resume, KilledBetweenCheckpointAndResultsTheResumeRepairsThem) {
   }
 }
 
+TEST(Resume, TheCommitFunctionReplacesFilesWholeAndWritesDevicesInPlace) {
+  const std::string d = tempDir("commit");
+  writeFileAtomically(d + "/a.csv", "old\n");
+  writeFileAtomically(d + "/a.csv", "new\n");
+  EXPECT_EQ(readFile(d + "/a.csv"), "new\n");
+  EXPECT_FALSE(fs::exists(d + "/a.csv.tmp"));
+  // Renaming a temporary file over /dev/null (as root) would replace the device node.
+  writeFileAtomically("/dev/null", "discarded\n");
+  EXPECT_TRUE(fs::is_character_file("/dev/null"));
+  EXPECT_FALSE(fs::exists("/dev/null.tmp"));
+}
+
 TEST(Resume, KilledBeforeItsFirstCheckpointTheDirectoryIsReusable) {
   // What a run killed before its first checkpoint leaves: its directory, perhaps a temporary file.
   const std::string d = tempDir("resume_early");
