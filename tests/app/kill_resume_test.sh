@@ -180,7 +180,7 @@ else
     workers=$(pgrep -P "$pid" || true)
     kill -9 "$pid" 2>/dev/null || true
     code=0
-    wait "$pid" || code=$?
+    { wait "$pid"; } 2>/dev/null || code=$?
     for _ in $(seq 50); do
       alive=0
       for w in $workers; do kill -0 "$w" 2>/dev/null && alive=1; done
