@@ -236,6 +236,9 @@ TEST(Evaluators, ACrashedWorkerIsReportedWithItsCandidate) {
 #if defined(__SANITIZE_ADDRESS__)
     // AddressSanitizer catches the SIGSEGV, reports it and exits with code 1 instead.
     EXPECT_TRUE(w.find("signal 11") != std::string::npos || w.find("exited with code 1") != std::string::npos) << w;
+#elif defined(__SANITIZE_THREAD__)
+    // ThreadSanitizer catches the SIGSEGV too ("DEADLYSIGNAL") and exits with its exit code, 66.
+    EXPECT_TRUE(w.find("signal 11") != std::string::npos || w.find("exited with code 66") != std::string::npos) << w;
 #else
     EXPECT_NE(w.find("signal 11"), std::string::npos) << w;
 #endif
