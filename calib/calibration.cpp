@@ -2,10 +2,13 @@
 #include "calib/calibration.h"
 
 #include <algorithm>
+#include <atomic>
 #include <charconv>
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <ostream>
@@ -50,7 +53,56 @@ std::string hms(double s) {
 
 }  // namespace
 
+namespace {
+
+/// GAPSIM_KILL_AT_COMMIT=N or N:after (tests/app/kill_resume_test.sh): SIGKILL this process at
+/// the N-th commit of writeFileAtomically, with the temporary file written and not yet renamed,
+/// or just after the rename. A deterministic stand-in for a kill at any moment: between two
+/// commits nothing changes on disk, so these are all the states a killed run can leave.
+struct KillAtCommit {
+  long n = 0;  ///< 0: never
+  bool after = false;
+};
+
+KillAtCommit killAtCommitFromEnvironment() {
+  const char* e = std::getenv("GAPSIM_KILL_AT_COMMIT");
+  if (!e || !*e) return {};
+  const std::string v = e;
+  KillAtCommit k;
+  const auto colon = v.find(':');
+  const std::string n = v.substr(0, colon);
+  auto [p, ec] = std::from_chars(n.data(), n.data() + n.size(), k.n);
+  const bool ok = ec == std::errc() && p == n.data() + n.size() && k.n >= 1 &&
+                  (colon == std::string::npos || v.substr(colon + 1) == "after");
+  // A misspelt value must not let a kill test pass without killing anything.
+  if (!ok) throw InputError("", 0, "GAPSIM_KILL_AT_COMMIT", "expected N or N:after (N >= 1), not '" + v + "'");
+  k.after = colon != std::string::npos;
+  return k;
+}
+
+std::atomic<long> g_commits{0};
+
+}  // namespace
+
 void writeFileAtomically(const std::string& path, const std::string& text) {
+  static const KillAtCommit kill = killAtCommitFromEnvironment();
+  auto killPoint = [](long n, bool after) {
+    if (n == kill.n && after == kill.after) std::raise(SIGKILL);
+  };
+  std::error_code ec;
+  const auto st = std::filesystem::status(path, ec);
+  if (std::filesystem::exists(st) && !std::filesystem::is_regular_file(st)) {
+    // A device or pipe (optimize-controller --out /dev/stdout): renaming a file over it would
+    // replace the device node; written to as it is, there is nothing to keep whole.
+    const long n = ++g_commits;
+    killPoint(n, false);
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+    out.flush();
+    if (!out) throw InputError(path, 0, "", "writing failed");
+    killPoint(n, true);
+    return;
+  }
   const std::string tmp = path + ".tmp";
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
@@ -59,9 +111,11 @@ void writeFileAtomically(const std::string& path, const std::string& text) {
     out.flush();
     if (!out) throw InputError(tmp, 0, "", "writing failed");
   }
-  std::error_code ec;
+  const long n = ++g_commits;
+  killPoint(n, false);
   std::filesystem::rename(tmp, path, ec);
   if (ec) throw InputError(path, 0, "", "cannot rename " + tmp + ": " + ec.message());
+  killPoint(n, true);
 }
 
 void CalibrationSettings::validate() const {
@@ -244,9 +298,8 @@ void Calibration::writeResults() const {
                             " generations, " + std::to_string(opt_->evaluations()) + " evaluations (" +
                             settings_.optimizer + ", seed " + std::to_string(settings_.seed) + ")";
   auto writeParams = [&](const std::string& name, const Eigen::VectorXd& values, const std::string& what) {
-    const std::string tmp = out_dir_ + "/" + name + ".tmp";
-    space_.write(tmp, values, what + after + "\nload with: gapsim-cli run --params " + name);
-    std::filesystem::rename(tmp, out_dir_ + "/" + name);
+    writeFileAtomically(out_dir_ + "/" + name,
+                        space_.text(values, what + after + "\nload with: gapsim-cli run --params " + name));
   };
   const std::string train_what = "best fitness " + num(best_f_) + " (initial " + num(initial_f_) + ")";
   if (validation_.empty()) {

@@ -149,7 +149,12 @@ class Calibration {
   void writeParameters() const;
 };
 
-/// Writes `text` to path via a temporary file and rename (atomic on POSIX file systems).
+/// Writes `text` to path via a temporary file (path + ".tmp") and rename (atomic on POSIX file
+/// systems): a kill leaves the old file or the new one, never a mix. Every file a calibration,
+/// optimize-controller and the sim-to-real loop write is committed here, one file per call, so a
+/// killed run can only have stopped between two such commits; GAPSIM_KILL_AT_COMMIT=N (N:after)
+/// makes the process SIGKILL itself just before (after) the rename of its N-th commit, which is
+/// how tests/app/kill_resume_test.sh stops a run at each of those points in turn.
 void writeFileAtomically(const std::string& path, const std::string& text);
 
 }  // namespace gapsim::calib

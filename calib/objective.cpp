@@ -188,7 +188,7 @@ CalibrationProblem::CalibrationProblem(std::shared_ptr<const RobotModel> base, P
   if (!(settings_.m >= 0)) throw InputError("", 0, "--m", "the exponent m must be >= 0");
   if (!(settings_.log_period_s > 0)) throw InputError("", 0, "log_period_s", "must be > 0");
   if (!(settings_.prior_weight >= 0) || !(settings_.prior_weight <= 1e6))
-    throw InputError("", 0, "--prior-weight", "must be in [0, 1e6], not " + std::to_string(settings_.prior_weight));
+    throw InputError("", 0, "--prior-weight", "must be in [0, 1e6], not " + sixDigits(settings_.prior_weight));
   space_.checkAgainst(*base_);
   set_.checkAgainst(*base_);
   std::vector<std::string> names;

@@ -210,10 +210,8 @@ void ParameterSpace::checkAgainst(const RobotModel& model) const {
   apply(copy, initialValues());
 }
 
-void ParameterSpace::write(const std::string& path, const Eigen::VectorXd& values,
-                           const std::string& header_comment) const {
-  std::ofstream out(path);
-  if (!out) throw InputError(path, 0, "", "cannot write the parameter file");
+std::string ParameterSpace::text(const Eigen::VectorXd& values, const std::string& header_comment) const {
+  std::ostringstream out;
   if (!header_comment.empty()) {
     std::stringstream ss(header_comment);
     for (std::string l; std::getline(ss, l);) out << "# " << l << '\n';
@@ -228,6 +226,14 @@ void ParameterSpace::write(const std::string& path, const Eigen::VectorXd& value
     out << e.name << ',' << fmt(v[k]) << ',' << fmt(e.lower) << ',' << fmt(e.upper) << ',' << (e.frozen ? 1 : 0)
         << ',' << e.tie << ',' << (e.log_scale ? "log" : "lin") << '\n';
   }
+  return out.str();
+}
+
+void ParameterSpace::write(const std::string& path, const Eigen::VectorXd& values,
+                           const std::string& header_comment) const {
+  std::ofstream out(path);
+  if (!out) throw InputError(path, 0, "", "cannot write the parameter file");
+  out << text(values, header_comment);
   if (!out) throw InputError(path, 0, "", "writing the parameter file failed");
 }
 

@@ -82,7 +82,10 @@ class ParameterSpace {
   /// Checks every name against `model` (apply with the initial values on a copy).
   void checkAgainst(const RobotModel& model) const;
 
-  /// Writes the space with `values` as the value column (a result file; bounds, flags, ties kept).
+  /// The space with `values` as the value column (a result file; bounds, flags, ties kept), each
+  /// line of `header_comment` as a '#' line before the header.
+  std::string text(const Eigen::VectorXd& values, const std::string& header_comment = "") const;
+  /// Writes text() to `path`.
   void write(const std::string& path, const Eigen::VectorXd& values, const std::string& header_comment = "") const;
 
  private:

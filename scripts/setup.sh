@@ -44,4 +44,10 @@ fi
 BUILD_DIR=${GAPSIM_BUILD_DIR:-build}
 JOBS=${GAPSIM_JOBS:-$(nproc)}
 cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
-cmake --build "$BUILD_DIR" -j"$JOBS"
+# GAPSIM_BUILD_TARGETS: only these targets (space-separated; scripts/test.sh --tsan), else all.
+read -r -a targets <<< "${GAPSIM_BUILD_TARGETS:-}"
+if ((${#targets[@]})); then
+  cmake --build "$BUILD_DIR" -j"$JOBS" --target "${targets[@]}"
+else
+  cmake --build "$BUILD_DIR" -j"$JOBS"
+fi

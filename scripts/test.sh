@@ -4,9 +4,31 @@
 #   scripts/test.sh --sanitize   AddressSanitizer + UndefinedBehaviorSanitizer build in build-asan/
 #                                (LeakSanitizer included), the same tests; any report fails the test
 #                                that caused it. Slower: about 3x the build time, 2-5x the run time.
+#   scripts/test.sh --tsan       ThreadSanitizer build in build-tsan/ of the calibration library,
+#                                gapsim-cli and test_calib, and the tests of the backends that run
+#                                concurrently: the fork pool, MPI ranks (Open MPI's own threads) and
+#                                checkpoint/resume with worker processes. Any report fails its test.
 # Further arguments go to ctest (e.g. -R Resume, -E gui).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+if [ "${1:-}" = "--tsan" ]; then
+  shift
+  export GAPSIM_BUILD_DIR="${GAPSIM_BUILD_DIR:-build-tsan}"
+  san="-fsanitize=thread"
+  # -O1 -g: line numbers in the reports and a run time TSan's 5-15x slowdown keeps bearable.
+  # Only what the tests below need is built (GAPSIM_BUILD_TARGETS, scripts/setup.sh).
+  GAPSIM_BUILD_TARGETS="gapsim-cli test_calib" bash scripts/setup.sh -DGAPSIM_BUILD_TESTS=ON -DGAPSIM_BUILD_BENCH=OFF \
+      -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" -DCMAKE_CXX_FLAGS="$san" \
+      -DCMAKE_EXE_LINKER_FLAGS="$san" -DCMAKE_SHARED_LINKER_FLAGS="$san"
+  # halt_on_error: a report ends the process with exit code 66, so the test (or the gapsim-cli run
+  # it checks) fails. Reports inside third-party libraries are suppressed by library name in
+  # tsan.supp, never gapsim's code.
+  export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$PWD/tests/sanitizers/tsan.supp"
+  cd "$GAPSIM_BUILD_DIR"
+  ctest --output-on-failure -j"${GAPSIM_JOBS:-$(nproc)}" --timeout 900 \
+      -R '^(Evaluators|Resume|Validation)\.' "$@"
+  exit
+fi
 if [ "${1:-}" = "--sanitize" ]; then
   shift
   export GAPSIM_BUILD_DIR="${GAPSIM_BUILD_DIR:-build-asan}"

@@ -40,20 +40,6 @@ std::unique_ptr<calib::BatchEvaluator> localBackend(const std::string& backend, 
   return std::make_unique<calib::ProcessPoolEvaluator>(fn, jobs);
 }
 
-namespace {
-
-/// A results directory without checkpoint.json whose files are all temporary (*.tmp): what a run
-/// killed before it committed its first checkpoint leaves. Reusable without --force.
-bool onlyLeftoversOfAKilledStart(const std::string& dir) {
-  std::error_code ec;
-  if (fs::exists(fs::path(dir) / "checkpoint.json", ec)) return false;
-  for (const auto& e : fs::directory_iterator(dir, ec))
-    if (!e.is_regular_file() || e.path().extension() != ".tmp") return false;
-  return !ec;
-}
-
-}  // namespace
-
 std::unique_ptr<calib::Calibration> openCalibration(const calib::ParameterSpace& space,
                                                     const calib::CalibrationSettings& settings, const std::string& out,
                                                     const std::string& resume, bool force, const nlohmann::json& inputs,
@@ -61,7 +47,7 @@ std::unique_ptr<calib::Calibration> openCalibration(const calib::ParameterSpace&
   if (!resume.empty())
     return std::make_unique<calib::Calibration>(calib::Calibration::fromCheckpoint(space, resume, settings.generations));
   if (fs::is_directory(out) && !fs::is_empty(out) && !force) {
-    if (!onlyLeftoversOfAKilledStart(out))
+    if (!onlyLeftoversOfAKilledStart(out, "checkpoint.json"))
       throw InputError(out, 0, out_option, "the results directory is not empty (use --force, or --resume it)");
     std::fprintf(stderr,
                  "note: %s holds no checkpoint, only the temporary files of a run stopped before its first "

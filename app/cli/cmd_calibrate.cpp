@@ -60,7 +60,7 @@ void writeBestLogsAndSummary(const calib::CalibrationProblem& problem, const cal
     Log log;
     const calib::ScenarioScore a = problem.runScenario(init, static_cast<int>(k), nullptr);
     const calib::ScenarioScore b = problem.runScenario(best, static_cast<int>(k), &log);
-    if (log.rows() > 0) log.write(cal.outDir() + "/best_" + sc.name + ".csv");
+    if (log.rows() > 0) calib::writeFileAtomically(cal.outDir() + "/best_" + sc.name + ".csv", log.toCsv());
     const char* role = roleName(sc);
     std::printf("%-16s %-8s %12.5g %12.5g %12.5g %12.5g%s\n", sc.name.c_str(), role, a.F, b.F, a.E, b.E,
                 b.error.empty() ? "" : ("  " + b.error).c_str());

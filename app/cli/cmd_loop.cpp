@@ -77,7 +77,12 @@ Action addLoop(CLI::App& app) {
     std::string out;
     if (!a->resume.empty()) {
       const std::string state = a->resume + "/loop.json";
-      if (!fs::exists(state)) throw InputError(state, 0, "--resume", "no loop state here (not a loop directory)");
+      if (!fs::exists(state))
+        throw InputError(state, 0, "--resume",
+                         fs::is_directory(a->resume) && onlyLeftoversOfAKilledStart(a->resume, "loop.json")
+                             ? "no loop state to resume from: the loop was stopped before it saved its state; start it "
+                               "again with the same command and --out " + a->resume + " (its leftovers are replaced)"
+                             : "no loop state here (not a loop directory)");
       nlohmann::json j;
       try {
         j = nlohmann::json::parse(readTextFile(state));
@@ -97,8 +102,15 @@ Action addLoop(CLI::App& app) {
       in.recordings = absolute(in.recordings);
       out = a->out;
       claimOutputDir(out, {}, true, "--out");  // a file or an unwritable place is said as such; emptiness below
-      if (fs::exists(out) && !fs::is_empty(out) && !a->force)
-        throw InputError(out, 0, "--out", "the loop directory is not empty (use --resume to continue it, or --force)");
+      if (fs::exists(out) && !fs::is_empty(out) && !a->force) {
+        if (!onlyLeftoversOfAKilledStart(out, "loop.json"))
+          throw InputError(out, 0, "--out", "the loop directory is not empty (use --resume to continue it, or --force)");
+        std::fprintf(stderr,
+                     "note: %s holds no loop state, only the temporary files of a loop stopped before it saved "
+                     "its state: starting afresh in it\n",
+                     out.c_str());
+        for (const auto& e : fs::directory_iterator(out)) fs::remove(e.path());
+      }
     }
     const calib::SimToRealLoopResult r = calib::runSimToRealLoop(in, out, a->jobs, stdout);
     switch (r.outcome) {

@@ -144,7 +144,7 @@ Action addOptimizeController(CLI::App& app) {
                   static_cast<unsigned long long>(sim_seed), init ? " --init " : "",
                   init ? fs::path(init->source()).filename().string().c_str() : "", r.V_ctrl, r.T_s, r.tilt_end_rad,
                   r.upright ? "upright" : "NOT upright", cal->optimizer().evaluations());
-    best.write(out, comment);
+    calib::writeFileAtomically(out, best.toText(comment));
     std::printf("best V_ctrl %.6g (initial %.6g) after %ld evaluations, %.1f s wall this session; wrote %s\n",
                 -cal->bestFitness(), -cal->initialFitness(), cal->optimizer().evaluations(), wall, out.c_str());
     printResult("best controller", r);

@@ -25,7 +25,7 @@ void requireWritableDirectory(const fs::path& dir, const std::string& shown, con
     throw InputError(shown, 0, option, "'" + d.string() + "' is not a directory");
   fs::create_directories(d, ec);
   if (ec) throw InputError(shown, 0, option, "cannot create the directory '" + d.string() + "': " + ec.message());
-  const fs::path probe = d / (".gapsim_write_probe_" + std::to_string(::getpid()));
+  const fs::path probe = d / (kWriteProbePrefix + std::to_string(::getpid()));
   errno = 0;
   {
     std::ofstream f(probe, std::ios::binary | std::ios::trunc);
@@ -41,6 +41,16 @@ void requireWritableDirectory(const fs::path& dir, const std::string& shown, con
 }
 
 }  // namespace
+
+bool onlyLeftoversOfAKilledStart(const std::string& dir, const std::string& state_file) {
+  std::error_code ec;
+  if (fs::exists(fs::path(dir) / state_file, ec)) return false;
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (!e.is_regular_file() ||
+        (e.path().extension() != ".tmp" && !e.path().filename().string().starts_with(kWriteProbePrefix)))
+      return false;
+  return !ec;
+}
 
 std::string stemOf(const std::string& path) { return fs::path(path).stem().string(); }
 

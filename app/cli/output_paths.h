@@ -24,6 +24,15 @@
 
 namespace gapsim::cli {
 
+/// The name of the file that proves a directory writable (created and removed at once; followed
+/// by the process id). A run killed in between leaves it, and nothing else, behind.
+inline constexpr const char* kWriteProbePrefix = ".gapsim_write_probe_";
+
+/// True when `dir` holds nothing but what a run killed before it committed its first state file
+/// leaves: no `state_file` (checkpoint.json, loop.json), only temporary files (*.tmp, the write
+/// probe). Such a directory is reused without --force by the command that left it.
+bool onlyLeftoversOfAKilledStart(const std::string& dir, const std::string& state_file);
+
 /// The file name of `path` without its extension ("logs/ankle.csv" -> "ankle"): outputs named
 /// after an input.
 std::string stemOf(const std::string& path);

@@ -236,6 +236,9 @@ TEST(Evaluators, ACrashedWorkerIsReportedWithItsCandidate) {
 #if defined(__SANITIZE_ADDRESS__)
     // AddressSanitizer catches the SIGSEGV, reports it and exits with code 1 instead.
     EXPECT_TRUE(w.find("signal 11") != std::string::npos || w.find("exited with code 1") != std::string::npos) << w;
+#elif defined(__SANITIZE_THREAD__)
+    // ThreadSanitizer catches the SIGSEGV too ("DEADLYSIGNAL") and exits with its exit code, 66.
+    EXPECT_TRUE(w.find("signal 11") != std::string::npos || w.find("exited with code 66") != std::string::npos) << w;
 #else
     EXPECT_NE(w.find("signal 11"), std::string::npos) << w;
 #endif
@@ -403,6 +406,18 @@ TEST(Resume, KilledBetweenCheckpointAndResultsTheResumeRepairsThem) {
     EXPECT_EQ(readFile(k + "/best.params"), best) << damage;
     EXPECT_EQ(resumed.optimizer().evaluations(), full.optimizer().evaluations()) << damage;
   }
+}
+
+TEST(Resume, TheCommitFunctionReplacesFilesWholeAndWritesDevicesInPlace) {
+  const std::string d = tempDir("commit");
+  writeFileAtomically(d + "/a.csv", "old\n");
+  writeFileAtomically(d + "/a.csv", "new\n");
+  EXPECT_EQ(readFile(d + "/a.csv"), "new\n");
+  EXPECT_FALSE(fs::exists(d + "/a.csv.tmp"));
+  // Renaming a temporary file over /dev/null (as root) would replace the device node.
+  writeFileAtomically("/dev/null", "discarded\n");
+  EXPECT_TRUE(fs::is_character_file("/dev/null"));
+  EXPECT_FALSE(fs::exists("/dev/null.tmp"));
 }
 
 TEST(Resume, KilledBeforeItsFirstCheckpointTheDirectoryIsReusable) {

@@ -183,6 +183,14 @@ TEST(Validation, ScenarioRolesAndThePriorTerm) {
   }
   os.prior_weight = -1;
   EXPECT_THROW(CalibrationProblem(model, sp, set, os), InputError);
+  // An absurd weight is quoted as %g: "1e+308", not the 309 digits of std::to_string.
+  os.prior_weight = 1e308;
+  try {
+    CalibrationProblem(model, sp, set, os);
+    ADD_FAILURE() << "--prior-weight 1e308 accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "--prior-weight: must be in [0, 1e6], not 1e+308");
+  }
 }
 
 }  // namespace gapsim::calib
