@@ -68,7 +68,7 @@ void RecordingReplayOptions::validate() const { checkSettleTime(settle_s); }
 
 void checkSettleTime(double settle_s) {
   if (!(settle_s >= 0 && settle_s <= 10))
-    throw InputError("", 0, "--settle", "expected a time in [0, 10] s, got " + std::to_string(settle_s));
+    throw InputError("", 0, "--settle", "expected a time in [0, 10] s, got " + sixDigits(settle_s));
 }
 
 nlohmann::json RecordingReplayResult::toJson() const {

@@ -72,6 +72,14 @@ TEST(ReplayWorkflow, RefusesABadSettleTimeBeforeReadingAnything) {
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("--settle"), std::string::npos) << e.what();
   }
+  o.settle_s = 1e308;  // quoted as a number a reader can take in, not its 309 digits
+  try {
+    RecordingReplay replay(o);
+    FAIL() << "a settle time of 1e308 s was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("got 1e+308"), std::string::npos) << e.what();
+    EXPECT_LT(std::string(e.what()).size(), 200u) << e.what();
+  }
 }
 
 TEST(ReplayWorkflow, OptionsAndResultSurviveJson) {
