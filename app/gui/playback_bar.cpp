@@ -60,6 +60,7 @@ PlaybackBar::PlaybackBar(SimSession* session, QWidget* parent) : QToolBar(tr("Pl
   addWidget(time_);
   // At most 10 Hz while playing: every repaint of the bar is composited with the 3D view.
   connect(session_, &SimSession::frameShown, this, [this] {
+    if (marks_pending_) showEvents();
     if (!session_->playing() || !refresh_clock_.isValid() || refresh_clock_.elapsed() > 100) refresh();
   });
   connect(session_, &SimSession::playingChanged, this, [this](bool playing) {
@@ -72,7 +73,11 @@ PlaybackBar::PlaybackBar(SimSession* session, QWidget* parent) : QToolBar(tr("Pl
 void PlaybackBar::showEvents() {
   std::vector<MarkedSlider::Mark> marks;
   QString tip = tr("Seek within what has been simulated");
+  const int frames = session_->frameCount();
+  const double last_s = frames ? session_->frame(frames - 1).t_s : -1.0;
+  marks_pending_ = false;
   for (const RunEvent& e : session_->events()) {
+    marks_pending_ = marks_pending_ || e.t_s > last_s + 1e-9;
     marks.push_back({session_->indexAtOrAfter(e.t_s), eventColor(e.kind)});
     tip += "\n" + QString::fromStdString(bannerText(e));
   }

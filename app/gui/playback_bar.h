@@ -40,6 +40,9 @@ class PlaybackBar : public QToolBar {
   QComboBox* speed_;
   bool syncing_ = false;
   QElapsedTimer refresh_clock_;
+  /// An event reached the bar before the history held a frame at its time (the worker reports
+  /// events and frames separately): its mark is placed again when the history has grown.
+  bool marks_pending_ = false;
 };
 
 }  // namespace gapsim::gui
