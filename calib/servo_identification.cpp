@@ -39,16 +39,16 @@ ServoStepLog ServoStepLog::read(const std::string& path) {
 void ServoIdOptions::validate() const {
   if (!(inertia_kgm2 > 0) || !std::isfinite(inertia_kgm2))
     throw std::invalid_argument("servo identification: inertia must be finite and > 0 kg m^2, got " +
-                                std::to_string(inertia_kgm2));
+                                sixDigits(inertia_kgm2));
   if (poly_degree < 2 || poly_degree > 10)
     throw std::invalid_argument("servo identification: polynomial degree must be in 2..10 (qdd needs >= 2), got " +
                                 std::to_string(poly_degree));
   if (!(piece_s >= 0) || !std::isfinite(piece_s))
-    throw std::invalid_argument("servo identification: piece length must be >= 0 s, got " + std::to_string(piece_s));
+    throw std::invalid_argument("servo identification: piece length must be >= 0 s, got " + sixDigits(piece_s));
   if (min_samples < poly_degree + 1)
     throw std::invalid_argument("servo identification: min_samples must be > the polynomial degree");
   if (!(confidence > 0 && confidence < 1))
-    throw std::invalid_argument("servo identification: confidence must be in (0, 1), got " + std::to_string(confidence));
+    throw std::invalid_argument("servo identification: confidence must be in (0, 1), got " + sixDigits(confidence));
 }
 
 std::vector<std::size_t> switchingInstants(std::span<const double> q_target_rad) {

@@ -179,6 +179,16 @@ TEST(ServoId, BadInput) {
   EXPECT_THROW(identifyServo(flat, o), InputError);
   o.inertia_kgm2 = -1;
   EXPECT_THROW(identifyServo(flat, o), std::invalid_argument);
+  // An absurd value is quoted so that a reader can take it in: six digits, not 309.
+  o.inertia_kgm2 = 1;
+  o.piece_s = -1e308;
+  try {
+    o.validate();
+    FAIL() << "a piece length of -1e308 s was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("got -1e+308"), std::string::npos) << e.what();
+    EXPECT_LT(std::string(e.what()).size(), 200u) << e.what();
+  }
 }
 
 TEST(ServoId, NoiseFreeWithinTwoPercentOnTheOneJointRigSimulation) {
