@@ -3,6 +3,7 @@
 
 #include "app/gui/index_of.h"
 
+#include <QDir>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -30,7 +31,17 @@
 namespace gapsim::gui {
 
 namespace {
+
+/// A file below the working directory by its relative path (what a user typed, and no machine's
+/// absolute path in a screenshot); any other by its absolute one. The tooltip has the full path.
+QString shownPath(const QString& path) {
+  if (path.isEmpty()) return path;
+  const QString rel = QDir::current().relativeFilePath(path);
+  return rel.startsWith("..") || QDir::isAbsolutePath(rel) ? path : rel;
+}
+
 constexpr int kNameRole = Qt::UserRole + 1;
+
 }  // namespace
 
 RobotPanel::RobotPanel(QWidget* parent) : QWidget(parent) {
@@ -144,7 +155,8 @@ void RobotPanel::setRobot(std::shared_ptr<const RobotModel> model, const std::ve
                       .arg(model_->totalMass_kg(), 0, 'f', 3)
                       .arg(model_->links.size())
                       .arg(model_->movableJoints().size())
-                      .arg(QString::fromStdString(model_->source_file).toHtmlEscaped()));
+                      .arg(shownPath(QString::fromStdString(model_->source_file)).toHtmlEscaped()));
+  title_->setToolTip(QString::fromStdString(model_->source_file));
   const auto movable = model_->movableJoints();
   joints_->setRowCount(static_cast<int>(movable.size()));
   joint_cols_.clear();

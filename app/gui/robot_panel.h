@@ -47,6 +47,7 @@ class RobotPanel : public QWidget {
   /// Sets one parameter through the same path as an edit in the tree (tests, scripting).
   void editParameter(const std::string& name, double value);
   QTableWidget* jointTable() const { return joints_; }
+  QLabel* titleLabel() const { return title_; }
   QTreeWidget* parameterTree() const { return params_; }
   /// The filter box above the parameter tree.
   QLineEdit* parameterFilter() const { return param_filter_; }

@@ -3,6 +3,7 @@
 // drop of signals onto a plot, the decimation, the overlay join with offset and its RMS figure,
 // the alignment, the parameter binding to the model and the robot panel, and playback from the
 // recorded history.
+#include <QDir>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMimeData>
@@ -228,6 +229,17 @@ class GuiWidgetsTest : public QObject {
     SimSession session(&store);
     session.load(model, nullptr);
     RobotPanel panel;
+    {
+      // The robot file is named as the user sees it from the working directory, the full path in
+      // the tooltip (screenshots carry no machine's absolute path).
+      const QString cwd = QDir::currentPath();
+      QDir::setCurrent(GAPSIM_SOURCE_DIR);
+      panel.setRobot(model, session.columns());
+      QDir::setCurrent(cwd);
+      QVERIFY2(panel.titleLabel()->text().contains("<small>robots/nao/nao.urdf</small>"),
+               qPrintable(panel.titleLabel()->text()));
+      QCOMPARE(panel.titleLabel()->toolTip(), QString::fromStdString(model->source_file));
+    }
     panel.setRobot(model, session.columns());
     QCOMPARE(panel.jointTable()->rowCount(), static_cast<int>(model->movableJoints().size()));
     panel.showRow(session.row(0));
