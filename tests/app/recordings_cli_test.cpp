@@ -68,7 +68,7 @@ TEST(RecordingsCli, ConvertedPackageReplaysLikeThePackage) {
   if (!fs::is_directory(kShared + "/rising/lean-to-stand"))
     // reason: the real recordings are not in the repo (they keep their source's licence); the
     // excerpt test above runs the same comparison on the repo's two-trial excerpt everywhere.
-    GTEST_SKIP() << "needs the real BIOLOID package at " << kShared << " (absent here)";
+    GTEST_SKIP() << "needs the real BIOLOID package at " << kShared << " (absent here)";  // reason: real data not in the repo (above)
   // The golden scenario's trial, a power-cable trial and the fastest ramp (a jump at t = 0).
   convertedReplaysLikePackage(kShared, "0.02-01,withPowerCable/0.1-01,0.00-01", "package");
 }
