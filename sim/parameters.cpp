@@ -204,7 +204,8 @@ bool setContactParameter(RobotModel& m, const std::string& name, double value, c
 
 /// solver/iterations: QuickStep's iterations per step, a whole number from 1 to 10000;
 /// solver/min_inertia: the inertia floor (kg m^2, SolverSettings::min_inertia_kgm2), 0..1;
-/// solver/min_inertia_plain: the floor of plain runs (SolverSettings::plain_min_inertia_kgm2), 0..1.
+/// solver/min_inertia_plain: the floor of plain runs (SolverSettings::plain_min_inertia_kgm2), 0..1;
+/// solver/iterations_plain: QuickStep's iterations of plain runs (SolverSettings::plain_iterations).
 /// True and applied, false if `name` is not solver/...
 bool setSolverParameter(RobotModel& m, const std::string& name, double value, const std::string& file, int line) {
   if (name.rfind("solver/", 0) != 0) return false;
@@ -220,13 +221,14 @@ bool setSolverParameter(RobotModel& m, const std::string& name, double value, co
     m.solver.plain_min_inertia_kgm2 = value;
     return true;
   }
-  if (name != "solver/iterations")
+  if (name != "solver/iterations" && name != "solver/iterations_plain")
     throw InputError(file, line, name, "unknown parameter for robot '" + m.name +
-                                           "': solver parameters are solver/iterations, solver/min_inertia, "
-                                           "solver/min_inertia_plain");
+                                           "': solver parameters are solver/iterations, solver/iterations_plain, "
+                                           "solver/min_inertia, solver/min_inertia_plain");
   if (!(value >= 1 && value <= 10000) || value != std::floor(value))
-    throw InputError(file, line, name, "invalid value " + std::to_string(value) + ": iterations must be a whole number from 1 to 10000");
-  m.solver.iterations = static_cast<int>(value);
+    throw InputError(file, line, name, "invalid value " + sixDigits(value) + ": iterations must be a whole number from 1 to 10000");
+  if (name == "solver/iterations") m.solver.iterations = static_cast<int>(value);
+  else m.solver.plain_iterations = static_cast<int>(value);
   return true;
 }
 
@@ -338,6 +340,9 @@ std::vector<ParameterEntry> listParameters(const RobotModel& m) {
   out.push_back({"contact/mu", m.contact.mu, "-", "Coulomb friction coefficient of every contact (ground, scene boxes)"});
   out.push_back({"solver/iterations", static_cast<double>(m.solver.iterations), "-",
                  "QuickStep iterations per step"});
+  if (m.solver.plain_iterations)
+    out.push_back({"solver/iterations_plain", static_cast<double>(*m.solver.plain_iterations), "-",
+                   "QuickStep iterations per step of plain runs (--plain: ideal servos, rigid links)"});
   out.push_back({"solver/min_inertia", m.solver.min_inertia_kgm2, "kg*m^2",
                  "floor on every body's principal moments of inertia (docs/solver.md)"});
   if (m.solver.plain_min_inertia_kgm2)
@@ -455,6 +460,7 @@ void makePlain(RobotModel& m) {
   for (Joint& j : m.joints) j.drive.kind = DriveKind::Ideal;
   m.soft_links.clear();
   if (m.solver.plain_min_inertia_kgm2) m.solver.min_inertia_kgm2 = *m.solver.plain_min_inertia_kgm2;
+  if (m.solver.plain_iterations) m.solver.iterations = *m.solver.plain_iterations;
 }
 
 }  // namespace gapsim

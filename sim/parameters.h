@@ -61,7 +61,8 @@ void loadParameterFile(RobotModel& model, const std::string& path);
 void writeParameterFile(const RobotModel& model, const std::string& path);
 
 /// "Plain ODE": every joint an ideal position servo, every link rigid, and the solver's inertia
-/// floor the one the file states for plain runs (SolverSettings::plain_min_inertia_kgm2), if any.
+/// floor and QuickStep iterations the ones the file states for plain runs
+/// (SolverSettings::plain_min_inertia_kgm2, plain_iterations), if any.
 void makePlain(RobotModel& model);
 
 }  // namespace gapsim

@@ -150,6 +150,11 @@ struct SolverSettings {
   /// Nao's 200 mm/s walk covers 1.8776 m on dWorldStep with a floor of 2e-3, 3e-3 or 4e-3), while
   /// QuickStep converges closer to it the larger the floor (docs/solver.md).
   std::optional<double> plain_min_inertia_kgm2;
+  /// QuickStep's iterations when the robot runs plain, if the file states them; unset =
+  /// iterations. Ideal servos hold every joint as a stiff velocity row, so the plain robot is the
+  /// harder problem for the iterative solver and may need more sweeps than the full pipeline,
+  /// whose compliant drives let it converge in fewer (docs/solver.md).
+  std::optional<int> plain_iterations;
   /// A movable joint whose child subtree weighs less than this fraction of the robot (finger links
   /// of a few milligrams, a sensor frame on a joint) is welded at its initial value when the world
   /// is built: such a body against kilograms makes the solver's problem hopelessly ill-conditioned

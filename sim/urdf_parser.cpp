@@ -783,6 +783,12 @@ void parseGapsim(Ctx& c, const XMLElement* g, RobotModel& m) {
       const double iterations = attrDouble(c, e, "iterations", f, s.iterations);
       if (!(iterations >= 1 && iterations <= 10000)) c.fail(e, f + "@iterations", "must be within 1..10000");
       s.iterations = static_cast<int>(iterations);
+      if (e->Attribute("iterations_plain")) {
+        const double plain = attrDouble(c, e, "iterations_plain", f, 0.0);
+        if (!(plain >= 1 && plain <= 10000) || plain != std::floor(plain))
+          c.fail(e, f + "@iterations_plain", "must be a whole number within 1..10000, got " + sixDigits(plain));
+        s.plain_iterations = static_cast<int>(plain);
+      }
       s.min_inertia_kgm2 = attrDouble(c, e, "min_inertia_kgm2", f, s.min_inertia_kgm2);
       if (!(s.min_inertia_kgm2 >= 0 && s.min_inertia_kgm2 <= 1))
         c.fail(e, f + "@min_inertia_kgm2", "must be within 0..1 kg m^2, got " + sixDigits(s.min_inertia_kgm2));

@@ -103,5 +103,39 @@ TEST(InertiaFloor, PlainRunsTakeThePlainFloorTheFileStates) {
   EXPECT_THROW(parseRobotXml(xml, "p.urdf"), InputError);
 }
 
+TEST(InertiaFloor, PlainRunsTakeThePlainIterationsTheFileStates) {
+  std::string xml = pendulum(0.001, 0.02);
+  const std::string attr = R"(min_inertia_kgm2="0.001000")";
+  RobotModel without = parseRobotXml(xml, "p.urdf");
+  const int file_iterations = without.solver.iterations;
+  makePlain(without);  // none stated: the file's iterations stay
+  EXPECT_EQ(without.solver.iterations, file_iterations);
+  for (const auto& e : listParameters(without)) EXPECT_NE(e.name, "solver/iterations_plain");
+  xml.replace(xml.find(attr), attr.size(), attr + R"( iterations_plain="37")");
+  RobotModel full = parseRobotXml(xml, "p.urdf");
+  EXPECT_EQ(full.solver.iterations, file_iterations);  // the full pipeline keeps its own
+  RobotModel plain = full;
+  makePlain(plain);
+  EXPECT_EQ(plain.solver.iterations, 37);
+  setParameter(full, "solver/iterations_plain", 25, "set.csv", 2);
+  makePlain(full);
+  EXPECT_EQ(full.solver.iterations, 25);
+  bool listed = false;
+  for (const auto& e : listParameters(full)) listed |= e.name == "solver/iterations_plain" && e.value == 25;
+  EXPECT_TRUE(listed);
+  EXPECT_THROW(setParameter(full, "solver/iterations_plain", 2.5, "set.csv", 3), InputError);
+  EXPECT_THROW(setParameter(full, "solver/iterations_plain", 0, "set.csv", 3), InputError);
+  for (const char* bad : {R"("0")", R"("1e308")", R"("nan")", R"("12.5")"}) {
+    std::string broken = xml;
+    broken.replace(broken.find(R"("37")"), 4, bad);
+    try {
+      parseRobotXml(broken, "p.urdf");
+      ADD_FAILURE() << "iterations_plain=" << bad << " was accepted";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("iterations_plain"), std::string::npos) << e.what();
+    }
+  }
+}
+
 }  // namespace
 }  // namespace gapsim
