@@ -49,7 +49,7 @@ struct WalkParams {
   double lateral_speed_m_s = 0.0;      ///< vy, positive to the left (m/s)
   double turn_rate_rad_s = 0.0;        ///< omega, positive counter-clockwise (rad/s)
   double step_duration_s = 1.0;        ///< gait cycle: one step with each foot (s)
-  double step_height_m = 0.02;         ///< swing foot clearance at mid-swing (m)
+  double step_height_m = 0.03;         ///< swing foot clearance at mid-swing (m)
   double com_height_m = 0.25;          ///< COM height above the soles, the cart-table z_c (m)
   double double_support_fraction = 0.2;  ///< share of each single step with both feet down (0..0.9)
   double foot_spacing_m = 0.1;         ///< lateral distance between the two sole frames (m)
@@ -57,7 +57,7 @@ struct WalkParams {
   std::optional<double> duration_s;    ///< if set: walking time (s), replaces `steps`
   double torso_pitch_rad = 0.0;        ///< forward lean of the torso (rad)
   double zmp_offset_x_m = 0.01;        ///< ZMP reference ahead of the ankle, in the foot frame (m)
-  double zmp_inset_y_m = 0.0;          ///< ZMP reference moved towards the other foot (m)
+  double zmp_inset_y_m = 0.01;         ///< ZMP reference moved towards the other foot (m)
   double prepare_s = 1.0;              ///< blend from the initial pose into the walking stance (s)
   double hold_s = 1.0;                 ///< standing in the walking stance before the first shift (s)
   double settle_s = 1.5;               ///< standing after the last step (s)

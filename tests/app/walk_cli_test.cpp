@@ -67,7 +67,7 @@ TEST(WalkCli, InfeasibleRequestsExit2AndNameTheLimit) {
 
   r = cli("walk --speed 0.2 --com-height 0.2 --out " + tmp("gapsim_never.csv"));
   EXPECT_EQ(r.code, 2) << r.out;
-  EXPECT_TRUE(contains(r.out, "LHipRoll: -0.3848 rad is beyond the joint limit -0.3794 rad")) << r.out;
+  EXPECT_TRUE(contains(r.out, "LHipRoll: -0.3812 rad is beyond the joint limit -0.3794 rad")) << r.out;
 
   r = cli("run --walk speed=0.2,com_height=0.2 --plain");
   EXPECT_EQ(r.code, 2) << r.out;

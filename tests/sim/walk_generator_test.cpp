@@ -95,7 +95,7 @@ TEST(WalkGenerator, InfeasibleRequestsNameTheLimit) {
   EXPECT_NE(m.find("out of reach"), std::string::npos) << m;
   EXPECT_NE(m.find("0.2029 m of thigh + tibia"), std::string::npos) << m;
   m = expectError("speed=0.2,com_height=0.2");
-  EXPECT_NE(m.find("LHipRoll: -0.3848 rad is beyond the joint limit -0.3794 rad"), std::string::npos) << m;
+  EXPECT_NE(m.find("LHipRoll: -0.3812 rad is beyond the joint limit -0.3794 rad"), std::string::npos) << m;
   EXPECT_NE(m.find(" at t = "), std::string::npos) << m;
   m = expectError("speed=0.05,lateral_speed=0.1");
   EXPECT_NE(m.find("lateral_speed: the feet would collide"), std::string::npos) << m;
