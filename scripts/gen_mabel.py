@@ -189,7 +189,14 @@ def build_urdf():
   (left side = +y = towards the tower).
 -->
 ''' % (total_model, total_table, YOKE_MASS, total_table - m_b, f(BOOM_R), f(H), f(BOOM_R)))
-    o.append('<robot name="mabel">\n\n')
+    o.append('<robot name="mabel">\n')
+    # Colours for the GUI (physics ignores visuals), approximate: a dark torso housing, aluminium
+    # boom and legs, rubber toes, a grey tower.
+    for name, rgba in (("torso_dark", "0.2 0.23 0.29 1"), ("aluminium", "0.74 0.76 0.8 1"),
+                       ("hub_dark", "0.14 0.14 0.16 1"), ("rubber", "0.07 0.07 0.08 1"),
+                       ("tower_grey", "0.42 0.44 0.47 1")):
+        o.append('  <material name="%s"><color rgba="%s"/></material>\n' % (name, rgba))
+    o.append('\n')
 
     # world, tower
     o.append('  <link name="world"/>\n\n')
@@ -198,8 +205,19 @@ def build_urdf():
              '    <visual>\n'
              '      <origin xyz="0 0 %s" rpy="0 0 0"/>\n'
              '      <geometry><cylinder radius="0.08" length="%s"/></geometry>\n'
+             '      <material name="tower_grey"/>\n'
              '    </visual>\n'
-             '  </link>\n' % (f(H / 2), f(H)))
+             '    <visual>\n'
+             '      <origin xyz="0 0 0.015" rpy="0 0 0"/>\n'
+             '      <geometry><cylinder radius="0.35" length="0.03"/></geometry>\n'
+             '      <material name="hub_dark"/>\n'
+             '    </visual>\n'
+             '    <visual>\n'
+             '      <origin xyz="0 0 %s" rpy="0 0 0"/>\n'
+             '      <geometry><cylinder radius="0.1" length="0.08"/></geometry>\n'
+             '      <material name="hub_dark"/>\n'
+             '    </visual>\n'
+             '  </link>\n' % (f(H / 2), f(H), f(H - 0.04)))
     o.append('  <joint name="tower_fixed" type="fixed">\n'
              '    <parent link="world"/><child link="tower"/>\n'
              '    <origin xyz="0 %s 0" rpy="0 0 0"/>\n'
@@ -226,6 +244,7 @@ def build_urdf():
              + '    <visual>\n'
                '      <origin xyz="0 %s 0" rpy="1.570796 0 0"/>\n'
                '      <geometry><cylinder radius="0.025" length="%s"/></geometry>\n'
+               '      <material name="aluminium"/>\n'
                '    </visual>\n'
                '  </link>\n' % (f(-BOOM_R / 2), f(BOOM_R)))
     o.append('  <joint name="boom_pitch" type="revolute">\n'
@@ -248,6 +267,17 @@ def build_urdf():
                '    <visual>\n'
                '      <origin xyz="0 0 0.2" rpy="0 0 0"/>\n'
                '      <geometry><box size="0.3 0.16 0.5"/></geometry>\n'
+               '      <material name="torso_dark"/>\n'
+               '    </visual>\n'
+               '    <visual>\n'
+               '      <origin xyz="0 0 0.455" rpy="0 0 0"/>\n'
+               '      <geometry><box size="0.31 0.17 0.02"/></geometry>\n'
+               '      <material name="aluminium"/>\n'
+               '    </visual>\n'
+               '    <visual>\n'
+               '      <origin xyz="0 0.09 0" rpy="1.570796 0 0"/>\n'
+               '      <geometry><cylinder radius="0.05" length="0.03"/></geometry>\n'
+               '      <material name="aluminium"/>\n'
                '    </visual>\n'
                '  </link>\n')
     o.append('  <joint name="torso_pitch" type="continuous">\n'
@@ -288,6 +318,12 @@ def build_urdf():
                    '    <visual>\n'
                    '      <origin xyz="0 0 -0.25" rpy="0 0 0"/>\n'
                    '      <geometry><cylinder radius="0.025" length="0.5"/></geometry>\n'
+                   '      <material name="aluminium"/>\n'
+                   '    </visual>\n'
+                   '    <visual>\n'
+                   '      <origin xyz="0 0 0" rpy="1.570796 0 0"/>\n'
+                   '      <geometry><cylinder radius="0.06" length="0.04"/></geometry>\n'
+                   '      <material name="hub_dark"/>\n'
                    '    </visual>\n'
                    '  </link>\n')
         o.append('  <joint name="hip_%s" type="revolute">\n'
@@ -307,10 +343,17 @@ def build_urdf():
                    '    <visual>\n'
                    '      <origin xyz="0 0 -0.24" rpy="0 0 0"/>\n'
                    '      <geometry><cylinder radius="0.02" length="0.48"/></geometry>\n'
+                   '      <material name="aluminium"/>\n'
+                   '    </visual>\n'
+                   '    <visual>\n'
+                   '      <origin xyz="0 0 0" rpy="1.570796 0 0"/>\n'
+                   '      <geometry><cylinder radius="0.035" length="0.05"/></geometry>\n'
+                   '      <material name="hub_dark"/>\n'
                    '    </visual>\n'
                    '    <visual>\n'
                    '      <origin xyz="0 0 %s" rpy="0 0 0"/>\n'
                    '      <geometry><sphere radius="%s"/></geometry>\n'
+                   '      <material name="rubber"/>\n'
                    '    </visual>\n'
                    '  </link>\n' % (f(-(L_SHIN - TOE_R)), f(TOE_R)))
         o.append('  <joint name="knee_%s" type="revolute">\n'

@@ -275,6 +275,83 @@ LINK_MATERIALS = {
 }
 
 
+# The look: visual-only shapes added to the visuals above (the collision shapes stay as they are,
+# so physics does not change). Per robot: extra colours, shapes per link
+# (kind, dims, xyz, rpy, material), and a housing drawn on every movable joint: a cylinder along
+# the joint axis at the child link's origin (radius, length, material), the joint housings of the
+# Nao and the servo horns of the BIOLOID. The Nao's trim is blue (it was also sold in red and
+# grey); all colours are approximate.
+LOOK_MATERIALS = {"trim_blue": "0.16 0.36 0.78 1", "face_dark": "0.1 0.1 0.12 1", "led_blue": "0.3 0.6 1 1"}
+_RX90, _RY90 = (1.5707963267949, 0, 0), (0, 1.5707963267949, 0)
+LOOK = {
+    "nao_v33": {
+        "housing": (0.022, 0.05, "joint_grey"),
+        "torso": [("box", (0.104, 0.124, 0.035), (0, 0, -0.06), (0, 0, 0), "joint_grey"),     # waist
+                  ("box", (0.006, 0.07, 0.06), (0.05, 0, 0.06), (0, 0, 0), "trim_blue"),      # chest plate
+                  ("cylinder", (0.014, 0.006), (0.054, 0, 0.065), _RY90, "shell_white"),      # chest button
+                  ("cylinder", (0.02, 0.03), (0, 0, 0.11), (0, 0, 0), "joint_grey")],         # neck
+        "Head": [("box", (0.03, 0.09, 0.032), (0.05, 0, 0.062), (0, 0, 0), "face_dark"),      # face
+                 ("sphere", (0.011,), (0.062, 0.024, 0.064), (0, 0, 0), "led_blue"),          # eyes
+                 ("sphere", (0.011,), (0.062, -0.024, 0.064), (0, 0, 0), "led_blue"),
+                 ("cylinder", (0.028, 0.016), (0, 0.058, 0.055), _RX90, "joint_grey"),        # ears
+                 ("cylinder", (0.028, 0.016), (0, -0.058, 0.055), _RX90, "joint_grey"),
+                 ("cylinder", (0.034, 0.016), (-0.005, 0, 0.108), (0, 0, 0), "trim_blue")],   # crown
+        "LShoulder": [("sphere", (0.032,), (0, 0, 0), (0, 0, 0), "trim_blue")],
+        "RShoulder": [("sphere", (0.032,), (0, 0, 0), (0, 0, 0), "trim_blue")],
+        "l_wrist": [("box", (0.035, 0.045, 0.022), (0.09, 0, -0.004), (0, 0, 0), "joint_grey")],   # fingers
+        "r_wrist": [("box", (0.035, 0.045, 0.022), (0.09, 0, -0.004), (0, 0, 0), "joint_grey")],
+        "LThigh": [("box", (0.05, 0.004, 0.065), (0, 0.036, -0.05), (0, -0.174532925199, 0), "trim_blue")],
+        "RThigh": [("box", (0.05, 0.004, 0.065), (0, -0.036, -0.05), (0, -0.174532925199, 0), "trim_blue")],
+        # front of the tibia box: its centre + Ry(10 deg) (0.036, 0, 0)
+        "LTibia": [("box", (0.004, 0.045, 0.065), (0.035453, 0, -0.057626), (0, 0.174532925199, 0), "trim_blue")],
+        "RTibia": [("box", (0.004, 0.045, 0.065), (0.035453, 0, -0.057626), (0, 0.174532925199, 0), "trim_blue")],
+        "l_ankle": [("box", (0.152, 0.077, 0.008), (0.02, 0.003, -0.04111), (0, 0, 0), "joint_grey")],   # sole
+        "r_ankle": [("box", (0.152, 0.077, 0.008), (0.02, -0.003, -0.04111), (0, 0, 0), "joint_grey")],
+    },
+    # CAD torso frame: x = robot left, y = robot back, z = up; the face looks to -y.
+    "bioloid_gp": {
+        "housing": (0.011, 0.038, "frame_grey"),
+        "torso": [("box", (0.07, 0.004, 0.07), (0, -0.0452, -0.025), (0, 0, 0), "frame_grey"),   # chest frame
+                  ("box", (0.036, 0.004, 0.016), (0, -0.0307, 0.052), (0, 0, 0), "frame_grey"),  # visor
+                  ("sphere", (0.005,), (0.009, -0.032, 0.052), (0, 0, 0), "led_blue"),           # eyes
+                  ("sphere", (0.005,), (-0.009, -0.032, 0.052), (0, 0, 0), "led_blue")],
+    },
+}
+
+
+def rpy_z_along(a):
+    """URDF rpy that turns the z axis onto the unit vector `a` (for cylinders along a joint axis):
+    Rz(y) Ry(p) Rx(r) e_z = (cos r sin p, -sin r, cos r cos p)."""
+    n = math.sqrt(sum(x * x for x in a))
+    ax, ay, az = (x / n for x in a)
+    return (-math.asin(max(-1.0, min(1.0, ay))), math.atan2(ax, az), 0.0)
+
+
+def look_visuals(robot_name, links, joints):
+    """link name -> the extra visual shapes of LOOK (housings on movable joints first)."""
+    look = LOOK.get(robot_name, {})
+    out = {l.name: [] for l in links}
+    if "housing" in look:
+        r, length, mat = look["housing"]
+        for j in joints:
+            if j.type != "fixed" and j.axis is not None:
+                out[j.child].append(("cylinder", (r, length), (0, 0, 0), rpy_z_along(j.axis), mat))
+    for name, shapes in look.items():
+        if name != "housing":
+            out[name].extend(shapes)
+    return out
+
+
+def shape_xml(kind, dims):
+    if kind == "box":
+        return '<box size="%s"/>' % fmts(dims)
+    if kind == "sphere":
+        return '<sphere radius="%s"/>' % fmt(dims[0])
+    if kind == "cylinder":
+        return '<cylinder radius="%s" length="%s"/>' % (fmt(dims[0]), fmt(dims[1]))
+    raise SystemExit("unknown shape " + kind)
+
+
 def write_urdf(path, robot_name, header_comment, links, joints, gapsim_xml):
     header_comment = [xml_comment_text(x) for x in header_comment]
     for l in links:
@@ -289,13 +366,16 @@ def write_urdf(path, robot_name, header_comment, links, joints, gapsim_xml):
     out.append("-->")
     out.append('<robot name="%s">' % robot_name)
     colours = LINK_MATERIALS.get(robot_name, {})
-    for name in sorted(set(colours.values())):
-        out.append('  <material name="%s"><color rgba="%s"/></material>' % (name, MATERIALS[name]))
+    extra = look_visuals(robot_name, links, joints)
+    used = set(colours.values()) | {v[4] for shapes in extra.values() for v in shapes}
+    for name in sorted(used):
+        out.append('  <material name="%s"><color rgba="%s"/></material>'
+                   % (name, MATERIALS.get(name) or LOOK_MATERIALS[name]))
     for l in links:
         out.append("")
         if l.comment:
             out.append("  <!-- %s -->" % l.comment)
-        if l.mass is None and not l.shapes:
+        if l.mass is None and not l.shapes and not extra[l.name]:
             out.append('  <link name="%s"/>' % l.name)
             continue
         out.append('  <link name="%s">' % l.name)
@@ -313,16 +393,17 @@ def write_urdf(path, robot_name, header_comment, links, joints, gapsim_xml):
                     out.append("    <!-- %s -->" % cmt)
                 out.append("    <%s>" % tag)
                 out.append('      <origin xyz="%s" rpy="%s"/>' % (fmts(xyz), fmts(rpy)))
-                if kind == "box":
-                    g = '<box size="%s"/>' % fmts(dims)
-                elif kind == "sphere":
-                    g = '<sphere radius="%s"/>' % fmt(dims[0])
-                else:
-                    raise SystemExit("unknown shape " + kind)
-                out.append("      <geometry>%s</geometry>" % g)
+                out.append("      <geometry>%s</geometry>" % shape_xml(kind, dims))
                 if tag == "visual" and l.name in colours:
                     out.append('      <material name="%s"/>' % colours[l.name])
                 out.append("    </%s>" % tag)
+            if tag == "visual":
+                for kind, dims, xyz, rpy, mat in extra[l.name]:
+                    out.append("    <visual>")
+                    out.append('      <origin xyz="%s" rpy="%s"/>' % (fmts(xyz), fmts(rpy)))
+                    out.append("      <geometry>%s</geometry>" % shape_xml(kind, dims))
+                    out.append('      <material name="%s"/>' % mat)
+                    out.append("    </visual>")
         out.append("  </link>")
     for j in joints:
         out.append("")

@@ -40,9 +40,9 @@ dBodyID createBody(dWorldID w, const CompiledModel::Body& cb) {
   return b;
 }
 
-/// A mesh's convex hull at the geometry's scale, as ODE's dConvex wants it. Faces are the hull's
-/// triangles; each normal is oriented away from the hull's centroid, which also holds for a
-/// mirroring (negative) scale.
+/// A mesh's convex hull at the geometry's scale, as ODE's dConvex wants it: about the hull's
+/// vertex centroid (ConvexData::centre), which lies inside it. Faces are the hull's triangles; each
+/// normal is oriented away from the centroid, which also holds for a mirroring (negative) scale.
 std::unique_ptr<ConvexData> convexOf(const TriangleMesh& mesh, const Eigen::Vector3d& scale) {
   auto cd = std::make_unique<ConvexData>();
   std::vector<int> index(mesh.vertices.size(), -1);
@@ -55,6 +55,9 @@ std::unique_ptr<ConvexData> convexOf(const TriangleMesh& mesh, const Eigen::Vect
       }
   Eigen::Vector3d centroid = Eigen::Vector3d::Zero();
   for (const auto& p : pts) centroid += p / static_cast<double>(pts.size());
+  for (auto& p : pts) p -= centroid;
+  cd->centre = centroid;
+  centroid.setZero();
   for (const auto& p : pts) cd->points.insert(cd->points.end(), {p.x(), p.y(), p.z()});
   for (const auto& t : mesh.hull) {
     unsigned a = index[t[0]], b = index[t[1]], c = index[t[2]];
@@ -88,7 +91,9 @@ dGeomID addGeometry(dSpaceID space, dBodyID body, const Geometry& gm, const Eige
     }
   }
   dGeomSetBody(gid, body);
-  dGeomSetOffsetPosition(gid, off.translation().x(), off.translation().y(), off.translation().z());
+  const Eigen::Vector3d at =
+      gm.type == Geometry::Type::Mesh ? Eigen::Vector3d(off * convex.back()->centre) : off.translation();
+  dGeomSetOffsetPosition(gid, at.x(), at.y(), at.z());
   dMatrix3 R;
   toOde(off.linear(), R);
   dGeomSetOffsetRotation(gid, R);

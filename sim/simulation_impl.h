@@ -47,8 +47,13 @@ struct QueuedForce {
 /// The arrays of one ODE convex geometry (a mesh's hull at its scale): ODE keeps pointers to them.
 struct ConvexData {
   std::vector<dReal> planes;        ///< a b c d per face: a x + b y + c z = d, normal outward
-  std::vector<dReal> points;        ///< x y z per hull vertex, geometry frame (m)
+  std::vector<dReal> points;        ///< x y z per hull vertex, relative to `centre` (m)
   std::vector<unsigned> polygons;   ///< per face: 3, then three indices into points
+  /// The hull's vertex centroid in the geometry frame: ODE's dConvex wants its origin inside the
+  /// hull (every plane's d >= 0; it orients faces and tests points against that origin), and a
+  /// link's mesh rarely holds the link origin (a foot below its ankle), so the points are stored
+  /// about this centre and the geom is offset by it.
+  Eigen::Vector3d centre = Eigen::Vector3d::Zero();
 };
 
 struct SoftJoint {

@@ -2,7 +2,11 @@
 // gapsim-cli info: the file as read, and (--compiled, --json) what the compile step makes of it.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <iterator>
 #include <nlohmann/json.hpp>
+#include <regex>
+#include <string>
 
 #include "tests/app/cli_runner.h"
 
@@ -55,6 +59,34 @@ TEST(InfoCli, JsonHoldsTheCompiledModel) {
   bool planar = false;
   for (const auto& c : j.at("changes")) planar |= c.at("why").get<std::string>() == "ODE has no planar joint";
   EXPECT_TRUE(planar);
+}
+
+// A robot from a description package (tests/sim/data/op3_like): info reports the mass and the
+// joints the file holds. The expected numbers are read from the file here, not from gapsim: the
+// sum of its <mass value> and its count of joints and of revolute joints.
+TEST(InfoCli, ReportsTheMassAndJointsOfADescriptionPackage) {
+  const std::string file = std::string(GAPSIM_SOURCE_DIR) + "/tests/sim/data/op3_like/urdf/op3_like.urdf";
+  const std::string xml = gapsim::test::slurp(file);
+  double mass = 0;
+  const std::regex mass_re("<mass value=\"([^\"]+)\"");
+  for (auto it = std::sregex_iterator(xml.begin(), xml.end(), mass_re); it != std::sregex_iterator(); ++it)
+    mass += std::stod((*it)[1]);
+  auto count = [&](const std::string& what) {
+    const std::regex re(what);
+    return std::distance(std::sregex_iterator(xml.begin(), xml.end(), re), std::sregex_iterator());
+  };
+  // URDF joints have a type; the <joint name> inside <transmission> and <ros2_control> do not.
+  const long joints = count("<joint name=\"[^\"]+\" type="),
+             revolute = count("<joint name=\"[^\"]+\" type=\"revolute\"");
+  ASSERT_EQ(revolute, 20);  // the OP3's 20 degrees of freedom
+  char total[64];
+  std::snprintf(total, sizeof total, "total mass: %.6f kg", mass);
+  const auto r = cli("info " + file);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_TRUE(contains(r.out, total)) << total << "\n" << r.out;
+  EXPECT_TRUE(contains(r.out, "joints (" + std::to_string(joints) + ", " + std::to_string(revolute) + " movable, 0 of"))
+      << r.out;
+  EXPECT_TRUE(contains(r.out, "degrees of freedom (actuated): " + std::to_string(revolute))) << r.out;
 }
 
 }  // namespace
