@@ -47,6 +47,8 @@ DriveCurve driveCurve(const RobotModel& model, const DriveCurveOptions& o) {
   const std::string& f = model.source_file;
   const int ji = model.jointIndex(o.joint);
   if (ji < 0) throw InputError(f, 0, "--joint", "no joint '" + o.joint + "'; movable joints: " + movableJointList(model));
+  if (model.joints[static_cast<std::size_t>(ji)].type == JointType::Prismatic)
+    throw InputError(f, 0, "--joint", "'" + o.joint + "' is prismatic: the envelope is drawn for hinges (N m against rad/s)");
   const CompiledModel cm = compile(model);
   for (const auto& cd : cm.coupled_drives)
     if (std::find(cd.joints.begin(), cd.joints.end(), ji) != cd.joints.end())

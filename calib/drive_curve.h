@@ -41,8 +41,8 @@ struct DriveCurve {
 };
 
 /// The envelope of `options.joint` of `model` as it runs (compiled with its defaults). Throws
-/// InputError (robot file, "--joint") for an unknown joint, a fixed or mimic joint, a joint moved
-/// by a coupled drive, and for options out of range (field "--points", "--max-speed", ...).
+/// InputError (robot file, "--joint") for an unknown joint, a fixed, mimic or prismatic joint, a
+/// joint moved by a coupled drive, and for options out of range (field "--points", "--max-speed", ...).
 DriveCurve driveCurve(const RobotModel& model, const DriveCurveOptions& options);
 
 /// The curve as CSV: qd_rad_s,tau_max_Nm,tau_min_Nm,power_max_W,power_min_W,quadrant_max,

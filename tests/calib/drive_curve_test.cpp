@@ -102,6 +102,27 @@ TEST(DriveCurve, JointsWithoutAnEnvelopeAreInputErrors) {
   EXPECT_THROW(driveCurve(m, o), InputError);
 }
 
+// A slider's envelope would be N against m/s under the hinge's units: refused, by name.
+TEST(DriveCurve, PrismaticJointIsRefused) {
+  const auto path = std::filesystem::temp_directory_path() / "gapsim_drive_curve_slider.urdf";
+  std::ofstream(path) << R"(<robot name="slider">
+  <link name="world"/>
+  <link name="cart"><inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="rail" type="prismatic"><parent link="world"/><child link="cart"/><axis xyz="1 0 0"/>
+    <limit lower="-1" upper="1" effort="10" velocity="1"/></joint>
+</robot>)";
+  const RobotModel m = loadRobotFile(path.string());
+  DriveCurveOptions o;
+  o.joint = "rail";
+  try {
+    driveCurve(m, o);
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("prismatic"), std::string::npos) << e.what();
+  }
+  std::filesystem::remove(path);
+}
+
 // MABEL's leg joints are moved by a coupled drive: no envelope of one joint, said so.
 TEST(DriveCurve, CoupledDriveJointIsRefused) {
   const RobotModel m = loadRobotFile(std::string(GAPSIM_SOURCE_DIR) + "/robots/mabel/mabel.urdf");
