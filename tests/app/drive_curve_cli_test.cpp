@@ -29,7 +29,7 @@ TEST(DriveCurveCli, BioloidKneeEnvelope) {
       << csv.substr(0, 200);
   EXPECT_TRUE(contains(csv, ",drive,") && contains(csv, ",backdrive,"));
   EXPECT_EQ(contains(r.out, "figure: "), std::filesystem::exists(png)) << r.out;
-  // The outputs exist now: not replaced without --force.
+  // With the outputs there, a second run is refused without --force.
   EXPECT_EQ(cli("drive-curve --robot bioloid --joint l_shin --points 41 --out " + png).code, 2);
   EXPECT_EQ(cli("drive-curve --robot bioloid --joint l_shin --points 41 --force --out " + png).code, 0);
 }
