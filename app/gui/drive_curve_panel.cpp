@@ -102,7 +102,6 @@ DriveCurvePanel::DriveCurvePanel(QWidget* parent)
                        "Shaded: backdriven (the load does work on the drive). Dots: stall torques and no-load rates."));
   layout->addWidget(view_, 1);
   connect(joints_, &QComboBox::currentIndexChanged, this, [this] { redraw(); });
-
 }
 
 void DriveCurvePanel::setModel(const RobotModel& model) {
@@ -138,6 +137,7 @@ void DriveCurvePanel::redraw() {
   curve_.reset();
   for (QLineSeries* s : {upper_, lower_, shade2_top_, shade2_bottom_, shade4_top_, shade4_bottom_}) s->clear();
   marks_->clear();
+  chart_->setTitle(QString());
   if (!model_ || joints_->currentIndex() < 0) {
     status_->setText(tr("no robot"));
     return;
