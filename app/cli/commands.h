@@ -36,5 +36,6 @@ Action addReplay(CLI::App& app);
 Action addCalibrateReplay(CLI::App& app);
 Action addLoop(CLI::App& app);
 Action addRecord(CLI::App& app);
+Action addDriveCurve(CLI::App& app);
 
 }  // namespace gapsim::cli

@@ -34,6 +34,8 @@ int main(int argc, char** argv) {
       "Identify model parameters from a real-robot log (servo: Dynamixel gains; chirp, bias, transmission, "
       "spring: MABEL)",
       addIdentify);
+  reg("drive-curve", "Draw the torque-speed envelope and drive/backdrive diagram of a joint's drive (PNG + CSV)",
+      addDriveCurve);
   reg("excite", "Write an input signal for an identification experiment (chirp: MABEL)", addExcite);
   reg("optimize-controller", "Optimise a BIOLOID rising controller (lean, sit, kneel) with CMA-ES (paper 001)",
       addOptimizeController);

@@ -20,6 +20,7 @@
 #include <cmath>
 #include <map>
 
+#include "app/gui/drive_curve_panel.h"
 #include "app/gui/keyframe_table.h"
 #include "app/gui/mabel_panel.h"
 #include "app/gui/model_params.h"
@@ -88,6 +89,9 @@ RobotPanel::RobotPanel(QWidget* parent) : QWidget(parent) {
   ppl->addWidget(params_);
   tabs_ = new QTabWidget;
   tabs_->addTab(params_page, tr("Parameters"));
+  drive_ = new DriveCurvePanel(this);
+  tabs_->addTab(drive_, tr("Drive"));
+  tabs_->setTabToolTip(tabs_->indexOf(drive_), tr("torque-speed envelope and drive/backdrive diagram of a joint's drive"));
   servos_ = new ServoTable(this);  // a tab only for robots with Dynamixel servos (setRobot)
   servos_->hide();
   keyframes_ = new KeyframeTable(this);  // a tab once a controller is opened (setController)
@@ -172,6 +176,7 @@ void RobotPanel::setRobot(std::shared_ptr<const RobotModel> model, const std::ve
                            indexOf(columns, name + "/tau_Nm")});
   }
   fillParameters();
+  drive_->setModel(*edited_);
   if (const int k = tabs_->indexOf(keyframes_); k >= 0) tabs_->removeTab(k);  // it was the previous robot's
   // The BIOLOID's servo gains get their own tab, raised when such a robot is loaded.
   const int at = tabs_->indexOf(servos_);
@@ -227,6 +232,7 @@ bool RobotPanel::applyEdit(const std::string& name, double value) {
   }
   dirty_ = true;
   apply_->setEnabled(true);
+  drive_->setModel(*edited_);  // the envelope follows the pending edit
   return true;
 }
 
@@ -333,6 +339,7 @@ void RobotPanel::loadFile() {
     fillParameters();
     servos_->fill(*edited_);
     if (mabelTabShown()) mabel_->fill(*edited_);
+    drive_->setModel(*edited_);
   } catch (const InputError& e) {
     emit errorOccurred(tr("Bad parameter file"), QString::fromStdString(e.what()));
   }

@@ -7,7 +7,8 @@
 /// "Save..." and "Load..." write and read parameter files. A robot with Dynamixel servos (the
 /// BIOLOID GP) also gets the Servos tab (servo_table.h): its gains kp, kd, kc and torque clamp
 /// per servo group and joint, edited through the same parameter names. MABEL gets the MABEL tab
-/// (mabel_panel.h): transmission, spring and ground parameters and the hopping controller.
+/// (mabel_panel.h): transmission, spring and ground parameters and the hopping controller. Every
+/// robot has the Drive tab (drive_curve_panel.h): the torque-speed envelope of a joint's drive.
 
 #include <QWidget>
 #include <map>
@@ -31,6 +32,7 @@ namespace gapsim::gui {
 class ServoTable;
 class KeyframeTable;
 class MabelPanel;
+class DriveCurvePanel;
 
 class RobotPanel : public QWidget {
   Q_OBJECT
@@ -62,6 +64,8 @@ class RobotPanel : public QWidget {
   /// The MABEL tab; shown only for robots with MABEL legs.
   MabelPanel* mabelPanel() const { return mabel_; }
   bool mabelTabShown() const;
+  /// The Drive tab (every robot): the torque-speed envelope of a joint's drive.
+  DriveCurvePanel* driveCurvePanel() const { return drive_; }
 
  signals:
   /// "Apply (reset)": restart with this model.
@@ -95,6 +99,7 @@ class RobotPanel : public QWidget {
   ServoTable* servos_;
   KeyframeTable* keyframes_;
   MabelPanel* mabel_;
+  DriveCurvePanel* drive_;
   QPushButton* apply_;
   bool dirty_ = false, filling_ = false;
 };

@@ -9,11 +9,13 @@
 #include <iostream>
 
 #include "app/gui/calibrate_panel.h"
+#include "app/gui/drive_curve_panel.h"
 #include "app/gui/gl_view.h"
 #include "app/gui/main_window.h"
 #include "app/gui/overlay_panel.h"
 #include "app/gui/plot_panel.h"
 #include "app/gui/plot_widget.h"
+#include "app/gui/robot_panel.h"
 #include "app/gui/run_event.h"
 #include "app/gui/sim_session.h"
 #include "sim/ankle_balance.h"
@@ -75,7 +77,9 @@ std::optional<Options> parseOptions(const QStringList& args, int& exit_code) {
                                     "key=value,...");
   const QCommandLineOption layout("layout", "plot layout to load (File > Load Layout; docs/gui.md), after the robot, "
                                            "motion, overlays and --plot.", "file");
-  p.addOptions({plot, hop, replay, params, balance, layout});
+  const QCommandLineOption drive_curve("drive-curve", "show this joint's torque-speed envelope in the Robot dock's Drive tab "
+                                       "(as gapsim-cli drive-curve; raises the Robot dock).", "joint");
+  p.addOptions({plot, hop, replay, params, balance, layout, drive_curve});
   p.addOptions({robot, motion, period, overlay, speed, play_for, play, quit_after, shot, plot_shot, window_shot, csv, quit, align, align_on, plot_gl,
                 stats, com, contacts, axes, follow, no_follow, hide, size, calibration, compare, apply_best, dock, dock_shot, controller, start_cal});
   auto fail = [&](const QString& m) {
@@ -148,7 +152,8 @@ std::optional<Options> parseOptions(const QStringList& args, int& exit_code) {
   o.params = p.value(params);
   o.balance = p.value(balance);
   o.start_calibration = p.value(start_cal);
-  if (!o.dock_screenshot.isEmpty() && o.dock.isEmpty() && p.value(calibration).isEmpty() && p.value(start_cal).isEmpty())
+  o.drive_curve = p.value(drive_curve);
+  if (!o.dock_screenshot.isEmpty() && o.dock.isEmpty() && p.value(calibration).isEmpty() && p.value(start_cal).isEmpty() && p.value(drive_curve).isEmpty())
     return fail("--dock-screenshot needs --dock TITLE (or --calibration)");
   if (p.isSet(compare)) {
     bool ok = false;
@@ -236,6 +241,15 @@ bool ScriptedRun::start() {
       }
       c->compareBeforeAfter(o_.compare);
     }
+  }
+  if (!o_.drive_curve.isEmpty()) {
+    RobotPanel* rp = w_->robotPanel();
+    rp->parameterTabs()->setCurrentWidget(rp->driveCurvePanel());
+    if (!rp->driveCurvePanel()->showJoint(o_.drive_curve.toStdString())) {
+      std::cerr << "gapsim: --drive-curve: the robot has no movable joint '" << o_.drive_curve.toStdString() << "'\n";
+      return false;
+    }
+    if (o_.dock.isEmpty()) o_.dock = "Robot";
   }
   if (!o_.start_calibration.isEmpty()) {
     CalibratePanel* c = w_->calibratePanel();

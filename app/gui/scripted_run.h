@@ -33,6 +33,7 @@ struct Options {
   QString params;                      ///< parameter file applied after loading (MainWindow::applyParameterFile)
   QString replay_recording;            ///< real BIOLOID recording to replay (MainWindow::openRecordingReplay)
   QString controller;                 ///< keyframe controller to show in the Robot dock; "hop": MABEL's hopping controller
+  QString drive_curve;                ///< joint whose envelope the Robot dock's Drive tab shows (raises the Robot dock)
   double speed = 1.0;
   std::optional<double> play_for_s;   ///< simulated seconds to play, then stop
   bool play = false;                  ///< start playing (interactive)

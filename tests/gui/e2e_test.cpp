@@ -217,6 +217,20 @@ class GuiEndToEndTest : public QObject {
     QVERIFY2(b.output.contains("--balance: gain: unknown balance parameter"), qPrintable(b.output));
   }
 
+  void driveCurveDockScreenshot() {
+    // --drive-curve raises the Robot dock on the Drive tab and --dock-screenshot saves it; a joint
+    // the robot lacks is exit 2 with its name.
+    QTemporaryDir dir;
+    const QString png = dir.filePath("drive.png");
+    const Run r = gapsim({"--robot", "bioloid", "--drive-curve", "l_shin", "--dock-screenshot", png, "--quit"});
+    QVERIFY2(r.code == 0, qPrintable(r.output));
+    const QImage img(png);
+    QVERIFY2(!img.isNull() && variance(img) > 0, qPrintable(r.output));
+    const Run bad = gapsim({"--robot", "bioloid", "--drive-curve", "no_knee", "--quit"});
+    QCOMPARE(bad.code, 2);
+    QVERIFY2(bad.output.contains("--drive-curve: the robot has no movable joint 'no_knee'"), qPrintable(bad.output));
+  }
+
   void ankleBalanceFromTheCommandLine() {
     // --balance plays the motion with the feedback: the ankle roll targets leave the motion's.
     QTemporaryDir dir;

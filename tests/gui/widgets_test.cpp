@@ -9,6 +9,9 @@
 #include <QMimeData>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QComboBox>
+#include <QLineSeries>
+#include <QScatterSeries>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTreeWidget>
@@ -19,6 +22,7 @@
 #include <fstream>
 
 #include "app/gui/decimate.h"
+#include "calib/drive_curve.h"
 #include "calib/replay_commands.h"
 #include "app/gui/model_params.h"
 #include "app/gui/overlay_panel.h"
@@ -31,6 +35,7 @@
 #include "app/gui/run_event.h"
 #include "app/gui/unwrap.h"
 #include "app/gui/robot_panel.h"
+#include "app/gui/drive_curve_panel.h"
 #include "app/gui/keyframe_table.h"
 #include "app/gui/servo_table.h"
 #include "app/gui/signal_mime.h"
@@ -439,6 +444,50 @@ class GuiWidgetsTest : public QObject {
     t->item(row, delay)->setText("0.05");
     QCOMPARE(panel.editedModel()->joints[knee].drive.dynamixel.speed_max_rad_s, 8.0);
     QCOMPARE(panel.editedModel()->joints[knee].drive.dynamixel.delay_s, 0.05);
+  }
+
+  void driveTabDrawsTheEnvelopeOfTheDriveThatRuns() {
+    RobotPanel panel;
+    const auto bio = std::make_shared<const RobotModel>(loadRobotFile(resolveRobotFile("bioloid")));
+    panel.setRobot(bio, {});
+    DriveCurvePanel* d = panel.driveCurvePanel();
+    QVERIFY(panel.parameterTabs()->indexOf(d) >= 0);
+    QCOMPARE(d->jointBox()->count(), static_cast<int>(bio->movableJoints().size()));
+    QVERIFY(!d->showJoint("no_such_joint"));
+    QVERIFY(d->showJoint("l_shin"));
+    QVERIFY(d->curve().has_value());
+    // The drawn series are the workflow's numbers (calib/drive_curve.h), point for point.
+    calib::DriveCurveOptions o;
+    o.joint = "l_shin";
+    const calib::DriveCurve c = calib::driveCurve(*bio, o);
+    QCOMPARE(d->upperSeries()->count(), static_cast<int>(c.points.size()));
+    QCOMPARE(d->lowerSeries()->count(), static_cast<int>(c.points.size()));
+    for (int i = 0; i < d->upperSeries()->count(); ++i) {
+      QCOMPARE(d->upperSeries()->at(i).x(), c.points[static_cast<std::size_t>(i)].qd_rad_s);
+      QCOMPARE(d->upperSeries()->at(i).y(), c.points[static_cast<std::size_t>(i)].upper.tau_Nm);
+      QCOMPARE(d->lowerSeries()->at(i).y(), c.points[static_cast<std::size_t>(i)].lower.tau_Nm);
+    }
+    // The paper law at rest: the clamp 0.75 N m less the dry friction kc 0.03 N m.
+    QVERIFY(std::abs(d->curve()->stall_max_Nm - 0.72) < 1e-9);
+    QCOMPARE(d->markSeries()->count(), 4);  // two stall torques, two no-load rates
+    QVERIFY(d->statusLabel()->text().contains("stall"));
+    // A pending edit (not applied yet) shows: a larger kc lowers the stall torque by as much.
+    panel.editParameter("l_shin/servo/kc", 0.1);
+    QVERIFY(d->showJoint("l_shin"));
+    QVERIFY(std::abs(d->curve()->stall_max_Nm - 0.65) < 1e-9);
+    // MABEL's legs are moved by coupled drives: no curve, and the line says why.
+    const auto mabel = std::make_shared<const RobotModel>(loadRobotFile(resolveRobotFile("mabel")));
+    panel.setRobot(mabel, {});
+    bool refused = false;
+    for (int i = 0; i < d->jointBox()->count(); ++i) {
+      QVERIFY(d->showJoint(d->jointBox()->itemText(i).toStdString()));
+      if (!d->curve()) {
+        refused = true;
+        QVERIFY2(d->statusLabel()->text().contains("coupled drive"), qPrintable(d->statusLabel()->text()));
+        QCOMPARE(d->upperSeries()->count(), 0);
+      }
+    }
+    QVERIFY(refused);
   }
 
   void bioloidControllerKeyframesAreShown() {

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// gapsim-cli drive-curve as a user runs it: the BIOLOID's knee servo drawn (CSV with units, PNG
+// when gnuplot is there), the stall torque of the law that runs (the paper law's clamp tau_max
+// less its Coulomb kc), and bad input with exit 2.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "tests/app/cli_runner.h"
+
+namespace {
+
+using gapsim::test::cli;
+using gapsim::test::contains;
+using gapsim::test::slurp;
+using gapsim::test::valueAfter;
+
+TEST(DriveCurveCli, BioloidKneeEnvelope) {
+  const auto dir = gapsim::test::testDir("gapsim_drive_curve_cli");
+  std::filesystem::remove_all(dir);
+  const std::string png = (dir / "l_shin.png").string();
+  const auto r = cli("drive-curve --robot bioloid --joint l_shin --points 41 --out " + png);
+  ASSERT_EQ(r.code, 0) << r.out;
+  // The file's paper law: clamp +-0.75 N m at rest, and the motor row's kc = 0.03 N m against the push.
+  EXPECT_NEAR(valueAfter(r.out, "stall_max_Nm"), 0.75 - 0.03, 1e-9) << r.out;
+  EXPECT_NEAR(valueAfter(r.out, "stall_min_Nm"), -0.75 + 0.03, 1e-9) << r.out;
+  const std::string csv = slurp((dir / "l_shin.csv").string());
+  EXPECT_EQ(csv.rfind("qd_rad_s,tau_max_Nm,tau_min_Nm,power_max_W,power_min_W,quadrant_max,quadrant_min,settled\n", 0), 0u)
+      << csv.substr(0, 200);
+  EXPECT_TRUE(contains(csv, ",drive,") && contains(csv, ",backdrive,"));
+  EXPECT_EQ(contains(r.out, "figure: "), std::filesystem::exists(png)) << r.out;
+  // With the outputs there, a second run is refused without --force.
+  EXPECT_EQ(cli("drive-curve --robot bioloid --joint l_shin --points 41 --out " + png).code, 2);
+  EXPECT_EQ(cli("drive-curve --robot bioloid --joint l_shin --points 41 --force --out " + png).code, 0);
+}
+
+TEST(DriveCurveCli, BadInputIsExitTwoWithTheField) {
+  const auto dir = gapsim::test::testDir("gapsim_drive_curve_cli_bad");
+  const std::string out = " --force --out " + (dir / "x.png").string();
+  auto r = cli("drive-curve --robot bioloid --joint no_knee" + out);
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_TRUE(contains(r.out, "--joint") && contains(r.out, "no joint 'no_knee'")) << r.out;
+  r = cli("drive-curve --robot bioloid --joint l_shin --points 1" + out);
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_TRUE(contains(r.out, "--points")) << r.out;
+  r = cli("drive-curve --robot bioloid --joint l_shin --max-speed -3" + out);
+  EXPECT_EQ(r.code, 2) << r.out;
+  r = cli("drive-curve --robot bioloid --joint l_shin --out " + (dir / "x.png").string() + " --csv " +
+          (dir / "x.png").string() + " --force");
+  EXPECT_EQ(r.code, 2) << r.out;
+}
+
+}  // namespace
