@@ -17,6 +17,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include <tinyxml2.h>
+
 extern "C" {
 #include <libqhull_r/qhull_ra.h>
 }
@@ -131,16 +133,16 @@ bool isFile(const fs::path& p) {
 }
 
 /// The <name> of a ROS package.xml, or "".
+/// The package's name: the text of <package><name> in package.xml, parsed as XML so that a
+/// <name> inside a comment or another element (an author's, a dependency's) is not taken for it.
 std::string packageName(const fs::path& package_xml) {
-  std::ifstream in(package_xml);
-  if (!in) return "";
-  std::stringstream ss;
-  ss << in.rdbuf();
-  const std::string s = ss.str();
-  const auto a = s.find("<name>");
-  const auto b = s.find("</name>", a == std::string::npos ? 0 : a);
-  if (a == std::string::npos || b == std::string::npos) return "";
-  std::string n = s.substr(a + 6, b - a - 6);
+  tinyxml2::XMLDocument doc;
+  if (doc.LoadFile(package_xml.string().c_str()) != tinyxml2::XML_SUCCESS) return "";
+  const tinyxml2::XMLElement* root = doc.RootElement();
+  if (!root || std::string(root->Name()) != "package") return "";
+  const tinyxml2::XMLElement* name = root->FirstChildElement("name");
+  if (!name || !name->GetText()) return "";
+  std::string n = name->GetText();
   const auto first = n.find_first_not_of(" \t\r\n"), last = n.find_last_not_of(" \t\r\n");
   return first == std::string::npos ? "" : n.substr(first, last - first + 1);
 }

@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <set>
 #include <thread>
@@ -89,6 +91,31 @@ TEST(Mesh, UriResolution) {
   setenv("ROS_PACKAGE_PATH", parent.c_str(), 1);
   EXPECT_EQ(resolveMeshUri("package://mesh_pkg/meshes/foot.stl", "/tmp/elsewhere.urdf"), kPkg + "/meshes/foot.stl");
   unsetenv("ROS_PACKAGE_PATH");
+}
+
+// package.xml is XML: a <name> in a comment or inside another element is not the package's name.
+TEST(Mesh, PackageNameIsTheNameElementOfPackageXml) {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::temp_directory_path() / "gapsim_pkg_name_test";
+  fs::remove_all(root);
+  fs::create_directories(root / "urdf");
+  fs::create_directories(root / "meshes");
+  fs::copy_file(kPkg + "/meshes/foot.stl", root / "meshes/foot.stl");
+  std::ofstream(root / "package.xml") << R"(<?xml version="1.0"?>
+<!-- Template: <name>not_this_one</name> -->
+<package format="3">
+  <author><name>not_the_author</name></author>
+  <name>
+    the_real_description
+  </name>
+</package>
+)";
+  const std::string robot = (root / "urdf/r.urdf").string();
+  EXPECT_EQ(resolveMeshUri("package://the_real_description/meshes/foot.stl", robot),
+            (root / "meshes/foot.stl").string());
+  EXPECT_EQ(resolveMeshUri("package://not_this_one/meshes/foot.stl", robot), "");
+  EXPECT_EQ(resolveMeshUri("package://not_the_author/meshes/foot.stl", robot), "");
+  fs::remove_all(root);
 }
 
 TEST(Mesh, RobotOnMeshFeetLoadsWithoutWarningsAboutMeshes) {
