@@ -3,9 +3,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <sstream>
 
+#include "calib/calibration.h"
 #include "sim/compile.h"
 #include "sim/input_error.h"
 
@@ -14,13 +14,6 @@ namespace {
 
 constexpr double kNoLoadSearchLimit_rad_s = 1000.0;
 constexpr double kFallbackRange_rad_s = 10.0;
-
-std::string sixDigits(double v) {
-  std::ostringstream s;
-  s.precision(6);
-  s << v;
-  return s.str();
-}
 
 std::string movableJointList(const RobotModel& m) {
   std::string s;
@@ -95,8 +88,7 @@ DriveCurve driveCurve(const RobotModel& model, const DriveCurveOptions& o) {
 }
 
 void writeDriveCurveCsv(const std::string& path, const DriveCurve& c) {
-  std::ofstream out(path);
-  if (!out) throw InputError(path, 0, "--csv", "cannot write the file");
+  std::ostringstream out;
   out.precision(17);
   out << "qd_rad_s,tau_max_Nm,tau_min_Nm,power_max_W,power_min_W,quadrant_max,quadrant_min,settled\n";
   for (const auto& p : c.points) {
@@ -104,7 +96,11 @@ void writeDriveCurveCsv(const std::string& path, const DriveCurve& c) {
     out << v << ',' << up << ',' << lo << ',' << up * v << ',' << lo * v << ',' << motorgear::quadrantName(v, up) << ','
         << motorgear::quadrantName(v, lo) << ',' << (p.upper.converged && p.lower.converged ? 1 : 0) << '\n';
   }
-  if (!out) throw InputError(path, 0, "--csv", "writing failed");
+  try {
+    writeFileAtomically(path, out.str());
+  } catch (const std::exception& e) {
+    throw InputError(path, 0, "--csv", e.what());
+  }
 }
 
 std::string driveCurveFigureScript(const DriveCurve& c, const std::string& csv, const std::string& png) {
