@@ -9,7 +9,6 @@ namespace gapsim::motorgear {
 namespace {
 
 using P = DcMotor::Params;
-using detail::Field;
 
 const std::array<Field<P>, 6> kFields{{
     {"L", "H", "armature inductance", [](const P& p) { return p.L_H; },
@@ -44,13 +43,13 @@ void DcMotor::Params::validate() const {
                                 " V*s/rad");
 }
 
-std::vector<std::string> DcMotor::Params::paramNames() { return detail::fieldNames<P>(kFields); }
-std::vector<ParamInfo> DcMotor::Params::paramInfo() { return detail::fieldInfo<P>(kFields); }
+std::vector<std::string> DcMotor::Params::paramNames() { return fieldNames<P>(kFields); }
+std::vector<ParamInfo> DcMotor::Params::paramInfo() { return fieldInfo<P>(kFields); }
 double DcMotor::Params::get(std::string_view name) const {
-  return detail::getField<P>(kFields, *this, "DcMotor", name);
+  return getField<P>(kFields, *this, "DcMotor", name);
 }
 void DcMotor::Params::set(std::string_view name, double value) {
-  detail::setField<P>(kFields, *this, "DcMotor", name, value);
+  setField<P>(kFields, *this, "DcMotor", name, value);
 }
 
 DcMotor::DcMotor(const Params& params) : params_(params) { params_.validate(); }

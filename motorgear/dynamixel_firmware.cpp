@@ -11,13 +11,12 @@ namespace gapsim::motorgear {
 namespace {
 
 using P = DynamixelFirmware::Params;
-using detail::Field;
 
 const std::array<Field<P>, 14> kFields{{
     {"law", "-", "0: compliance margin/slope (AX, RX); 1: PID (MX, X)",
      [](const P& p) { return static_cast<double>(static_cast<int>(p.law)); },
      [](P& p, double v) {
-       p.law = static_cast<DynamixelFirmware::Law>(detail::toInt(v, 0, 1, "DynamixelFirmware: law"));
+       p.law = static_cast<DynamixelFirmware::Law>(toInt(v, 0, 1, "DynamixelFirmware: law"));
      }},
     {"tick", "rad", "encoder and goal resolution (0: not quantised)", [](const P& p) { return p.tick_rad; },
      [](P& p, double v) { p.tick_rad = v; }},
@@ -71,13 +70,13 @@ void DynamixelFirmware::Params::validate() const {
                                 ", " + num(ki_duty_rad_s) + ", " + num(kd_duty_s_rad) + ", " + num(moving_speed_rad_s));
 }
 
-std::vector<std::string> DynamixelFirmware::Params::paramNames() { return detail::fieldNames<P>(kFields); }
-std::vector<ParamInfo> DynamixelFirmware::Params::paramInfo() { return detail::fieldInfo<P>(kFields); }
+std::vector<std::string> DynamixelFirmware::Params::paramNames() { return fieldNames<P>(kFields); }
+std::vector<ParamInfo> DynamixelFirmware::Params::paramInfo() { return fieldInfo<P>(kFields); }
 double DynamixelFirmware::Params::get(std::string_view name) const {
-  return detail::getField<P>(kFields, *this, "DynamixelFirmware", name);
+  return getField<P>(kFields, *this, "DynamixelFirmware", name);
 }
 void DynamixelFirmware::Params::set(std::string_view name, double value) {
-  detail::setField<P>(kFields, *this, "DynamixelFirmware", name, value);
+  setField<P>(kFields, *this, "DynamixelFirmware", name, value);
 }
 
 int DynamixelFirmware::effectiveSlope(double data) {

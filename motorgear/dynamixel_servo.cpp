@@ -9,7 +9,6 @@ namespace gapsim::motorgear {
 namespace {
 
 using P = DynamixelServo::Params;
-using detail::Field;
 
 const std::array<Field<P>, 7> kFields{{
     {"kp", "N*m/rad", "position gain", [](const P& p) { return p.kp_Nm_rad; },
@@ -60,14 +59,14 @@ void DynamixelServo::Params::validate() const {
 }
 
 std::vector<std::string> DynamixelServo::Params::paramNames() {
-  return detail::fieldNames<P>(kFields);
+  return fieldNames<P>(kFields);
 }
-std::vector<ParamInfo> DynamixelServo::Params::paramInfo() { return detail::fieldInfo<P>(kFields); }
+std::vector<ParamInfo> DynamixelServo::Params::paramInfo() { return fieldInfo<P>(kFields); }
 double DynamixelServo::Params::get(std::string_view name) const {
-  return detail::getField<P>(kFields, *this, "DynamixelServo", name);
+  return getField<P>(kFields, *this, "DynamixelServo", name);
 }
 void DynamixelServo::Params::set(std::string_view name, double value) {
-  detail::setField<P>(kFields, *this, "DynamixelServo", name, value);
+  setField<P>(kFields, *this, "DynamixelServo", name, value);
 }
 
 DynamixelServo::DynamixelServo(const Params& params) : params_(params) { params_.validate(); }

@@ -9,12 +9,11 @@ namespace gapsim::motorgear {
 namespace {
 
 using P = GearFriction::Params;
-using detail::Field;
 
 const std::array<Field<P>, 15> kFields{{
     {"model", "-", "friction model 1..6 (M1 Coulomb-viscous ... M6 quadratic), BAM",
      [](const P& p) { return static_cast<double>(static_cast<int>(p.model)); },
-     [](P& p, double v) { p.model = static_cast<FrictionModel>(detail::toInt(v, 1, 6, "GearFriction: model")); }},
+     [](P& p, double v) { p.model = static_cast<FrictionModel>(toInt(v, 1, 6, "GearFriction: model")); }},
     {"tau_c", "N*m", "Coulomb friction", [](const P& p) { return p.tau_c_Nm; }, [](P& p, double v) { p.tau_c_Nm = v; }},
     {"tau_s", "N*m", "Stribeck excess at rest", [](const P& p) { return p.tau_s_Nm; },
      [](P& p, double v) { p.tau_s_Nm = v; }},
@@ -109,13 +108,13 @@ std::vector<std::string> GearFriction::Params::modelParamNames(FrictionModel m) 
   return n;
 }
 
-std::vector<std::string> GearFriction::Params::paramNames() { return detail::fieldNames<P>(kFields); }
-std::vector<ParamInfo> GearFriction::Params::paramInfo() { return detail::fieldInfo<P>(kFields); }
+std::vector<std::string> GearFriction::Params::paramNames() { return fieldNames<P>(kFields); }
+std::vector<ParamInfo> GearFriction::Params::paramInfo() { return fieldInfo<P>(kFields); }
 double GearFriction::Params::get(std::string_view name) const {
-  return detail::getField<P>(kFields, *this, "GearFriction", name);
+  return getField<P>(kFields, *this, "GearFriction", name);
 }
 void GearFriction::Params::set(std::string_view name, double value) {
-  detail::setField<P>(kFields, *this, "GearFriction", name, value);
+  setField<P>(kFields, *this, "GearFriction", name, value);
 }
 
 GearFriction::GearFriction(const Params& p) : p_(p) { p_.validate(); }

@@ -11,13 +11,12 @@ namespace gapsim::motorgear {
 namespace {
 
 using P = Gear::Params;
-using detail::Field;
 
 const std::array<Field<P>, 12> kFields{{
     {"variant", "-", "0 motoflex2011 (torque filter), 1 coupled (deflection against the joint)",
      [](const P& p) { return static_cast<double>(p.variant); },
      [](P& p, double v) {
-       p.variant = static_cast<Gear::Variant>(detail::toInt(v, 0, 1, "Gear variant"));
+       p.variant = static_cast<Gear::Variant>(toInt(v, 0, 1, "Gear variant"));
      }},
     {"sigma", "-", "reduction ratio omega_motor/omega_joint", [](const P& p) { return p.sigma; },
      [](P& p, double v) { p.sigma = v; }},
@@ -32,7 +31,7 @@ const std::array<Field<P>, 12> kFields{{
     {"B_m", "N*m*s/rad", "coupled: gear mass friction against the housing",
      [](const P& p) { return p.B_m_Nm_s_rad; }, [](P& p, double v) { p.B_m_Nm_s_rad = v; }},
     {"substeps", "-", "substeps per frame", [](const P& p) { return double(p.substeps); },
-     [](P& p, double v) { p.substeps = detail::toInt(v, 1, 1000000, "Gear substeps"); }},
+     [](P& p, double v) { p.substeps = toInt(v, 1, 1000000, "Gear substeps"); }},
     {"frame", "s", "frame length step() is called with", [](const P& p) { return p.frame_s; },
      [](P& p, double v) { p.frame_s = v; }},
     {"J_rotor", "kg*m^2", "rotor inertia, motor side (joint sees sigma^2 J_rotor)",
@@ -42,7 +41,7 @@ const std::array<Field<P>, 12> kFields{{
     {"integrator", "-", "0 substeps (semi-implicit Euler), 1 exact (closed form, event-driven)",
      [](const P& p) { return static_cast<double>(p.integrator); },
      [](P& p, double v) {
-       p.integrator = static_cast<Gear::Integrator>(detail::toInt(v, 0, 1, "Gear integrator"));
+       p.integrator = static_cast<Gear::Integrator>(toInt(v, 0, 1, "Gear integrator"));
      }},
 }};
 
@@ -132,13 +131,13 @@ Gear::Params Gear::Params::typeB() {
   return p;
 }
 
-std::vector<std::string> Gear::Params::paramNames() { return detail::fieldNames<P>(kFields); }
-std::vector<ParamInfo> Gear::Params::paramInfo() { return detail::fieldInfo<P>(kFields); }
+std::vector<std::string> Gear::Params::paramNames() { return fieldNames<P>(kFields); }
+std::vector<ParamInfo> Gear::Params::paramInfo() { return fieldInfo<P>(kFields); }
 double Gear::Params::get(std::string_view name) const {
-  return detail::getField<P>(kFields, *this, "Gear", name);
+  return getField<P>(kFields, *this, "Gear", name);
 }
 void Gear::Params::set(std::string_view name, double value) {
-  detail::setField<P>(kFields, *this, "Gear", name, value);
+  setField<P>(kFields, *this, "Gear", name, value);
 }
 
 

@@ -9,7 +9,6 @@ namespace gapsim::motorgear {
 namespace {
 
 using P = IdealServo::Params;
-using detail::Field;
 
 const std::array<Field<P>, 3> kFields{{
     {"gain", "1/s", "velocity per angle error", [](const P& p) { return p.gain_1_s; },
@@ -32,13 +31,13 @@ void IdealServo::Params::validate() const {
                                 " rad/s, fmax = " + num(fmax_Nm) + " N*m");
 }
 
-std::vector<std::string> IdealServo::Params::paramNames() { return detail::fieldNames<P>(kFields); }
-std::vector<ParamInfo> IdealServo::Params::paramInfo() { return detail::fieldInfo<P>(kFields); }
+std::vector<std::string> IdealServo::Params::paramNames() { return fieldNames<P>(kFields); }
+std::vector<ParamInfo> IdealServo::Params::paramInfo() { return fieldInfo<P>(kFields); }
 double IdealServo::Params::get(std::string_view name) const {
-  return detail::getField<P>(kFields, *this, "IdealServo", name);
+  return getField<P>(kFields, *this, "IdealServo", name);
 }
 void IdealServo::Params::set(std::string_view name, double value) {
-  detail::setField<P>(kFields, *this, "IdealServo", name, value);
+  setField<P>(kFields, *this, "IdealServo", name, value);
 }
 
 IdealServo::IdealServo(const Params& params) : params_(params) { params_.validate(); }

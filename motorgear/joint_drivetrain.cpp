@@ -10,21 +10,20 @@ namespace gapsim::motorgear {
 namespace {
 
 using P = JointDrivetrain::Params;
-using detail::Field;
 
 const std::array<Field<P>, 4> kFlags{{
     {"enable/pid", "-", "1: PID drives the motor; 0: motor unpowered (U = 0)",
      [](const P& p) { return p.enable_pid ? 1.0 : 0.0; },
-     [](P& p, double v) { p.enable_pid = detail::toBool(v, "enable/pid"); }},
+     [](P& p, double v) { p.enable_pid = toBool(v, "enable/pid"); }},
     {"enable/battery_clamp", "-", "1: clamp U to +-U_bat; 0: unlimited",
      [](const P& p) { return p.enable_battery_clamp ? 1.0 : 0.0; },
-     [](P& p, double v) { p.enable_battery_clamp = detail::toBool(v, "enable/battery_clamp"); }},
+     [](P& p, double v) { p.enable_battery_clamp = toBool(v, "enable/battery_clamp"); }},
     {"enable/motor", "-", "1: RL motor model; 0: T_M = S K_t U / R",
      [](const P& p) { return p.enable_motor ? 1.0 : 0.0; },
-     [](P& p, double v) { p.enable_motor = detail::toBool(v, "enable/motor"); }},
+     [](P& p, double v) { p.enable_motor = toBool(v, "enable/motor"); }},
     {"enable/gear", "-", "1: gear model; 0: T_j = sigma T_M",
      [](const P& p) { return p.enable_gear ? 1.0 : 0.0; },
-     [](P& p, double v) { p.enable_gear = detail::toBool(v, "enable/gear"); }},
+     [](P& p, double v) { p.enable_gear = toBool(v, "enable/gear"); }},
 }};
 
 using Pr = JointDrivetrain::Probes;
@@ -118,7 +117,7 @@ std::vector<ParamInfo> JointDrivetrain::Params::paramInfo() {
   appendPrefixed<Pid::Params>(out, "pid");
   appendPrefixed<DcMotor::Params>(out, "motor");
   appendPrefixed<Gear::Params>(out, "gear");
-  for (auto& i : detail::fieldInfo<P>(kFlags)) out.push_back(std::move(i));
+  for (auto& i : fieldInfo<P>(kFlags)) out.push_back(std::move(i));
   return out;
 }
 
@@ -138,7 +137,7 @@ double JointDrivetrain::Params::get(std::string_view name) const {
     throw std::invalid_argument("JointDrivetrain: unknown parameter '" + std::string(name) +
                                 "': " + e.what());
   }
-  return detail::getField<P>(kFlags, *this, "JointDrivetrain", name);
+  return getField<P>(kFlags, *this, "JointDrivetrain", name);
 }
 
 void JointDrivetrain::Params::set(std::string_view name, double value) {
@@ -151,7 +150,7 @@ void JointDrivetrain::Params::set(std::string_view name, double value) {
     throw std::invalid_argument("JointDrivetrain: cannot set '" + std::string(name) +
                                 "': " + e.what());
   }
-  detail::setField<P>(kFlags, *this, "JointDrivetrain", name, value);
+  setField<P>(kFlags, *this, "JointDrivetrain", name, value);
 }
 
 std::vector<std::string> JointDrivetrain::Probes::names() {
@@ -163,7 +162,7 @@ std::vector<std::string> JointDrivetrain::Probes::names() {
 double JointDrivetrain::Probes::get(std::string_view name) const {
   for (const auto& f : kProbes)
     if (f.name == name) return f.get(*this);
-  detail::throwUnknown("JointDrivetrain probe", name, names());
+  throwUnknown("JointDrivetrain probe", name, names());
 }
 
 JointDrivetrain::JointDrivetrain(const Params& params) : params_(params) {

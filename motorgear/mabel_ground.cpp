@@ -9,7 +9,6 @@ namespace gapsim::motorgear {
 namespace {
 
 using P = CompliantGround::Params;
-using detail::Field;
 
 #define GAPSIM_FIELD(name, unit, desc) \
   Field<P> { #name, unit, desc, [](const P& p) { return p.name; }, [](P& p, double v) { p.name = v; } }
@@ -43,12 +42,12 @@ void CompliantGround::Params::validate() const {
                                 detail::num(alpha_h3) + " and v_s = " + detail::num(v_s) + " must be > 0");
 }
 
-std::vector<ParamInfo> CompliantGround::Params::paramInfo() { return detail::fieldInfo<P>(kFields); }
+std::vector<ParamInfo> CompliantGround::Params::paramInfo() { return fieldInfo<P>(kFields); }
 double CompliantGround::Params::get(std::string_view n) const {
-  return detail::getField<P>(kFields, *this, "compliant ground", n);
+  return getField<P>(kFields, *this, "compliant ground", n);
 }
 void CompliantGround::Params::set(std::string_view n, double v) {
-  detail::setField<P>(kFields, *this, "compliant ground", n, v);
+  setField<P>(kFields, *this, "compliant ground", n, v);
 }
 
 double CompliantGround::normalForce_N(const Params& p, double z, double zd) {

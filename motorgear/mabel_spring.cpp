@@ -9,7 +9,6 @@ namespace gapsim::motorgear {
 namespace {
 
 using P = MabelSpring::Params;
-using detail::Field;
 
 const std::array<Field<P>, 6> kFields{{
     {"K_B", "N m/rad", "spring stiffness on q_Bsp (Fig. 22)",
@@ -40,9 +39,9 @@ void MabelSpring::Params::validate() const {
     throw std::invalid_argument("MABEL spring: v_eps = " + detail::num(v_eps_rad_s) + " must be > 0");
 }
 
-std::vector<ParamInfo> MabelSpring::Params::paramInfo() { return detail::fieldInfo<P>(kFields); }
-double MabelSpring::Params::get(std::string_view n) const { return detail::getField<P>(kFields, *this, "MABEL spring", n); }
-void MabelSpring::Params::set(std::string_view n, double v) { detail::setField<P>(kFields, *this, "MABEL spring", n, v); }
+std::vector<ParamInfo> MabelSpring::Params::paramInfo() { return fieldInfo<P>(kFields); }
+double MabelSpring::Params::get(std::string_view n) const { return getField<P>(kFields, *this, "MABEL spring", n); }
+void MabelSpring::Params::set(std::string_view n, double v) { setField<P>(kFields, *this, "MABEL spring", n, v); }
 
 MabelSpring::Output MabelSpring::torque(const Params& p, double q, double qd) {
   Output o;

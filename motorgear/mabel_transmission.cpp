@@ -52,7 +52,6 @@ MabelTransmission::Motor makeMotor(double gamma, double K_T, double b, double mu
 }
 
 using P = MabelTransmission::Params;
-using detail::Field;
 
 #define GAPSIM_MOTOR_FIELDS(M)                                                                                    \
   Field<P>{#M "/gamma", "-", "gear ratio link -> motor (eqs. 5-6)", [](const P& p) { return p.M.gamma; },         \
@@ -194,7 +193,7 @@ void MabelTransmission::Params::validate() const {
 }
 
 std::vector<ParamInfo> MabelTransmission::Params::paramInfo() {
-  std::vector<ParamInfo> out = detail::fieldInfo<P>(kFields);
+  std::vector<ParamInfo> out = fieldInfo<P>(kFields);
   for (auto info : MabelSpring::Params::paramInfo()) {
     info.name = "spring/" + info.name;
     out.push_back(std::move(info));
@@ -205,13 +204,13 @@ std::vector<ParamInfo> MabelTransmission::Params::paramInfo() {
 double MabelTransmission::Params::get(std::string_view name) const {
   std::string_view leaf;
   if (springName(name, leaf)) return spring.get(leaf);
-  return detail::getField<P>(kFields, *this, "MABEL transmission", name);
+  return getField<P>(kFields, *this, "MABEL transmission", name);
 }
 
 void MabelTransmission::Params::set(std::string_view name, double value) {
   std::string_view leaf;
   if (springName(name, leaf)) return spring.set(leaf, value);
-  detail::setField<P>(kFields, *this, "MABEL transmission", name, value);
+  setField<P>(kFields, *this, "MABEL transmission", name, value);
 }
 
 std::vector<std::string> MabelTransmission::Probes::names() {
@@ -223,7 +222,7 @@ std::vector<std::string> MabelTransmission::Probes::names() {
 double MabelTransmission::Probes::get(std::string_view name) const {
   for (const auto& f : kProbes)
     if (f.name == name) return f.get(*this);
-  detail::throwUnknown("MABEL transmission probes", name, names());
+  throwUnknown("MABEL transmission probes", name, names());
 }
 
 MabelTransmission::MabelTransmission(const Params& p) : p_(p) { p_.validate(); }

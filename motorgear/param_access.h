@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
-// Name-based access to the scalar fields of a component's Params.
+// Name-based access to the scalar fields of a parameter struct: the field table, the one form
+// every parameter of gapsim takes (motorgear's Params here; the robot model's links, soft links,
+// solver and contact, and the controllers' options in sim/ use the same table).
 //
 // The simulator, CLI, GUI and calibration address parameters by name, e.g.
 // `legs/typeA/gear/D_g` or `LKneePitch/motor/B_v`: the owner adds `<joint or group>/<component>/`,
@@ -25,9 +27,9 @@ struct ParamInfo {
   std::string description;
 };
 
-namespace detail {
-
-/// Table row used by the Params implementations: captureless lambdas convert to the pointers.
+/// One row of a field table: captureless lambdas convert to the pointers. `set` may throw
+/// std::invalid_argument for a value the field cannot hold (a fraction for an integer); range
+/// checks that involve several fields belong to the struct's validate().
 template <class P>
 struct Field {
   std::string_view name;
@@ -54,6 +56,7 @@ std::vector<ParamInfo> fieldInfo(std::span<const Field<P>> table) {
   return out;
 }
 
+/// Throws std::invalid_argument naming the component, the unknown name and the known ones.
 [[noreturn]] inline void throwUnknown(std::string_view component, std::string_view name,
                                       const std::vector<std::string>& known) {
   std::string msg = std::string(component) + ": unknown parameter '" + std::string(name) +
@@ -92,6 +95,8 @@ inline int toInt(double v, int lo, int hi, std::string_view what) {
 }
 
 inline bool toBool(double v, std::string_view what) { return toInt(v, 0, 1, what) == 1; }
+
+namespace detail {
 
 /// "name = value" with full precision, for validate() messages.
 inline std::string num(double v) {

@@ -10,7 +10,6 @@ namespace gapsim::motorgear {
 namespace {
 
 using P = Pid::Params;
-using detail::Field;
 
 const std::array<Field<P>, 6> kFields{{
     {"p", "V/rad", "discrete proportional gain", [](const P& p) { return p.p_V_rad; },
@@ -26,7 +25,7 @@ const std::array<Field<P>, 6> kFields{{
     {"anti_windup", "-", "0 none, 1 conditional integration, 2 integrator clamp",
      [](const P& p) { return static_cast<double>(p.anti_windup); },
      [](P& p, double v) {
-       p.anti_windup = static_cast<Pid::AntiWindup>(detail::toInt(v, 0, 2, "Pid anti_windup"));
+       p.anti_windup = static_cast<Pid::AntiWindup>(toInt(v, 0, 2, "Pid anti_windup"));
      }},
 }};
 
@@ -61,14 +60,14 @@ Pid::Params Pid::Params::fromContinuous(double Kp, double Ki, double Kd, double 
 }
 
 std::vector<std::string> Pid::Params::paramNames() {
-  return detail::fieldNames<P>(kFields);
+  return fieldNames<P>(kFields);
 }
-std::vector<ParamInfo> Pid::Params::paramInfo() { return detail::fieldInfo<P>(kFields); }
+std::vector<ParamInfo> Pid::Params::paramInfo() { return fieldInfo<P>(kFields); }
 double Pid::Params::get(std::string_view name) const {
-  return detail::getField<P>(kFields, *this, "Pid", name);
+  return getField<P>(kFields, *this, "Pid", name);
 }
 void Pid::Params::set(std::string_view name, double value) {
-  detail::setField<P>(kFields, *this, "Pid", name, value);
+  setField<P>(kFields, *this, "Pid", name, value);
 }
 
 Pid::Pid(const Params& params) : params_(params) { params_.validate(); }

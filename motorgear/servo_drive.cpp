@@ -309,7 +309,7 @@ void DynamixelServoModel::set(std::string_view name, double v) {
     backlash.drive_inertia_kgm2 = v;
   else if (name == "backlash/encoder")
     backlash.encoder =
-        detail::toBool(v, "backlash/encoder") ? BacklashDrive::Encoder::Motor : BacklashDrive::Encoder::Output;
+        toBool(v, "backlash/encoder") ? BacklashDrive::Encoder::Motor : BacklashDrive::Encoder::Output;
   else
     drive.firmware.set(name, v);
 }
