@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "sim/ankle_balance.h"
 
+#include <array>
 #include <cmath>
 
 #include "sim/input_error.h"
@@ -19,16 +20,28 @@ void BalanceParams::validate(const std::string& source) const {
   if (!(min_load_N >= 0 && std::isfinite(min_load_N))) bad("min_load", min_load_N, "must be finite and >= 0 N");
 }
 
+namespace {
+
+using B = BalanceParams;
+
+const std::array<motorgear::Field<B>, 4> kBalanceFields{{
+    {"roll_rate", "s", "ankle roll target change per torso roll rate (rad per rad/s)",
+     [](const B& p) { return p.roll_rate_gain_s; }, [](B& p, double v) { p.roll_rate_gain_s = v; }},
+    {"pitch_rate", "s", "ankle pitch target change per torso pitch rate (rad per rad/s)",
+     [](const B& p) { return p.pitch_rate_gain_s; }, [](B& p, double v) { p.pitch_rate_gain_s = v; }},
+    {"period", "s", "controller period", [](const B& p) { return p.period_s; }, [](B& p, double v) { p.period_s = v; }},
+    {"min_load", "N", "below this total foot force both feet count half", [](const B& p) { return p.min_load_N; },
+     [](B& p, double v) { p.min_load_N = v; }},
+}};
+
+}  // namespace
+
+std::span<const motorgear::Field<BalanceParams>> balanceParamFields() { return kBalanceFields; }
+
 BalanceParams parseBalanceParams(const std::string& spec, const std::string& source) {
   BalanceParams p;
-  const std::string keys = "roll_rate, pitch_rate, period, min_load";
-  for (const KeyValue& kv : parseKeyValues(spec, source, keys, ",;", "balance")) {
-    if (kv.key == "roll_rate") p.roll_rate_gain_s = kv.value;
-    else if (kv.key == "pitch_rate") p.pitch_rate_gain_s = kv.value;
-    else if (kv.key == "period") p.period_s = kv.value;
-    else if (kv.key == "min_load") p.min_load_N = kv.value;
-    else throw InputError(source, 0, kv.key, "unknown balance parameter '" + kv.key + "' (keys: " + keys + ")");
-  }
+  const std::string keys = fieldKeys(balanceParamFields());
+  applyKeyValues(balanceParamFields(), parseKeyValues(spec, source, keys, ",;", "balance"), p, source, "balance");
   p.validate(source);
   return p;
 }

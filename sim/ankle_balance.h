@@ -23,9 +23,11 @@
 
 #include <array>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "motorgear/param_access.h"
 #include "sim/motion.h"
 #include "sim/robot_model.h"
 
@@ -47,6 +49,8 @@ struct BalanceParams {
 /// roll_rate, pitch_rate, period, min_load; others keep their defaults). Throws InputError
 /// (file = `source`, field = the key) for unknown keys and bad numbers.
 BalanceParams parseBalanceParams(const std::string& spec, const std::string& source = "--balance");
+/// The balance's parameters as a field table (`gapsim-cli params --controller balance`).
+std::span<const motorgear::Field<BalanceParams>> balanceParamFields();
 
 /// The controller a motion names (Motion::controller): "balance" or "balance:KEYS" (keys as
 /// parseBalanceParams) gives the feedback's parameters, "" or "none" gives nullopt (open loop).

@@ -2,10 +2,11 @@
 #include "sim/mabel_hop_controller.h"
 
 #include <algorithm>
-#include <map>
-#include <sstream>
+#include <array>
 #include <stdexcept>
 
+#include "sim/input_error.h"
+#include "sim/key_values.h"
 #include "sim/mabel_legs.h"
 
 namespace gapsim {
@@ -179,51 +180,73 @@ void MabelHopController::update(Simulation& sim) {
   for (int l = 0; l < 2; ++l) mabelLeg(sim, l).setMotorCommands_Nm(last_u_[2 * l], last_u_[2 * l + 1]);
 }
 
+namespace {
+
+using H = MabelHopController::Params;
+constexpr double kDeg_rad = M_PI / 180;
+
+#define GAPSIM_HOP_DEG(key, member, what) \
+  {key, "deg", what, [](const H& p) { return p.member / kDeg_rad; }, [](H& p, double v) { p.member = v * kDeg_rad; }}
+#define GAPSIM_HOP(key, unit, member, what) \
+  {key, unit, what, [](const H& p) { return p.member; }, [](H& p, double v) { p.member = v; }}
+
+const std::array<motorgear::Field<H>, 21> kHopFields{{
+    GAPSIM_HOP_DEG("delta_LA_deg", delta_LA_rad, "leg angle at touchdown, delta_LA"),
+    GAPSIM_HOP_DEG("h_LS_L_deg", h_LS_L_rad, "leg shape of the left leg in flight"),
+    GAPSIM_HOP_DEG("h_LS_R_deg", h_LS_R_rad, "leg shape of the right leg in flight"),
+    GAPSIM_HOP_DEG("dminus_LS_L_deg", delta_minus_LS_L_rad, "left leg shape change in compression"),
+    GAPSIM_HOP_DEG("dminus_LS_R_deg", delta_minus_LS_R_rad, "right leg shape change in compression"),
+    GAPSIM_HOP_DEG("dplus_LS_L_deg", delta_plus_LS_L_rad, "left leg shape change in thrust"),
+    GAPSIM_HOP_DEG("dplus_LS_R_deg", delta_plus_LS_R_rad, "right leg shape change in thrust"),
+    GAPSIM_HOP_DEG("h_Tor0_deg", h_Tor0_rad, "nominal torso angle"),
+    GAPSIM_HOP_DEG("dphi_h_d_deg", dphi_h_d_rad, "desired hip angle change per hop"),
+    GAPSIM_HOP("K_Tor", "-", K_Tor, "torso update gain, eq. (51)"),
+    GAPSIM_HOP("Kp_LA", "N m/rad", Kp_LA_Nm_rad, "leg angle PD: proportional gain"),
+    GAPSIM_HOP("Kd_LA", "N m s/rad", Kd_LA_Nms_rad, "leg angle PD: derivative gain"),
+    GAPSIM_HOP("Kp_mLS", "N m/rad", Kp_mLS_Nm_rad, "leg shape motor PD: proportional gain"),
+    GAPSIM_HOP("Kd_mLS", "N m s/rad", Kd_mLS_Nms_rad, "leg shape motor PD: derivative gain"),
+    GAPSIM_HOP("u_max_mLA", "N m", u_max_mLA_Nm, "leg angle motor command limit"),
+    GAPSIM_HOP("u_max_mLS", "N m", u_max_mLS_Nm, "leg shape motor command limit"),
+    GAPSIM_HOP("velocity_filter_s", "s", velocity_filter_s, "first-order filter on the encoder differences"),
+    GAPSIM_HOP("drop_m", "m", drop_m, "run setup: the hip starts this much higher (boom tilted up)"),
+    GAPSIM_HOP("min_touchdown_s", "s", min_touchdown_s, "shortest phase II"),
+    {"torso_update", "-", "1: eq. (51) updates the torso angle; 0: the nominal controller",
+     [](const H& p) { return p.torso_update ? 1.0 : 0.0; },
+     [](H& p, double v) { p.torso_update = motorgear::toBool(v, "torso_update"); }},
+    {"mirror", "-", "1: the other reading of the paper's Fig. 2", [](const H& p) { return p.mirror ? 1.0 : 0.0; },
+     [](H& p, double v) { p.mirror = v != 0; }},
+}};
+
+#undef GAPSIM_HOP
+#undef GAPSIM_HOP_DEG
+
+}  // namespace
+
+void MabelHopController::Params::validate(const std::string& source) const {
+  for (const auto& f : kHopFields)
+    if (!std::isfinite(f.get(*this)))
+      throw InputError(source, 0, std::string(f.name), sixDigits(f.get(*this)) + " is not a finite number");
+  auto atLeast = [&](const char* key, double v, double lo, bool open) {
+    if (open ? v > lo : v >= lo) return;
+    throw InputError(source, 0, key, sixDigits(v) + " is out of range: must be " + (open ? "> " : ">= ") + sixDigits(lo));
+  };
+  atLeast("Kp_LA", Kp_LA_Nm_rad, 0, false);
+  atLeast("Kd_LA", Kd_LA_Nms_rad, 0, false);
+  atLeast("Kp_mLS", Kp_mLS_Nm_rad, 0, false);
+  atLeast("Kd_mLS", Kd_mLS_Nms_rad, 0, false);
+  atLeast("u_max_mLA", u_max_mLA_Nm, 0, true);
+  atLeast("u_max_mLS", u_max_mLS_Nm, 0, true);
+  atLeast("velocity_filter_s", velocity_filter_s, 0, false);
+  atLeast("drop_m", drop_m, 0, false);
+  atLeast("min_touchdown_s", min_touchdown_s, 0, false);
+}
+
+std::span<const motorgear::Field<MabelHopController::Params>> hopParamFields() { return kHopFields; }
+
 MabelHopController::Params parseHopParams(const std::string& text, MabelHopController::Params p) {
-  using P = MabelHopController::Params;
-  const double d = M_PI / 180;
-  const std::map<std::string, std::pair<double P::*, double>> keys = {
-      {"delta_LA_deg", {&P::delta_LA_rad, d}},       {"h_LS_L_deg", {&P::h_LS_L_rad, d}},
-      {"h_LS_R_deg", {&P::h_LS_R_rad, d}},           {"dminus_LS_L_deg", {&P::delta_minus_LS_L_rad, d}},
-      {"dminus_LS_R_deg", {&P::delta_minus_LS_R_rad, d}}, {"dplus_LS_L_deg", {&P::delta_plus_LS_L_rad, d}},
-      {"dplus_LS_R_deg", {&P::delta_plus_LS_R_rad, d}}, {"h_Tor0_deg", {&P::h_Tor0_rad, d}},
-      {"dphi_h_d_deg", {&P::dphi_h_d_rad, d}},       {"K_Tor", {&P::K_Tor, 1}},
-      {"Kp_LA", {&P::Kp_LA_Nm_rad, 1}},              {"Kd_LA", {&P::Kd_LA_Nms_rad, 1}},
-      {"Kp_mLS", {&P::Kp_mLS_Nm_rad, 1}},            {"Kd_mLS", {&P::Kd_mLS_Nms_rad, 1}},
-      {"u_max_mLA", {&P::u_max_mLA_Nm, 1}},          {"u_max_mLS", {&P::u_max_mLS_Nm, 1}},
-      {"velocity_filter_s", {&P::velocity_filter_s, 1}}, {"drop_m", {&P::drop_m, 1}},
-      {"min_touchdown_s", {&P::min_touchdown_s, 1}}};
-  std::stringstream ss(text);
-  for (std::string item; std::getline(ss, item, ',');) {
-    if (item.empty()) continue;
-    const auto eq = item.find('=');
-    if (eq == std::string::npos) throw std::invalid_argument("--hop: expected key=value, got '" + item + "'");
-    const std::string key = item.substr(0, eq);
-    double v = 0;
-    try {
-      size_t used = 0;
-      v = std::stod(item.substr(eq + 1), &used);
-      if (used != item.size() - eq - 1) throw std::invalid_argument("");
-    } catch (const std::exception&) {
-      throw std::invalid_argument("--hop: '" + key + "' needs a number, got '" + item.substr(eq + 1) + "'");
-    }
-    if (key == "mirror") {
-      p.mirror = v != 0;
-      continue;
-    }
-    if (key == "torso_update") {
-      if (v != 0 && v != 1) throw std::invalid_argument("--hop: torso_update must be 0 or 1");
-      p.torso_update = v == 1;
-      continue;
-    }
-    const auto it = keys.find(key);
-    if (it == keys.end()) {
-      std::string known = "torso_update";
-      for (const auto& [k, _] : keys) known += " " + k;
-      throw std::invalid_argument("--hop: unknown key '" + key + "' (known: " + known + ")");
-    }
-    p.*(it->second.first) = v * it->second.second;
-  }
+  const std::string keys = fieldKeys(hopParamFields());
+  applyKeyValues(hopParamFields(), parseKeyValues(text, "--hop", keys), p, "--hop", "hopping");
+  p.validate("--hop");
   return p;
 }
 

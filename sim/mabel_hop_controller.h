@@ -34,8 +34,10 @@
 /// Gains, limits and encoder resolutions are not in the paper: CHOICES, see Params.
 
 #include <cmath>
+#include <span>
 #include <string>
 
+#include "motorgear/param_access.h"
 #include "sim/simulation.h"
 
 namespace gapsim {
@@ -65,6 +67,10 @@ class MabelHopController {
     double retract_s = 0.05;                      ///< phase V duration
     double min_touchdown_s = 0.01;                ///< shortest phase II (CHOICE)
     double drop_m = 0.15;  ///< run setup, not the controller: start with the hip this much higher (boom tilted up)
+
+    /// Throws InputError(source, field) for a non-finite value, a negative gain or time, or a
+    /// command limit <= 0.
+    void validate(const std::string& source = "hop") const;
   };
 
   enum class Phase { I = 1, II = 2, III = 3, IVa = 4, IVb = 5, V = 6 };
@@ -108,10 +114,12 @@ class MabelHopController {
 
 const char* phaseName(MabelHopController::Phase p);
 
-/// Parses "key=value,key=value" over p (angles in degrees: delta_LA_deg, h_LS_L_deg, h_LS_R_deg,
-/// dminus_LS_L_deg, dminus_LS_R_deg, dplus_LS_L_deg, dplus_LS_R_deg, h_Tor0_deg, dphi_h_d_deg;
-/// torso_update (0/1), drop_m, K_Tor, Kp_LA, Kd_LA, Kp_mLS, Kd_mLS, u_max_mLA, u_max_mLS, velocity_filter_s).
-/// Throws std::invalid_argument naming the key.
+/// Parses "key=value,key=value" over p through hopParamFields() (angles in degrees) and validates
+/// the result. Throws InputError(source "--hop", field = the key) for an unknown key, a value that
+/// is not a number and a value out of range.
 MabelHopController::Params parseHopParams(const std::string& text, MabelHopController::Params p = {});
+/// The hopping controller's settable parameters as a field table (`gapsim-cli params
+/// --controller hop`); angles in degrees.
+std::span<const motorgear::Field<MabelHopController::Params>> hopParamFields();
 
 }  // namespace gapsim

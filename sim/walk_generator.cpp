@@ -2,9 +2,9 @@
 #include "sim/walk_generator.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
-#include <map>
 
 #include "sim/ankle_balance.h"
 #include "sim/input_error.h"
@@ -122,64 +122,52 @@ int WalkParams::stepCount() const {
 
 namespace {
 
-struct KeySpec {
-  const char* key;
-  double WalkParams::*field;
-};
+using motorgear::Field;
+using W = WalkParams;
 
-const KeySpec kKeys[] = {
-    {"speed", &WalkParams::forward_speed_m_s},
-    {"forward_speed", &WalkParams::forward_speed_m_s},
-    {"lateral_speed", &WalkParams::lateral_speed_m_s},
-    {"turn_rate", &WalkParams::turn_rate_rad_s},
-    {"step_duration", &WalkParams::step_duration_s},
-    {"step_height", &WalkParams::step_height_m},
-    {"com_height", &WalkParams::com_height_m},
-    {"double_support", &WalkParams::double_support_fraction},
-    {"foot_spacing", &WalkParams::foot_spacing_m},
-    {"torso_pitch", &WalkParams::torso_pitch_rad},
-    {"zmp_offset_x", &WalkParams::zmp_offset_x_m},
-    {"zmp_inset_y", &WalkParams::zmp_inset_y_m},
-    {"servo_lead", &WalkParams::servo_lead_s},
-    {"prepare", &WalkParams::prepare_s},
-    {"hold", &WalkParams::hold_s},
-    {"settle", &WalkParams::settle_s},
-    {"frame_period", &WalkParams::frame_period_s},
-    {"preview", &WalkParams::preview_s},
-};
+#define GAPSIM_WALK_FIELD(key, unit, member, what) \
+  {key, unit, what, [](const W& p) { return p.member; }, [](W& p, double v) { p.member = v; }}
+
+const std::array<Field<W>, 20> kWalkFields{{
+    GAPSIM_WALK_FIELD("speed", "m/s", forward_speed_m_s, "forward speed (= forward_speed)"),
+    GAPSIM_WALK_FIELD("forward_speed", "m/s", forward_speed_m_s, "forward speed vx, along the torso's x"),
+    GAPSIM_WALK_FIELD("lateral_speed", "m/s", lateral_speed_m_s, "sideways speed vy, positive to the left"),
+    GAPSIM_WALK_FIELD("turn_rate", "rad/s", turn_rate_rad_s, "turn rate omega, positive counter-clockwise"),
+    GAPSIM_WALK_FIELD("step_duration", "s", step_duration_s, "gait cycle: one step with each foot"),
+    GAPSIM_WALK_FIELD("step_height", "m", step_height_m, "swing foot clearance at mid-swing"),
+    GAPSIM_WALK_FIELD("com_height", "m", com_height_m, "COM height above the soles (the cart-table z_c)"),
+    GAPSIM_WALK_FIELD("double_support", "-", double_support_fraction, "share of each single step with both feet down"),
+    GAPSIM_WALK_FIELD("foot_spacing", "m", foot_spacing_m, "lateral distance between the two sole frames"),
+    GAPSIM_WALK_FIELD("torso_pitch", "rad", torso_pitch_rad, "forward lean of the torso"),
+    GAPSIM_WALK_FIELD("zmp_offset_x", "m", zmp_offset_x_m, "ZMP reference ahead of the ankle, in the foot frame"),
+    GAPSIM_WALK_FIELD("zmp_inset_y", "m", zmp_inset_y_m, "ZMP reference moved towards the other foot"),
+    GAPSIM_WALK_FIELD("servo_lead", "s", servo_lead_s, "targets are sent this much early (compensates a servo lag)"),
+    GAPSIM_WALK_FIELD("prepare", "s", prepare_s, "blend from the initial pose into the walking stance"),
+    GAPSIM_WALK_FIELD("hold", "s", hold_s, "standing in the walking stance before the first shift"),
+    GAPSIM_WALK_FIELD("settle", "s", settle_s, "standing after the last step"),
+    GAPSIM_WALK_FIELD("frame_period", "s", frame_period_s, "motion frame and preview-control period"),
+    GAPSIM_WALK_FIELD("preview", "s", preview_s, "preview horizon"),
+    {"steps", "-", "single steps, the closing step included", [](const W& p) { return static_cast<double>(p.steps); },
+     [](W& p, double v) { p.steps = motorgear::toInt(v, 1, 10000, "steps"); }},
+    {"duration", "s", "walking time instead of steps; unset by default (listed as 0)",
+     [](const W& p) { return p.duration_s.value_or(0.0); }, [](W& p, double v) { p.duration_s = v; }},
+}};
+
+#undef GAPSIM_WALK_FIELD
 
 }  // namespace
 
-std::string walkParamKeys() {
-  std::string s;
-  for (const KeySpec& k : kKeys) s += std::string(s.empty() ? "" : ", ") + k.key;
-  return s + ", steps, duration";
-}
+std::span<const motorgear::Field<WalkParams>> walkParamFields() { return kWalkFields; }
+
+std::string walkParamKeys() { return fieldKeys(walkParamFields()); }
 
 WalkParams parseWalkParams(const std::string& spec, WalkParams p) {
-  bool steps_given = false;
-  for (const KeyValue& kv : parseKeyValues(spec, "--walk", walkParamKeys())) {
-    const std::string& key = kv.key;
-    const double v = kv.value;
-    if (key == "steps") {
-      if (v != std::floor(v) || v < 1 || v > 10000) throw InputError("--walk", 0, key, "must be a whole number from 1 to 10000, got '" + kv.text + "'");
-      p.steps = static_cast<int>(v);
-      steps_given = true;
-      continue;
-    }
-    if (key == "duration") {
-      p.duration_s = v;
-      continue;
-    }
-    bool found = false;
-    for (const KeySpec& k : kKeys)
-      if (key == k.key) {
-        p.*(k.field) = v;
-        found = true;
-      }
-    if (!found) throw InputError("--walk", 0, key, "unknown walk parameter '" + key + "' (keys: " + walkParamKeys() + ")");
-  }
-  if (steps_given && p.duration_s) throw InputError("--walk", 0, "", "give steps or duration, not both");
+  const std::vector<KeyValue> items = parseKeyValues(spec, "--walk", walkParamKeys());
+  applyKeyValues(walkParamFields(), items, p, "--walk", "walk");
+  auto given = [&](const char* key) {
+    return std::any_of(items.begin(), items.end(), [&](const KeyValue& kv) { return kv.key == key; });
+  };
+  if (given("steps") && p.duration_s) throw InputError("--walk", 0, "", "give steps or duration, not both");
   p.validate();
   return p;
 }

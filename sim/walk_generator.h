@@ -34,9 +34,11 @@
 /// "LLeg: out of reach: ...", "lateral_speed: ... feet would collide ...".
 
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "motorgear/param_access.h"
 #include "sim/motion.h"
 #include "sim/robot_model.h"
 #include "sim/walk_ik.h"
@@ -81,6 +83,9 @@ struct WalkParams {
 WalkParams parseWalkParams(const std::string& spec, WalkParams base = {});
 /// The keys parseWalkParams accepts, comma-separated.
 std::string walkParamKeys();
+/// The walk's parameters as a field table: name, unit, meaning, get, set (`gapsim-cli params
+/// --controller walk` lists them with their defaults).
+std::span<const motorgear::Field<WalkParams>> walkParamFields();
 
 struct Footstep {
   LegSide side = LegSide::Left;  ///< the foot placed

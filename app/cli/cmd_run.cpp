@@ -19,12 +19,7 @@ namespace {
 /// --controller hop: MABEL's hopping controller instead of a motion (sim/mabel_hop_run.h).
 int runController(const RunArgs& o, RunSetup& s, bool profile = false) {
   if (s.motion) throw InputError("", 0, "--controller", "give --motion or --controller, not both");
-  MabelHopController::Params hp;
-  try {
-    hp = parseHopParams(o.hop);
-  } catch (const std::invalid_argument& e) {
-    throw InputError("", 0, "--hop", e.what());
-  }
+  const MabelHopController::Params hp = parseHopParams(o.hop);
   if (hp.drop_m > 0) {
     // Start in the air: the boom tilted up so that the hip is drop_m higher (hop from a drop).
     std::shared_ptr<RobotModel> m;

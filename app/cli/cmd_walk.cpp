@@ -38,19 +38,28 @@ Action addWalk(CLI::App& app) {
       "`gapsim-cli run --motion FILE` (or generate and play at once with `run --walk key=value,...`). "
       "step_duration is the gait cycle (one step with each foot). See docs/walk.md.");
   app.add_option("--robot", a->robot, "a Nao-like robot (name or file)")->capture_default_str();
-  app.add_option("--speed", a->speed, "forward speed (m/s); default 0.2");
-  app.add_option("--lateral-speed", a->lateral_speed, "sideways speed, positive to the left (m/s); default 0");
-  app.add_option("--turn-rate", a->turn_rate, "turn rate, positive counter-clockwise (rad/s); default 0");
-  app.add_option("--step-duration", a->step_duration, "gait cycle: one step with each foot (s); default 1.0");
-  app.add_option("--step-height", a->step_height, "swing foot clearance (m); default 0.02");
-  app.add_option("--com-height", a->com_height, "COM height above the soles (m); default 0.25");
-  app.add_option("--double-support", a->double_support, "double-support share of each step (0..0.9); default 0.2");
-  app.add_option("--foot-spacing", a->foot_spacing, "lateral distance between the soles (m); default 0.1");
-  auto* steps = app.add_option("--steps", a->steps, "single steps, the closing step included; default 20");
+  // Help texts take unit, meaning and default from the walk's field table: one place.
+  auto help = [](const char* key) {
+    const WalkParams defaults;
+    for (const auto& f : walkParamFields())
+      if (f.name == key) return std::string(f.description) + " (" + std::string(f.unit) + "); default " + sixDigits(f.get(defaults));
+    return std::string(key);
+  };
+  app.add_option("--speed", a->speed, help("forward_speed"));
+  app.add_option("--lateral-speed", a->lateral_speed, help("lateral_speed"));
+  app.add_option("--turn-rate", a->turn_rate, help("turn_rate"));
+  app.add_option("--step-duration", a->step_duration, help("step_duration"));
+  app.add_option("--step-height", a->step_height, help("step_height"));
+  app.add_option("--com-height", a->com_height, help("com_height"));
+  app.add_option("--double-support", a->double_support, help("double_support"));
+  app.add_option("--foot-spacing", a->foot_spacing, help("foot_spacing"));
+  auto* steps = app.add_option("--steps", a->steps, help("steps"));
   auto* dur = app.add_option("--duration", a->duration, "walking time (s), instead of --steps");
   steps->excludes(dur);
-  app.add_option("--torso-pitch", a->torso_pitch, "forward lean of the torso (rad); default 0");
-  app.add_option("--params", a->params, "further walk parameters as key=value,... (keys: " + walkParamKeys() + ")");
+  app.add_option("--torso-pitch", a->torso_pitch, help("torso_pitch"));
+  app.add_option("--params", a->params,
+                 "further walk parameters as key=value,... (keys: " + walkParamKeys() +
+                     "; `gapsim-cli params --controller walk` lists them)");
   app.add_flag("--kick", a->kick, "write the keyframe kick (sim/walk_kick.h) instead of a walk");
   app.add_option("--out", a->out, "motion CSV to write")->required();
   addForceOption(app, a->force);

@@ -200,8 +200,8 @@ bool ScriptedRun::start() {
     MabelHopController::Params hp;
     try {
       hp = parseHopParams(o_.hop.toStdString());
-    } catch (const std::invalid_argument& e) {
-      std::cerr << "gapsim: --hop: " << e.what() << "\n";
+    } catch (const InputError& e) {
+      std::cerr << "gapsim: " << e.what() << "\n";
       return false;
     }
     if (!w_->setHopController(true, hp)) return false;

@@ -144,8 +144,10 @@ TEST(MabelHop, OptionsParseAndTheControllerLeavesFlight) {
   EXPECT_FALSE(p.torso_update);
   EXPECT_DOUBLE_EQ(p.K_Tor, 0.25);
   EXPECT_NEAR(p.delta_LA_rad, 20 * M_PI / 180, 1e-15);
-  EXPECT_THROW(parseHopParams("bogus=1"), std::invalid_argument);
-  EXPECT_THROW(parseHopParams("K_Tor=x"), std::invalid_argument);
+  EXPECT_THROW(parseHopParams("bogus=1"), InputError);
+  EXPECT_THROW(parseHopParams("K_Tor=x"), InputError);
+  EXPECT_THROW(parseHopParams("K_Tor=nan"), InputError);
+  EXPECT_THROW(parseHopParams("u_max_mLA=0"), InputError);
   // Standing at t = 0 counts as a touchdown (I -> II); the kick-off follows once the boom's
   // vertical rate is small (II -> III).
   auto m = std::make_shared<RobotModel>(loadRobotFile(resolveRobotFile("mabel")));
