@@ -534,10 +534,12 @@ void applyRootJoints(Ctx& c, RobotModel& m) {
 // What each element may hold, with units and ranges, is stated once in sim/gapsim_elements.cpp;
 // a Reader reads one element against its row there, and each element has one small handler.
 
-/// The listed name at most two edits from `n`, the likely intent of a typo ("" when none is).
+/// The listed name closest to `n` by edit distance (Levenshtein), the likely intent of a typo: at
+/// most one edit away, two for names of 8 characters or more ("" when none is). More would
+/// suggest `name` for `frame`.
 std::string closestName(std::string_view n, const std::vector<std::string>& names) {
   std::string best;
-  std::size_t best_d = 3;
+  std::size_t best_d = n.size() >= 8 ? 3 : 2;
   for (const std::string& s : names) {
     std::vector<std::size_t> row(s.size() + 1);
     for (std::size_t j = 0; j <= s.size(); ++j) row[j] = j;
