@@ -15,6 +15,7 @@
 #include <set>
 #include <sstream>
 
+#include "sim/gapsim_elements.h"
 #include "sim/input_error.h"
 #include "sim/mesh.h"
 #include "sim/parameters.h"
@@ -47,6 +48,7 @@ struct Ctx {
     Eigen::Vector3d axis = Eigen::Vector3d::UnitX();
   };
   std::vector<RootJoint> root_joints;
+  std::vector<const XMLElement*> gapsim_params;  // <gapsim><param>, applied after the rest of <gapsim>
 
   [[noreturn]] void fail(const XMLElement* e, const std::string& field, const std::string& what) const {
     throw InputError(file, e ? e->GetLineNum() : 0, field, what);
@@ -528,18 +530,163 @@ void applyRootJoints(Ctx& c, RobotModel& m) {
   }
 }
 
-int requireLink(const Ctx& c, const XMLElement* e, const RobotModel& m, const std::string& field) {
-  std::string name = attrString(c, e, "link", field);
-  int idx = m.linkIndex(name);
-  if (idx < 0) c.fail(e, field + "@link", "unknown link '" + name + "'");
+// --- <gapsim> ---------------------------------------------------------------------------------
+// What each element may hold, with units and ranges, is stated once in sim/gapsim_elements.cpp;
+// a Reader reads one element against its row there, and each element has one small handler.
+
+/// The listed name closest to `n` by edit distance (Levenshtein), the likely intent of a typo: at
+/// most one edit away, two for names of 8 characters or more ("" when none is). More would
+/// suggest `name` for `frame`.
+std::string closestName(std::string_view n, const std::vector<std::string>& names) {
+  std::string best;
+  std::size_t best_d = n.size() >= 8 ? 3 : 2;
+  for (const std::string& s : names) {
+    std::vector<std::size_t> row(s.size() + 1);
+    for (std::size_t j = 0; j <= s.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= n.size(); ++i) {
+      std::size_t diag = row[0];
+      row[0] = i;
+      for (std::size_t j = 1; j <= s.size(); ++j) {
+        const std::size_t up = row[j];
+        row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (n[i - 1] == s[j - 1] ? 0 : 1)});
+        diag = up;
+      }
+    }
+    if (row[s.size()] < best_d) best_d = row[s.size()], best = s;
+  }
+  return best;
+}
+
+template <class T>
+std::vector<std::string> namesOf(const std::vector<T>& items) {
+  std::vector<std::string> out;
+  for (const T& i : items) out.push_back(i.name);
+  return out;
+}
+
+/// One element under <gapsim> read against its row of the table (sim/gapsim_elements.h): the
+/// attributes it may carry with their ranges, and its children. Asking for an attribute the table
+/// does not list is a bug of the parser (std::logic_error), not of the file.
+class Reader {
+ public:
+  Reader(const Ctx& c, const XMLElement* e, const GapsimElement& spec, std::string field)
+      : c_(&c), e_(e), spec_(&spec), field_(std::move(field)) {}
+
+  const XMLElement* element() const { return e_; }
+  const std::string& field() const { return field_; }
+  [[noreturn]] void fail(const std::string& what) const { c_->fail(e_, field_, what); }
+  [[noreturn]] void fail(const std::string& attribute, const std::string& what) const {
+    c_->fail(e_, field_ + "@" + attribute, what);
+  }
+
+  bool has(const char* name) const {
+    attribute(name);
+    return e_->Attribute(name) != nullptr;
+  }
+  /// A non-empty text attribute; it must be present.
+  std::string text(const char* name) const {
+    const GapsimAttribute& a = attribute(name);
+    const char* t = e_->Attribute(name);
+    if (!t || !*t) missing(a);
+    return t;
+  }
+  /// A number in the table's range (or `range`, for a parameter whose unit decides it).
+  double number(const char* name, std::optional<double> fallback = std::nullopt,
+                const plausible::Range* range = nullptr) const {
+    const GapsimAttribute& a = attribute(name);
+    const auto v = attrNumbers(*c_, e_, name, field_, 1, range ? *range : a.range);
+    if (!v) {
+      if (!fallback) missing(a);
+      return *fallback;
+    }
+    if (a.non_negative && (*v)[0] < 0) fail(name, gapsimValueText((*v)[0]) + " is negative; accepted: " + a.accepted());
+    return (*v)[0];
+  }
+  int whole(const char* name, std::optional<int> fallback = std::nullopt) const {
+    const double v = number(name, fallback ? std::optional<double>(*fallback) : std::nullopt);
+    if (v != std::floor(v))
+      fail(name, gapsimValueText(v) + " is not a whole number; accepted: " + attribute(name).accepted());
+    return static_cast<int>(v);
+  }
+  Eigen::Vector3d vec3(const char* name, std::optional<Eigen::Vector3d> fallback = std::nullopt) const {
+    const GapsimAttribute& a = attribute(name);
+    if (auto v = attrNumbers(*c_, e_, name, field_, 3, a.range)) return {(*v)[0], (*v)[1], (*v)[2]};
+    if (!fallback) missing(a);
+    return *fallback;
+  }
+  bool flag(const char* name, bool fallback) const {
+    attribute(name);
+    return attrBool(*c_, e_, name, field_, fallback);
+  }
+  std::string choice(const char* name, std::optional<std::string> fallback = std::nullopt) const {
+    const GapsimAttribute& a = attribute(name);
+    const char* t = e_->Attribute(name);
+    if (!t) {
+      if (!fallback) missing(a);
+      return *fallback;
+    }
+    for (const std::string& ch : a.choices)
+      if (ch == t) return ch;
+    fail(name, "expected " + a.accepted() + ", got '" + t + "'");
+  }
+
+  /// The reader of child element `p`; an element the table does not list is refused.
+  Reader child(const XMLElement* p) const {
+    const std::string n = p->Name();
+    if (const GapsimElement* s = spec_->child(n)) return Reader(*c_, p, *s, field_ + "/" + n);
+    std::string what = "unknown element <" + n + "> in <" + spec_->name + ">";
+    if (spec_->children.empty()) c_->fail(p, field_ + "/" + n, what + ", which has no child elements");
+    if (const std::string s = closestName(n, namesOf(spec_->children)); !s.empty()) what += " (did you mean <" + s + ">?)";
+    c_->fail(p, field_ + "/" + n, what + "; allowed: " + spec_->childNames());
+  }
+  /// This element with "[key]" in its field: a <param> or <joint> named by its name attribute.
+  Reader at(const std::string& key) const { return Reader(*c_, e_, *spec_, field_ + "[" + key + "]"); }
+
+  /// Refuses the attributes the table does not list for this element.
+  void checkAttributes() const {
+    for (const tinyxml2::XMLAttribute* a = e_->FirstAttribute(); a; a = a->Next()) {
+      if (spec_->attribute(a->Name())) continue;
+      std::string what = "unknown attribute of <" + spec_->name + ">";
+      if (const std::string s = closestName(a->Name(), namesOf(spec_->attributes)); !s.empty())
+        what += " (did you mean '" + s + "'?)";
+      what += spec_->attributes.empty() ? "; it takes none" : "; allowed: " + spec_->attributeNames();
+      fail(a->Name(), what);
+    }
+  }
+  /// Refuses attributes and child elements, at any depth, that the table does not list.
+  void check() const {
+    checkAttributes();
+    for (const XMLElement* p = e_->FirstChildElement(); p; p = p->NextSiblingElement()) child(p).check();
+  }
+
+ private:
+  const GapsimAttribute& attribute(const char* name) const {
+    if (const GapsimAttribute* a = spec_->attribute(name)) return *a;
+    throw std::logic_error("sim/gapsim_elements.cpp lists no attribute '" + std::string(name) + "' of <" +
+                           spec_->name + ">");
+  }
+  [[noreturn]] void missing(const GapsimAttribute& a) const {
+    fail(a.name, "missing attribute (" + a.doc + (a.kind == AttributeKind::Text ? "" : "; " + a.accepted()) + ")");
+  }
+
+  const Ctx* c_;
+  const XMLElement* e_;
+  const GapsimElement* spec_;
+  std::string field_;
+};
+
+int requireLink(const Reader& r, const RobotModel& m) {
+  const std::string name = r.text("link");
+  const int idx = m.linkIndex(name);
+  if (idx < 0) r.fail("link", "unknown link '" + name + "'");
   return idx;
 }
 
-int requireJoint(const Ctx& c, const XMLElement* e, const RobotModel& m, const std::string& field) {
-  std::string name = attrString(c, e, "joint", field);
-  int idx = m.jointIndex(name);
-  if (idx < 0) c.fail(e, field + "@joint", "unknown joint '" + name + "'");
-  if (!m.joints[idx].movable()) c.fail(e, field + "@joint", "joint '" + name + "' is fixed");
+int requireJoint(const Reader& r, const RobotModel& m) {
+  const std::string name = r.text("joint");
+  const int idx = m.jointIndex(name);
+  if (idx < 0) r.fail("joint", "unknown joint '" + name + "'");
+  if (!m.joints[idx].movable()) r.fail("joint", "joint '" + name + "' is fixed");
   return idx;
 }
 
@@ -550,54 +697,178 @@ std::vector<std::string> splitNames(const std::string& s) {
   return out;
 }
 
-/// <drivetrain name="legs/typeA" type="motoflex|dynamixel|dynamixel_voltage|ideal|torque"
-///             preset="typeA|typeB (motoflex) | AX-12, AX-18, MX-28, MX-64, MX-106, XL-330 (dynamixel_voltage)"
-///             joints="A B ..." dry_friction_Nm="..."> <param name="gear/J_rotor" value="..."/> ...
-void parseDrivetrain(Ctx& c, const XMLElement* e, RobotModel& m) {
-  const std::string f = "gapsim/drivetrain";
+void parseSource(Ctx&, const Reader& r, RobotModel& m) {
+  m.source_text = r.element()->GetText() ? r.element()->GetText() : "";
+}
+
+/// <joint name value_rad|value_m> in <initial_pose>.
+void parseInitialJoint(const Reader& r, RobotModel& m) {
+  const std::string name = r.text("name");
+  const int idx = m.jointIndex(name);
+  if (idx < 0) r.fail("name", "unknown joint '" + name + "'");
+  const Reader j = r.at(name);
+  if (j.has("value_rad") && j.has("value_m")) j.fail("value_m", "give value_rad or value_m, not both");
+  if (!j.has("value_rad") && !j.has("value_m")) j.fail("value_rad", "missing attribute (value_m for a prismatic joint)");
+  const char* key = j.has("value_rad") ? "value_rad" : "value_m";
+  const double v = j.number(key);
+  const Joint& jt = m.joints[idx];
+  if (jt.has_limits && (v < jt.lower - 1e-9 || v > jt.upper + 1e-9))
+    j.fail(key, "initial value " + gapsimValueText(v) + " outside the joint limits [" + gapsimValueText(jt.lower) +
+                    ", " + gapsimValueText(jt.upper) + "]");
+  m.initial_q[idx] = v;
+}
+
+void parseInitialPose(Ctx&, const Reader& r, RobotModel& m) {
+  Eigen::Isometry3d T = Eigen::Isometry3d::Identity();
+  T.translation() = r.vec3("xyz", Eigen::Vector3d::Zero());
+  T.linear() = rotationFromRpy(r.vec3("rpy", Eigen::Vector3d::Zero()));
+  m.initial_root_pose = T;
+  // Without an explicit height the robot is put on the ground; with one it is taken as given.
+  m.has_ground_clearance = !r.has("xyz");
+  if (r.has("ground_clearance_m")) {
+    m.has_ground_clearance = true;
+    m.ground_clearance_m = r.number("ground_clearance_m");
+  }
+  for (const XMLElement* j = r.element()->FirstChildElement(); j; j = j->NextSiblingElement())
+    parseInitialJoint(r.child(j), m);
+}
+
+void parseSolver(Ctx&, const Reader& r, RobotModel& m) {
+  SolverSettings& s = m.solver;
+  s.dt_s = r.number("dt_s", s.dt_s);
+  if (r.has("stepper")) s.quickstep = r.choice("stepper") == "quick";
+  s.iterations = r.whole("iterations", s.iterations);
+  if (r.has("iterations_plain")) s.plain_iterations = r.whole("iterations_plain");
+  s.min_inertia_kgm2 = r.number("min_inertia_kgm2", s.min_inertia_kgm2);
+  if (r.has("min_inertia_plain_kgm2")) s.plain_min_inertia_kgm2 = r.number("min_inertia_plain_kgm2");
+  s.weld_mass_ratio = r.number("weld_mass_ratio", s.weld_mass_ratio);
+  s.erp = r.number("erp", s.erp);
+  s.cfm = r.number("cfm", s.cfm);
+  s.gravity_m_s2 = r.vec3("gravity_m_s2", s.gravity_m_s2);
+}
+
+void parseContact(Ctx&, const Reader& r, RobotModel& m) {
+  ContactSettings& s = m.contact;
+  s.mu = r.number("mu", s.mu);
+  s.soft_erp = r.number("soft_erp", s.soft_erp);
+  s.soft_cfm = r.number("soft_cfm", s.soft_cfm);
+  s.slip1 = r.number("slip1", s.slip1);
+  s.slip2 = r.number("slip2", s.slip2);
+  s.max_contacts = r.whole("max_contacts", s.max_contacts);
+  s.surface_layer_m = r.number("surface_layer_m", s.surface_layer_m);
+  s.self_collision = r.flag("self_collision", s.self_collision);
+}
+
+void parseGround(Ctx&, const Reader& r, RobotModel& m) { m.ground_plane = r.choice("type") == "plane"; }
+
+void parseImu(const Reader& r, RobotModel& m) {
+  ImuSpec imu{r.text("name"), requireLink(r, m)};
+  imu.R_link_sensor = rotationFromRpy(r.vec3("rpy", Eigen::Vector3d::Zero()));
+  m.imus.push_back(std::move(imu));
+}
+
+void parseFootContact(const Reader& r, RobotModel& m) {
+  m.foot_contacts.push_back({r.text("name"), requireLink(r, m)});
+  for (std::size_t k = 0; k + 1 < m.foot_contacts.size(); ++k)  // their log columns would clash
+    if (m.foot_contacts[k].name == m.foot_contacts.back().name)
+      r.fail("name", "'" + m.foot_contacts.back().name + "' listed twice");
+}
+
+void parseEncoder(const Reader& r, RobotModel& m) {
+  const double resolution = r.number("resolution_rad");
+  if (r.has("joint")) {
+    m.joints[requireJoint(r, m)].encoder_resolution_rad = resolution;
+  } else {
+    for (Joint& j : m.joints) j.encoder_resolution_rad = resolution;
+  }
+}
+
+void parseSensors(Ctx&, const Reader& r, RobotModel& m) {
+  for (const XMLElement* p = r.element()->FirstChildElement(); p; p = p->NextSiblingElement()) {
+    const Reader s = r.child(p);
+    const std::string n = p->Name();
+    if (n == "imu") parseImu(s, m);
+    else if (n == "foot_contact") parseFootContact(s, m);
+    else parseEncoder(s, m);  // the table allows no other child
+  }
+}
+
+void parseFall(Ctx&, const Reader& r, RobotModel& m) { m.fall_tilt_rad = r.number("tilt_deg") * kPi / 180.0; }
+
+void parseDivergence(Ctx&, const Reader& r, RobotModel& m) {
+  m.max_linear_speed_m_s = r.number("max_linear_speed_m_s", m.max_linear_speed_m_s);
+  m.max_angular_speed_rad_s = r.number("max_angular_speed_rad_s", m.max_angular_speed_rad_s);
+}
+
+void parseServoDefaults(Ctx&, const Reader& r, RobotModel& m) {
+  const double gain = r.number("gain_1_s", 20.0);
+  for (Joint& j : m.joints) j.servo.gain_1_s = gain;
+  if (r.has("fmax_Nm")) {
+    const double fm = r.number("fmax_Nm");
+    for (Joint& j : m.joints)
+      if (j.effort <= 0) j.servo.fmax_Nm = fm;
+  }
+}
+
+void parseServo(Ctx&, const Reader& r, RobotModel& m) {
+  Joint& j = m.joints[requireJoint(r, m)];
+  j.servo.gain_1_s = r.number("gain_1_s", j.servo.gain_1_s);
+  j.servo.fmax_Nm = r.number("fmax_Nm", j.servo.fmax_Nm);
+  j.servo.max_velocity_rad_s = r.number("max_velocity_rad_s", j.servo.max_velocity_rad_s);
+}
+
+/// The drive law and its preset parameters, from @type and @preset.
+Drivetrain drivetrainOfType(const Reader& r) {
   Drivetrain d;
-  d.group = attrString(c, e, "name", f);
-  const std::string type = attrString(c, e, "type", f);
+  d.group = r.text("name");
+  const std::string type = r.choice("type");
   if (type == "motoflex") d.kind = DriveKind::MoToFlex;
   else if (type == "dynamixel") d.kind = DriveKind::Dynamixel;
   else if (type == "dynamixel_voltage") d.kind = DriveKind::DynamixelVoltage;
   else if (type == "ideal") d.kind = DriveKind::Ideal;
-  else if (type == "torque") d.kind = DriveKind::Torque;
-  else c.fail(e, f + "@type", "expected motoflex, dynamixel, dynamixel_voltage, ideal or torque, got '" + type + "'");
-  if (const char* pr = e->Attribute("preset"); pr && d.kind == DriveKind::DynamixelVoltage) {
+  else d.kind = DriveKind::Torque;
+  if (!r.has("preset")) return d;
+  const std::string p = r.text("preset");
+  if (d.kind == DriveKind::DynamixelVoltage) {
     try {
-      d.voltage_servo = motorgear::DynamixelServoModel::fromPreset(motorgear::dynamixelPreset(pr));
+      d.voltage_servo = motorgear::DynamixelServoModel::fromPreset(motorgear::dynamixelPreset(p));
     } catch (const std::invalid_argument& ex) {
-      c.fail(e, f + "@preset", ex.what());
+      r.fail("preset", ex.what());
     }
-  } else if (pr) {
-    const std::string p = pr;
-    if (d.kind != DriveKind::MoToFlex) c.fail(e, f + "@preset", "presets exist for types motoflex and dynamixel_voltage only");
-    if (p == "typeA") d.motoflex = motorgear::JointDrivetrain::Params::typeA();
-    else if (p == "typeB") d.motoflex = motorgear::JointDrivetrain::Params::typeB();
-    else c.fail(e, f + "@preset", "expected typeA or typeB, got '" + p + "'");
+  } else if (d.kind != DriveKind::MoToFlex) {
+    r.fail("preset", "presets exist for types motoflex and dynamixel_voltage only, got type '" + type + "'");
+  } else if (p == "typeA") {
+    d.motoflex = motorgear::JointDrivetrain::Params::typeA();
+  } else if (p == "typeB") {
+    d.motoflex = motorgear::JointDrivetrain::Params::typeB();
+  } else {
+    r.fail("preset", "expected typeA or typeB, got '" + p + "'");
   }
-  d.dry_friction_Nm = attrDouble(c, e, "dry_friction_Nm", f, 0.0, plausible::kEffort);
-  const std::vector<std::string> joints = splitNames(attrString(c, e, "joints", f));
+  return d;
+}
+
+/// <drivetrain name type preset joints dry_friction_Nm> <param name value/> ... </drivetrain>
+void parseDrivetrain(Ctx& c, const Reader& r, RobotModel& m) {
+  Drivetrain d = drivetrainOfType(r);
+  d.dry_friction_Nm = r.number("dry_friction_Nm", 0.0);
   std::vector<int> idx;
-  for (const std::string& jn : joints) {
+  for (const std::string& jn : splitNames(r.text("joints"))) {
     const int j = m.jointIndex(jn);
-    if (j < 0) c.fail(e, f + "@joints", "unknown joint '" + jn + "'");
-    if (!m.joints[j].movable()) c.fail(e, f + "@joints", "joint '" + jn + "' is fixed");
+    if (j < 0) r.fail("joints", "unknown joint '" + jn + "'");
+    if (!m.joints[j].movable()) r.fail("joints", "joint '" + jn + "' is fixed");
     if (m.joints[j].mimic.master >= 0)
-      c.fail(e, f + "@joints", "joint '" + jn + "' is coupled to '" + m.joints[m.joints[j].mimic.master].name +
-                                   "' by <mimic>: its master's drivetrain drives it");
+      r.fail("joints", "joint '" + jn + "' is coupled to '" + m.joints[m.joints[j].mimic.master].name +
+                           "' by <mimic>: its master's drivetrain drives it");
     idx.push_back(j);
   }
   for (int j : idx) {
     // Each joint keeps its own servo settings (used by --plain); the drivetrain replaces the rest.
     m.joints[j].drive = d;
   }
-  for (const XMLElement* p = e->FirstChildElement(); p; p = p->NextSiblingElement()) {
-    if (std::string(p->Name()) != "param") c.fail(p, f + "/" + p->Name(), "expected <param name value>");
-    const std::string leaf = attrString(c, p, "name", f + "/param");
-    const double v = attrDouble(c, p, "value", f + "/param[" + leaf + "]");
-    setInputParameter(m, d.group + "/" + leaf, v, c.file, p->GetLineNum());
+  for (const XMLElement* p = r.element()->FirstChildElement(); p; p = p->NextSiblingElement()) {
+    const Reader pr = r.child(p);
+    const std::string leaf = pr.text("name");
+    setInputParameter(m, d.group + "/" + leaf, pr.at(leaf).number("value"), c.file, p->GetLineNum());
   }
   for (int j : idx) {
     try {
@@ -605,44 +876,45 @@ void parseDrivetrain(Ctx& c, const XMLElement* e, RobotModel& m) {
       if (d.kind == DriveKind::Dynamixel) m.joints[j].drive.dynamixel.validate();
       if (d.kind == DriveKind::DynamixelVoltage) m.joints[j].drive.voltage_servo.validate();
     } catch (const std::invalid_argument& ex) {
-      c.fail(e, f, ex.what());
+      r.fail(ex.what());
     }
   }
 }
 
-/// <soft name="legs/soft" links="LThigh ..." segments="2" D_B_Nm_rad="..." damping_Nms_rad="..."
-///       friction_Nm="..."/>
-void parseSoft(Ctx& c, const XMLElement* e, RobotModel& m) {
-  const std::string f = "gapsim/soft";
+/// Whether link `l` can be split into segments: moved by a joint, with exactly one movable child
+/// joint (its length), nothing with mass fixed to it, and not soft already.
+void checkSoftLink(const Reader& r, const RobotModel& m, int l, const std::string& ln) {
+  if (l < 0) r.fail("links", "unknown link '" + ln + "'");
+  bool moved = false;
+  int children = 0;
+  for (const Joint& j : m.joints) {
+    if (j.child == l && j.movable()) moved = true;
+    children += j.parent == l && j.movable();
+    if (j.parent == l && !j.movable() && m.links[j.child].has_inertial)
+      r.fail("links", "link '" + ln + "' has links with mass fixed to it ('" + m.links[j.child].name +
+                          "'); a soft link must be a single link");
+  }
+  if (!moved) r.fail("links", "link '" + ln + "' is not moved by a joint; only such links can be soft");
+  if (children != 1)
+    r.fail("links", "link '" + ln + "' needs exactly one movable child joint (it defines the link's length), has " +
+                        std::to_string(children));
+  if (!m.links[l].has_inertial) r.fail("links", "link '" + ln + "' has no mass");
+  for (const SoftLink& o : m.soft_links)
+    if (o.link == l) r.fail("links", "link '" + ln + "' is already soft");
+}
+
+/// <soft name links segments D_B_Nm_rad damping_Nms_rad friction_Nm/>
+void parseSoft(Ctx&, const Reader& r, RobotModel& m) {
   SoftLink s;
-  s.group = attrString(c, e, "name", f);
-  s.line = e->GetLineNum();
-  const double segments = attrDouble(c, e, "segments", f, 2);
-  if (!(segments >= 1 && segments <= 16)) c.fail(e, f + "@segments", "must be within 1..16");
-  s.segments = static_cast<int>(segments);
-  s.D_B_Nm_rad = attrDouble(c, e, "D_B_Nm_rad", f, s.D_B_Nm_rad, plausible::parameterRange("N m/rad"));
-  s.damping_Nms_rad = attrDouble(c, e, "damping_Nms_rad", f, s.damping_Nms_rad, plausible::parameterRange("N m s/rad"));
-  s.friction_Nm = attrDouble(c, e, "friction_Nm", f, s.friction_Nm, plausible::parameterRange("N m"));
-  if (!(s.D_B_Nm_rad > 0) || s.damping_Nms_rad < 0 || s.friction_Nm < 0)
-    c.fail(e, f, "D_B_Nm_rad must be > 0, damping_Nms_rad and friction_Nm >= 0");
-  for (const std::string& ln : splitNames(attrString(c, e, "links", f))) {
+  s.group = r.text("name");
+  s.line = r.element()->GetLineNum();
+  s.segments = r.whole("segments", 2);
+  s.D_B_Nm_rad = r.number("D_B_Nm_rad", s.D_B_Nm_rad);
+  s.damping_Nms_rad = r.number("damping_Nms_rad", s.damping_Nms_rad);
+  s.friction_Nm = r.number("friction_Nm", s.friction_Nm);
+  for (const std::string& ln : splitNames(r.text("links"))) {
     const int l = m.linkIndex(ln);
-    if (l < 0) c.fail(e, f + "@links", "unknown link '" + ln + "'");
-    bool moved = false;
-    for (const Joint& j : m.joints) {
-      if (j.child == l && j.movable()) moved = true;
-      if (j.parent == l && !j.movable() && m.links[j.child].has_inertial)
-        c.fail(e, f + "@links", "link '" + ln + "' has links with mass fixed to it ('" + m.links[j.child].name +
-                                    "'); a soft link must be a single link");
-    }
-    if (!moved) c.fail(e, f + "@links", "link '" + ln + "' is not moved by a joint; only such links can be soft");
-    int children = 0;
-    for (const Joint& j : m.joints) children += j.parent == l && j.movable();
-    if (children != 1)
-      c.fail(e, f + "@links", "link '" + ln + "' needs exactly one movable child joint (it defines the link's length)");
-    if (!m.links[l].has_inertial) c.fail(e, f + "@links", "link '" + ln + "' has no mass");
-    for (const SoftLink& o : m.soft_links)
-      if (o.link == l) c.fail(e, f + "@links", "link '" + ln + "' is already soft");
+    checkSoftLink(r, m, l, ln);
     s.link = l;
     m.soft_links.push_back(s);
   }
@@ -656,241 +928,134 @@ plausible::Range leafRange(const std::vector<motorgear::ParamInfo>& info, const 
   return plausible::kAnyNumber;
 }
 
-/// <mabel_leg name="mabel/left" preset="left|right" hip="hip_L" knee="knee_L"
-///            kp_mLA kd_mLA kp_mLS kd_mLS> <param name="spring/K_B" value="..."/> ... </mabel_leg>
-void parseMabelLeg(Ctx& c, const XMLElement* e, RobotModel& m) {
-  const std::string f = "gapsim/mabel_leg";
+/// A <param name value> child of a component whose Params has paramInfo() and set(leaf, value).
+template <class Params>
+void setLeafParam(const Reader& pr, Params& params) {
+  const std::string leaf = pr.text("name");
+  const Reader v = pr.at(leaf);
+  const plausible::Range range = leafRange(Params::paramInfo(), leaf);
+  const double value = v.number("value", std::nullopt, &range);
+  try {
+    params.set(leaf, value);
+  } catch (const std::invalid_argument& ex) {
+    v.fail(ex.what());
+  }
+}
+
+/// <mabel_leg name preset hip knee kp_mLA kd_mLA kp_mLS kd_mLS> <param name value/> ... </mabel_leg>
+void parseMabelLeg(Ctx&, const Reader& r, RobotModel& m) {
   MabelLegSpec s;
-  s.line = e->GetLineNum();
-  s.name = attrString(c, e, "name", f);
-  const std::string preset = e->Attribute("preset") ? e->Attribute("preset") : "left";
-  if (preset == "left") s.params = motorgear::MabelTransmission::Params::left();
-  else if (preset == "right") s.params = motorgear::MabelTransmission::Params::right();
-  else c.fail(e, f + "@preset", "expected left or right, got '" + preset + "'");
+  s.line = r.element()->GetLineNum();
+  s.name = r.text("name");
+  s.params = r.choice("preset", "left") == "left" ? motorgear::MabelTransmission::Params::left()
+                                                  : motorgear::MabelTransmission::Params::right();
   for (const char* key : {"hip", "knee"}) {
-    const std::string jn = attrString(c, e, key, f);
+    const std::string jn = r.text(key);
     const int j = m.jointIndex(jn);
-    if (j < 0) c.fail(e, f + "@" + key, "unknown joint '" + jn + "'");
+    if (j < 0) r.fail(key, "unknown joint '" + jn + "'");
     if (m.joints[j].type == JointType::Fixed || m.joints[j].type == JointType::Prismatic)
-      c.fail(e, f + "@" + key, "joint '" + jn + "' must be a hinge");
+      r.fail(key, "joint '" + jn + "' must be a hinge");
     if (m.joints[j].drive.kind != DriveKind::Torque)
-      c.fail(e, f + "@" + key, "joint '" + jn + "' must be torque-driven (<drivetrain type=\"torque\">) before <mabel_leg>");
+      r.fail(key, "joint '" + jn + "' must be torque-driven (<drivetrain type=\"torque\">) before <mabel_leg>");
     for (const MabelLegSpec& o : m.mabel_legs)
-      if (o.hip == j || o.knee == j) c.fail(e, f + "@" + key, "joint '" + jn + "' is already driven by '" + o.name + "'");
+      if (o.hip == j || o.knee == j) r.fail(key, "joint '" + jn + "' is already driven by '" + o.name + "'");
     (std::string(key) == "hip" ? s.hip : s.knee) = j;
   }
-  s.kp_mLA = attrDouble(c, e, "kp_mLA", f, s.kp_mLA);
-  s.kd_mLA = attrDouble(c, e, "kd_mLA", f, s.kd_mLA);
-  s.kp_mLS = attrDouble(c, e, "kp_mLS", f, s.kp_mLS);
-  s.kd_mLS = attrDouble(c, e, "kd_mLS", f, s.kd_mLS);
-  if (!(s.kp_mLA >= 0 && s.kd_mLA >= 0 && s.kp_mLS >= 0 && s.kd_mLS >= 0))
-    c.fail(e, f, "kp_mLA, kd_mLA, kp_mLS, kd_mLS must be >= 0");
-  for (const XMLElement* p = e->FirstChildElement(); p; p = p->NextSiblingElement()) {
-    if (std::string(p->Name()) != "param") c.fail(p, f + "/" + p->Name(), "expected <param name value>");
-    const std::string leaf = attrString(c, p, "name", f + "/param");
-    const double v = attrDouble(c, p, "value", f + "/param[" + leaf + "]", std::nullopt,
-                                leafRange(motorgear::MabelTransmission::Params::paramInfo(), leaf));
-    try {
-      s.params.set(leaf, v);
-    } catch (const std::invalid_argument& ex) {
-      c.fail(p, f + "/param[" + leaf + "]", ex.what());
-    }
-  }
+  s.kp_mLA = r.number("kp_mLA", s.kp_mLA);
+  s.kd_mLA = r.number("kd_mLA", s.kd_mLA);
+  s.kp_mLS = r.number("kp_mLS", s.kp_mLS);
+  s.kd_mLS = r.number("kd_mLS", s.kd_mLS);
+  for (const XMLElement* p = r.element()->FirstChildElement(); p; p = p->NextSiblingElement())
+    setLeafParam(r.child(p), s.params);
   try {
     s.params.validate();
   } catch (const std::invalid_argument& ex) {
-    c.fail(e, f, ex.what());
+    r.fail(ex.what());
   }
   m.mabel_legs.push_back(s);
 }
 
-/// <compliant_ground name="mabel/ground"> <toe name="LToe" link="shin_L" xyz="0 0 -0.5"/> ...
-///   <param name="k" value="..."/> </compliant_ground>
-void parseCompliantGround(Ctx& c, const XMLElement* e, RobotModel& m) {
-  const std::string f = "gapsim/compliant_ground";
-  if (!m.compliant_grounds.empty()) c.fail(e, f, "only one <compliant_ground> per robot");
+/// <compliant_ground name> <toe name link xyz/> ... <param name value/> ... </compliant_ground>
+void parseCompliantGround(Ctx&, const Reader& r, RobotModel& m) {
+  if (!m.compliant_grounds.empty()) r.fail("only one <compliant_ground> per robot");
   CompliantGroundSpec g;
-  g.line = e->GetLineNum();
-  g.name = attrString(c, e, "name", f);
-  for (const XMLElement* p = e->FirstChildElement(); p; p = p->NextSiblingElement()) {
-    const std::string pn = p->Name();
-    if (pn == "toe") {
-      ToePoint t;
-      t.name = attrString(c, p, "name", f + "/toe");
-      t.link = requireLink(c, p, m, f + "/toe");
-      t.point_in_link_m = attrVec3(c, p, "xyz", f + "/toe[" + t.name + "]", Eigen::Vector3d::Zero(), plausible::kPosition_m);
-      g.toes.push_back(t);
-    } else if (pn == "param") {
-      const std::string leaf = attrString(c, p, "name", f + "/param");
-      const double v = attrDouble(c, p, "value", f + "/param[" + leaf + "]", std::nullopt,
-                                  leafRange(motorgear::CompliantGround::Params::paramInfo(), leaf));
-      try {
-        g.params.set(leaf, v);
-      } catch (const std::invalid_argument& ex) {
-        c.fail(p, f + "/param[" + leaf + "]", ex.what());
-      }
-    } else {
-      c.fail(p, f + "/" + pn, "expected <toe name link xyz> or <param name value>");
+  g.line = r.element()->GetLineNum();
+  g.name = r.text("name");
+  for (const XMLElement* p = r.element()->FirstChildElement(); p; p = p->NextSiblingElement()) {
+    const Reader pr = r.child(p);
+    if (std::string(p->Name()) == "param") {
+      setLeafParam(pr, g.params);
+      continue;
     }
+    ToePoint t;
+    t.name = pr.text("name");
+    t.link = requireLink(pr, m);
+    t.point_in_link_m = pr.at(t.name).vec3("xyz", Eigen::Vector3d::Zero());
+    g.toes.push_back(t);
   }
-  if (g.toes.empty()) c.fail(e, f, "needs at least one <toe>");
+  if (g.toes.empty()) r.fail("needs at least one <toe>");
   try {
     g.params.validate();
   } catch (const std::invalid_argument& ex) {
-    c.fail(e, f, ex.what());
+    r.fail(ex.what());
   }
   m.compliant_grounds.push_back(g);
 }
 
-void parseGapsim(Ctx& c, const XMLElement* g, RobotModel& m) {
-  std::vector<const XMLElement*> params;  // applied last, in file order
-  for (const XMLElement* e = g->FirstChildElement(); e; e = e->NextSiblingElement()) {
-    std::string n = e->Name();
-    std::string f = "gapsim/" + n;
-    if (n == "source") {
-      m.source_text = e->GetText() ? e->GetText() : "";
-    } else if (n == "initial_pose") {
-      m.initial_root_pose = parsePose(c, e, f);
-      // Without an explicit height the robot is put on the ground; with one it is taken as given.
-      m.has_ground_clearance = !e->Attribute("xyz");
-      if (e->Attribute("ground_clearance_m")) {
-        m.has_ground_clearance = true;
-        m.ground_clearance_m = attrDouble(c, e, "ground_clearance_m", f, std::nullopt, plausible::kPosition_m);
-      }
-      for (const XMLElement* j = e->FirstChildElement(); j; j = j->NextSiblingElement()) {
-        if (std::string(j->Name()) != "joint") c.fail(j, f + "/" + j->Name(), "expected <joint name value_rad>");
-        std::string name = attrString(c, j, "name", f + "/joint");
-        int idx = m.jointIndex(name);
-        if (idx < 0) c.fail(j, f + "/joint@name", "unknown joint '" + name + "'");
-        const char* key = j->Attribute("value_rad") ? "value_rad" : "value_m";
-        double v = attrDouble(c, j, key, f + "/joint[" + name + "]", std::nullopt, plausible::kJointPosition);
-        const Joint& jt = m.joints[idx];
-        if (jt.has_limits && (v < jt.lower - 1e-9 || v > jt.upper + 1e-9))
-          c.fail(j, f + "/joint[" + name + "]@" + key,
-                 "initial value " + std::to_string(v) + " outside the joint limits [" + std::to_string(jt.lower) +
-                     ", " + std::to_string(jt.upper) + "]");
-        m.initial_q[idx] = v;
-      }
-    } else if (n == "solver") {
-      SolverSettings& s = m.solver;
-      s.dt_s = attrDouble(c, e, "dt_s", f, s.dt_s, plausible::kTimeStep_s);
-      if (const char* st = e->Attribute("stepper")) {
-        std::string v = st;
-        if (v == "quick") s.quickstep = true;
-        else if (v == "big") s.quickstep = false;
-        else c.fail(e, f + "@stepper", "expected quick or big, got '" + v + "'");
-      }
-      const double iterations = attrDouble(c, e, "iterations", f, s.iterations);
-      if (!(iterations >= 1 && iterations <= 10000)) c.fail(e, f + "@iterations", "must be within 1..10000");
-      s.iterations = static_cast<int>(iterations);
-      if (e->Attribute("iterations_plain")) {
-        const double plain = attrDouble(c, e, "iterations_plain", f, 0.0);
-        if (!(plain >= 1 && plain <= 10000) || plain != std::floor(plain))
-          c.fail(e, f + "@iterations_plain", "must be a whole number within 1..10000, got " + sixDigits(plain));
-        s.plain_iterations = static_cast<int>(plain);
-      }
-      s.min_inertia_kgm2 = attrDouble(c, e, "min_inertia_kgm2", f, s.min_inertia_kgm2);
-      if (!(s.min_inertia_kgm2 >= 0 && s.min_inertia_kgm2 <= 1))
-        c.fail(e, f + "@min_inertia_kgm2", "must be within 0..1 kg m^2, got " + sixDigits(s.min_inertia_kgm2));
-      if (e->Attribute("min_inertia_plain_kgm2")) {
-        const double plain = attrDouble(c, e, "min_inertia_plain_kgm2", f, 0.0);
-        if (!(plain >= 0 && plain <= 1))
-          c.fail(e, f + "@min_inertia_plain_kgm2", "must be within 0..1 kg m^2, got " + sixDigits(plain));
-        s.plain_min_inertia_kgm2 = plain;
-      }
-      s.weld_mass_ratio = attrDouble(c, e, "weld_mass_ratio", f, s.weld_mass_ratio, plausible::kFraction);
-      s.erp = attrDouble(c, e, "erp", f, s.erp, plausible::kFraction);
-      s.cfm = attrDouble(c, e, "cfm", f, s.cfm, plausible::kCfm);
-      s.gravity_m_s2 = attrVec3(c, e, "gravity_m_s2", f, s.gravity_m_s2, plausible::kAcceleration_m_s2);
-    } else if (n == "contact") {
-      ContactSettings& s = m.contact;
-      s.mu = attrDouble(c, e, "mu", f, s.mu, plausible::kFriction);
-      s.soft_erp = attrDouble(c, e, "soft_erp", f, s.soft_erp, plausible::kFraction);
-      s.soft_cfm = attrDouble(c, e, "soft_cfm", f, s.soft_cfm, plausible::kCfm);
-      s.slip1 = attrDouble(c, e, "slip1", f, s.slip1, plausible::kCfm);
-      s.slip2 = attrDouble(c, e, "slip2", f, s.slip2, plausible::kCfm);
-      const double max_contacts = attrDouble(c, e, "max_contacts", f, s.max_contacts);
-      if (!(max_contacts >= 1 && max_contacts <= 64)) c.fail(e, f + "@max_contacts", "must be within 1..64");
-      s.max_contacts = static_cast<int>(max_contacts);
-      s.surface_layer_m = attrDouble(c, e, "surface_layer_m", f, s.surface_layer_m, plausible::kLength_m);
-      s.self_collision = attrBool(c, e, "self_collision", f, s.self_collision);
+/// <param name value> applies after the rest of <gapsim>, whatever its place in the file.
+void deferParam(Ctx& c, const Reader& r, RobotModel&) { c.gapsim_params.push_back(r.element()); }
 
-    } else if (n == "ground") {
-      std::string t = attrString(c, e, "type", f);
-      if (t == "plane") m.ground_plane = true;
-      else if (t == "none") m.ground_plane = false;
-      else c.fail(e, f + "@type", "expected plane or none, got '" + t + "'");
-    } else if (n == "sensors") {
-      for (const XMLElement* s = e->FirstChildElement(); s; s = s->NextSiblingElement()) {
-        std::string sn = s->Name();
-        std::string fs = f + "/" + sn;
-        if (sn == "imu") {
-          ImuSpec imu{attrString(c, s, "name", fs), requireLink(c, s, m, fs)};
-          imu.R_link_sensor = rotationFromRpy(attrVec3(c, s, "rpy", fs, Eigen::Vector3d::Zero(), plausible::kAngle_rad));
-          m.imus.push_back(std::move(imu));
-        } else if (sn == "foot_contact") {
-          m.foot_contacts.push_back({attrString(c, s, "name", fs), requireLink(c, s, m, fs)});
-          for (std::size_t k = 0; k + 1 < m.foot_contacts.size(); ++k)  // their log columns would clash
-            if (m.foot_contacts[k].name == m.foot_contacts.back().name) c.fail(s, fs + "@name", "listed twice");
-        } else if (sn == "encoder") {
-          double r = attrDouble(c, s, "resolution_rad", fs);
-          if (r < 0) c.fail(s, fs + "@resolution_rad", "must be >= 0");
-          if (s->Attribute("joint")) {
-            m.joints[requireJoint(c, s, m, fs)].encoder_resolution_rad = r;
-          } else {
-            for (Joint& j : m.joints) j.encoder_resolution_rad = r;
-          }
-        } else {
-          c.fail(s, fs, "unknown sensor <" + sn + "> (imu, encoder, foot_contact)");
-        }
-      }
-    } else if (n == "fall") {
-      double deg = attrDouble(c, e, "tilt_deg", f);
-      if (deg <= 0 || deg > 180) c.fail(e, f + "@tilt_deg", "must be within (0, 180]");
-      m.fall_tilt_rad = deg * kPi / 180.0;
-    } else if (n == "divergence") {
-      m.max_linear_speed_m_s = attrDouble(c, e, "max_linear_speed_m_s", f, m.max_linear_speed_m_s);
-      m.max_angular_speed_rad_s = attrDouble(c, e, "max_angular_speed_rad_s", f, m.max_angular_speed_rad_s);
-    } else if (n == "servo_defaults") {
-      double gain = attrDouble(c, e, "gain_1_s", f, 20.0, plausible::kGain_1_s);
-      for (Joint& j : m.joints) j.servo.gain_1_s = gain;
-      if (e->Attribute("fmax_Nm")) {
-        double fm = attrDouble(c, e, "fmax_Nm", f, std::nullopt, plausible::kEffort);
-        for (Joint& j : m.joints)
-          if (j.effort <= 0) j.servo.fmax_Nm = fm;
-      }
-    } else if (n == "servo") {
-      Joint& j = m.joints[requireJoint(c, e, m, f)];
-      j.servo.gain_1_s = attrDouble(c, e, "gain_1_s", f, j.servo.gain_1_s, plausible::kGain_1_s);
-      j.servo.fmax_Nm = attrDouble(c, e, "fmax_Nm", f, j.servo.fmax_Nm, plausible::kEffort);
-      j.servo.max_velocity_rad_s =
-          attrDouble(c, e, "max_velocity_rad_s", f, j.servo.max_velocity_rad_s, plausible::kJointSpeed);
-      if (j.servo.gain_1_s <= 0 || j.servo.fmax_Nm < 0 || j.servo.max_velocity_rad_s <= 0)
-        c.fail(e, f, "gain_1_s and max_velocity_rad_s must be > 0, fmax_Nm >= 0");
-    } else if (n == "drivetrain") {
-      parseDrivetrain(c, e, m);
-    } else if (n == "soft") {
-      parseSoft(c, e, m);
-    } else if (n == "mabel_leg") {
-      parseMabelLeg(c, e, m);
-    } else if (n == "compliant_ground") {
-      parseCompliantGround(c, e, m);
-    } else if (n == "param") {
-      params.push_back(e);
-    } else {
-      c.fail(e, f,
-             "unknown element <" + n +
-                 "> in <gapsim> (source, initial_pose, solver, contact, ground, sensors, fall, divergence, "
-                 "servo_defaults, servo, drivetrain, soft, mabel_leg, compliant_ground, param)");
-    }
+void applyParam(const Reader& r, RobotModel& m, const std::string& file) {
+  const std::string name = r.text("name");
+  setInputParameter(m, name, r.at(name).number("value"), file, r.element()->GetLineNum());
+}
+
+using GapsimHandler = void (*)(Ctx&, const Reader&, RobotModel&);
+
+/// One handler per child of <gapsim> in the table of sim/gapsim_elements.cpp (a test checks that
+/// the two name the same elements).
+constexpr std::pair<std::string_view, GapsimHandler> kGapsimHandlers[] = {
+    {"source", parseSource},
+    {"initial_pose", parseInitialPose},
+    {"solver", parseSolver},
+    {"contact", parseContact},
+    {"ground", parseGround},
+    {"sensors", parseSensors},
+    {"fall", parseFall},
+    {"divergence", parseDivergence},
+    {"servo_defaults", parseServoDefaults},
+    {"servo", parseServo},
+    {"drivetrain", parseDrivetrain},
+    {"soft", parseSoft},
+    {"mabel_leg", parseMabelLeg},
+    {"compliant_ground", parseCompliantGround},
+    {"param", deferParam},
+};
+
+GapsimHandler handlerOf(std::string_view element) {
+  for (const auto& [name, handler] : kGapsimHandlers)
+    if (name == element) return handler;
+  throw std::logic_error("sim/urdf_parser.cpp has no handler for <gapsim><" + std::string(element) + ">");
+}
+
+void parseGapsim(Ctx& c, const XMLElement* g, RobotModel& m) {
+  const Reader root(c, g, gapsimSchema(), "gapsim");
+  root.checkAttributes();
+  for (const XMLElement* e = g->FirstChildElement(); e; e = e->NextSiblingElement()) {
+    const Reader r = root.child(e);  // refuses an element the table does not list
+    r.check();
+    handlerOf(e->Name())(c, r, m);
   }
-  for (const XMLElement* p : params) {
-    const std::string name = attrString(c, p, "name", "gapsim/param");
-    setInputParameter(m, name, attrDouble(c, p, "value", "gapsim/param[" + name + "]"), c.file, p->GetLineNum());
-  }
+  for (const XMLElement* p : c.gapsim_params) applyParam(root.child(p), m, c.file);
 }
 
 }  // namespace
+
+std::vector<std::string> gapsimHandledElements() {
+  std::vector<std::string> out;
+  for (const auto& h : kGapsimHandlers) out.emplace_back(h.first);
+  return out;
+}
 
 RobotModel parseRobotXml(const std::string& xml_text, const std::string& path) {
   Ctx c;

@@ -127,7 +127,7 @@ TEST(BadInputCli, WhatTheFuzzerFoundIsRefusedWithItsLine) {
   // without file or line.
   const std::string src = GAPSIM_SOURCE_DIR;
   expectRefused(cli("run --quiet --duration 0.05 --robot " + src + "/tests/fuzz/regressions/urdf-mabel/foot_contact_twice.urdf"),
-                "foot_contact_twice.urdf:310: gapsim/sensors/foot_contact@name: listed twice");
+                "foot_contact_twice.urdf:310: gapsim/sensors/foot_contact@name: 'LToe' listed twice");
   // A keyframe line repeated: rise simulated 95 s.
   std::string ctrl = "duration_s,hip_yaw_rad,hip_rad,thigh_rad,shin_rad,heel_rad,foot_rad\n";
   for (int k = 0; k < 70; ++k) ctrl += "0.5,0,0,-0.8,0.9,-0.3,0\n";
