@@ -12,6 +12,7 @@
 #include "motorgear/mabel_ground.h"
 #include "motorgear/mabel_transmission.h"
 #include "motorgear/servo_drive.h"
+#include "sim/closest_name.h"
 #include "sim/input_error.h"
 
 namespace gapsim {
@@ -418,22 +419,6 @@ void addWildcards(const RobotModel& m, std::vector<ParamSubtree>& tree) {
   if (!soft.empty()) tree.push_back(softSubtree("*/soft", std::move(soft), false));
 }
 
-/// Levenshtein distance, for the closest-name hint.
-std::size_t editDistance(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diag = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
-
 }  // namespace
 
 std::vector<ParamSubtree> parameterTree(const RobotModel& m) {
@@ -467,14 +452,10 @@ std::string unknownParameterMessage(const std::vector<ParamSubtree>& tree, const
       msg += ": " + t.family + " parameters are " + t.family_form;
       break;
     }
-  std::string closest;
-  std::size_t best = std::max<std::size_t>(3, name.size() / 4) + 1;
+  std::vector<std::string> listed;
   for (const ParamSubtree& t : tree)
-    for (const ParamInfo& i : t.leaves) {
-      const std::string candidate = t.prefix + "/" + i.name;
-      const std::size_t d = editDistance(name, candidate);
-      if (d < best) best = d, closest = candidate;
-    }
+    for (const ParamInfo& i : t.leaves) listed.push_back(t.prefix + "/" + i.name);
+  const std::string closest = closestName(name, listed);
   if (!closest.empty()) msg += "; did you mean '" + closest + "'?";
   // The file is what the command accepts; a model built in memory has only its name.
   const std::string robot = model.source_file.empty() ? model.name : model.source_file;
