@@ -197,177 +197,228 @@ std::string writeUrdf(const RobotModel& m) {
   return x.str();
 }
 
-Mjcf writeMjcf(const RobotModel& m, const MjcfOptions& a) {
-  const double dt = m.solver.dt_s;
-  const size_t nl = m.links.size();
-  // Rigid groups: a link joined to its parent by a fixed joint belongs to its parent's body.
-  std::vector<int> group(nl, -1);
-  group[m.root_link] = m.root_link;
-  for (size_t sweep = 0; sweep <= nl; ++sweep)
-    for (const Joint& j : m.joints)
-      if (group[j.parent] >= 0 && group[j.child] < 0) group[j.child] = j.movable() ? j.child : group[j.parent];
-  Mjcf out;
-  for (size_t l = 0; l < nl; ++l) {
-    if (group[l] < 0) throw std::runtime_error(m.source_file + ": link '" + m.links[l].name + "' is not connected");
-    out.body_of_link.push_back(m.fixed_base && group[l] == m.root_link ? "world" : m.links[group[l]].name);
-  }
-  const std::vector<Eigen::Isometry3d> pose0 =
-      linkPoses(m, std::vector<double>(m.joints.size(), 0.0), Eigen::Isometry3d::Identity());
+namespace {
 
-  std::ostringstream assets;  // inline meshes
-  int mesh_count = 0;
-  std::ostringstream x;
-  auto writeGeom = [&](const Geometry& g, const Eigen::Isometry3d& p, const std::string& ind, bool visual) {
-    x << ind << "<geom";
+/// Writes one MJCF document: the bodies are the rigid groups (links joined by fixed joints), each
+/// in its representative link's frame, nested depth-first over the movable joints.
+class MjcfWriter {
+ public:
+  MjcfWriter(const RobotModel& m, const MjcfOptions& a) : m_(m), a_(a), nl_(m.links.size()) {
+    group_.assign(nl_, -1);
+    group_[m.root_link] = m.root_link;
+    for (size_t sweep = 0; sweep <= nl_; ++sweep)
+      for (const Joint& j : m.joints)
+        if (group_[j.parent] >= 0 && group_[j.child] < 0) group_[j.child] = j.movable() ? j.child : group_[j.parent];
+    for (size_t l = 0; l < nl_; ++l)
+      if (group_[l] < 0) throw std::runtime_error(m.source_file + ": link '" + m.links[l].name + "' is not connected");
+    pose0_ = linkPoses(m, std::vector<double>(m.joints.size(), 0.0), Eigen::Isometry3d::Identity());
+  }
+
+  Mjcf write() {
+    Mjcf out;
+    for (size_t l = 0; l < nl_; ++l)
+      out.body_of_link.push_back(m_.fixed_base && group_[l] == m_.root_link ? "world" : m_.links[group_[l]].name);
+    worldbody();
+    equality();
+    actuators();
+    const std::string a_text = assets_.str();
+    out.xml = header() + (a_text.empty() ? "" : "  <asset>\n" + a_text + "  </asset>\n") + x_.str();
+    return out;
+  }
+
+ private:
+  std::string header() const {
+    std::ostringstream head;
+    head << "<mujoco model=\"" << xmlEscape(a_.model_name.empty() ? m_.name : a_.model_name) << "\">\n"
+         << "  <!-- Written by gapsim from " << xmlEscape(m_.source_file)
+         << " (sim/robot_export.h says what is kept). -->\n"
+         << "  <compiler angle=\"radian\" inertiafromgeom=\"false\" balanceinertia=\"true\" boundmass=\"1e-6\" "
+            "boundinertia=\"1e-12\"/>\n"
+         << "  <option timestep=\"" << num12(m_.solver.dt_s) << "\" gravity=\"" << vec12(m_.solver.gravity_m_s2)
+         << "\"/>\n"
+         << "  <default>\n"
+         << "    <geom friction=\"" << num12(m_.contact.mu) << " 0.005 0.0001\" contype=\"1\" conaffinity=\""
+         << (m_.contact.self_collision ? 1 : 0) << "\"/>\n"
+         << "  </default>\n";
+    return head.str();
+  }
+
+  /// The geometry's shape attributes; a mesh goes inline into the assets (vertices in metres, the
+  /// URDF scale applied): no file paths, and COLLADA, which MuJoCo 2.2 does not read, works too.
+  void shape(const Geometry& g) {
     switch (g.type) {
       case Geometry::Type::Box:
-        x << " type=\"box\" size=\"" << vec12(g.size_m / 2) << '"';
-        break;
+        x_ << " type=\"box\" size=\"" << vec12(g.size_m / 2) << '"';
+        return;
       case Geometry::Type::Sphere:
-        x << " type=\"sphere\" size=\"" << num12(g.size_m.x()) << '"';
-        break;
+        x_ << " type=\"sphere\" size=\"" << num12(g.size_m.x()) << '"';
+        return;
       case Geometry::Type::Capsule:
-        x << " type=\"capsule\" size=\"" << num12(g.size_m.x()) << ' ' << num12(g.size_m.y() / 2) << '"';
-        break;
+        x_ << " type=\"capsule\" size=\"" << num12(g.size_m.x()) << ' ' << num12(g.size_m.y() / 2) << '"';
+        return;
       case Geometry::Type::Cylinder:
-        x << " type=\"cylinder\" size=\"" << num12(g.size_m.x()) << ' ' << num12(g.size_m.y() / 2) << '"';
+        x_ << " type=\"cylinder\" size=\"" << num12(g.size_m.x()) << ' ' << num12(g.size_m.y() / 2) << '"';
+        return;
+      case Geometry::Type::Mesh:
         break;
-      case Geometry::Type::Mesh: {
-        if (!g.mesh) return;
-        // Inline (vertices in metres, the URDF scale applied): no file paths, and COLLADA, which
-        // MuJoCo 2.2 does not read, works too.
-        const std::string name = "mesh" + std::to_string(mesh_count++);
-        assets << "    <mesh name=\"" << name << "\" vertex=\"";
-        for (const auto& v : g.mesh->vertices) assets << vec12(v.cast<double>().cwiseProduct(g.mesh_scale)) << ' ';
-        assets << "\" face=\"";
-        for (const auto& t : g.mesh->triangles) assets << t[0] << ' ' << t[1] << ' ' << t[2] << ' ';
-        assets << "\"/>\n";
-        x << " type=\"mesh\" mesh=\"" << name << '"';
-        break;
-      }
     }
-    if (visual) x << " contype=\"0\" conaffinity=\"0\" group=\"1\"";
-    if (visual && g.has_color) x << " rgba=\"" << vec12(g.rgba.head<3>()) << ' ' << num12(g.rgba.w()) << '"';
-    x << " pos=\"" << vec12(p.translation()) << "\" quat=\"" << quat12(p.linear()) << "\"/>\n";
-  };
-  auto writeGeoms = [&](int rep, const std::string& ind) {
-    const Eigen::Isometry3d rep_inv = pose0[rep].inverse();
-    for (size_t l = 0; l < nl; ++l) {
-      if (group[l] != rep) continue;
-      for (const Geometry& g : m.links[l].collisions) writeGeom(g, rep_inv * pose0[l] * g.origin, ind, false);
-      for (const Geometry& g : m.links[l].visuals) writeGeom(g, rep_inv * pose0[l] * g.origin, ind, true);
-    }
-  };
+    const std::string name = "mesh" + std::to_string(mesh_count_++);
+    assets_ << "    <mesh name=\"" << name << "\" vertex=\"";
+    for (const auto& v : g.mesh->vertices) assets_ << vec12(v.cast<double>().cwiseProduct(g.mesh_scale)) << ' ';
+    assets_ << "\" face=\"";
+    for (const auto& t : g.mesh->triangles) assets_ << t[0] << ' ' << t[1] << ' ' << t[2] << ' ';
+    assets_ << "\"/>\n";
+    x_ << " type=\"mesh\" mesh=\"" << name << '"';
+  }
 
-  // Depth-first over movable joints; body frame = the group's representative link frame.
-  std::function<void(int, const std::string&, bool)> writeBody = [&](int rep, const std::string& ind, bool world) {
-    const Eigen::Isometry3d rep_inv = pose0[rep].inverse();
-    if (!world) {
-      std::vector<std::tuple<double, Eigen::Isometry3d, Eigen::Matrix3d>> parts;
-      for (size_t l = 0; l < nl; ++l)
-        if (group[l] == rep && m.links[l].has_inertial)
-          parts.emplace_back(m.links[l].inertial.mass_kg, rep_inv * pose0[l] * m.links[l].inertial.origin,
-                             m.links[l].inertial.inertia_kgm2);
-      const MassProps mp = combine(parts);
-      // A massless body (a frame on a joint) is left to the compiler's boundmass / boundinertia.
-      if (mp.mass_kg > 0) {
-        const Eigen::Matrix3d& I = mp.inertia_kgm2;
-        x << ind << "<inertial pos=\"" << vec12(mp.com) << "\" mass=\"" << num12(mp.mass_kg) << "\" fullinertia=\""
-          << num12(I(0, 0)) << ' ' << num12(I(1, 1)) << ' ' << num12(I(2, 2)) << ' ' << num12(I(0, 1)) << ' '
-          << num12(I(0, 2)) << ' ' << num12(I(1, 2)) << "\"/>\n";
-      }
-    }
-    writeGeoms(rep, ind);
-    for (const Joint& j : m.joints) {
-      if (!j.movable() || group[j.parent] != rep) continue;
-      const Eigen::Isometry3d rel = rep_inv * pose0[j.child];
-      x << ind << "<body name=\"" << xmlEscape(m.links[j.child].name) << "\" pos=\"" << vec12(rel.translation())
-        << "\" quat=\"" << quat12(rel.linear()) << "\">\n";
-      const bool actuated = j.mimic.master < 0 && !(j.drive.kind == DriveKind::Ideal && j.servo.fmax_Nm <= 0);
-      const bool dynamixel = j.drive.kind == DriveKind::Dynamixel;
-      const double kp = dynamixel ? j.drive.dynamixel.kp_Nm_rad : a.kp_Nm_rad;
-      const double armature =
-          std::max(j.drive.armature_kgm2(), actuated ? kp * dt * dt / (a.stability_margin * a.stability_margin) : 0.0);
-      const double damping = j.damping_Nms_rad + (dynamixel                         ? j.drive.dynamixel.kd_Nm_s_rad
-                                                  : actuated || j.mimic.master >= 0 ? a.damping_Nms_rad
-                                                                                    : 0.0);
-      const double friction = (a.joint_friction ? dryFriction_Nm(j) : 0.0) +
-                              (dynamixel && a.joint_friction ? j.drive.dynamixel.kc_Nm : 0.0);
-      x << ind << "  <joint name=\"" << xmlEscape(j.name) << "\" type=\""
-        << (j.type == JointType::Prismatic ? "slide" : "hinge") << "\" axis=\"" << vec12(j.axis) << "\" damping=\""
-        << num12(damping) << "\" armature=\"" << num12(armature) << '"';
-      if (friction > 0) x << " frictionloss=\"" << num12(friction) << '"';
-      if (j.has_limits && j.type != JointType::Continuous)
-        x << " limited=\"true\" range=\"" << num12(j.lower) << ' ' << num12(j.upper) << '"';
-      else
-        x << " limited=\"false\"";
-      x << "/>\n";
-      writeBody(j.child, ind + "  ", false);
-      x << ind << "</body>\n";
-    }
-  };
-  std::ostringstream head;
-  head << "<mujoco model=\"" << xmlEscape(a.model_name.empty() ? m.name : a.model_name) << "\">\n"
-       << "  <!-- Written by gapsim from " << xmlEscape(m.source_file)
-       << " (sim/robot_export.h says what is kept). -->\n"
-       << "  <compiler angle=\"radian\" inertiafromgeom=\"false\" balanceinertia=\"true\" boundmass=\"1e-6\" "
-          "boundinertia=\"1e-12\"/>\n"
-       << "  <option timestep=\"" << num12(dt) << "\" gravity=\"" << vec12(m.solver.gravity_m_s2) << "\"/>\n"
-       << "  <default>\n"
-       << "    <geom friction=\"" << num12(m.contact.mu) << " 0.005 0.0001\" contype=\"1\" conaffinity=\""
-       << (m.contact.self_collision ? 1 : 0) << "\"/>\n"
-       << "  </default>\n";
-  x << "  <worldbody>\n";
-  if (m.ground_plane)
-    x << "    <geom name=\"ground\" type=\"plane\" size=\"0 0 1\" contype=\"0\" conaffinity=\"1\"/>\n";
-  for (const SceneBox& b : m.scene_boxes)
-    x << "    <geom name=\"" << xmlEscape(b.name) << "\" type=\"box\" size=\"" << vec12(b.size_m / 2) << "\" pos=\""
-      << vec12(b.pose.translation()) << "\" quat=\"" << quat12(b.pose.linear())
-      << "\" contype=\"0\" conaffinity=\"1\"/>\n";
-  if (m.fixed_base) {
-    writeBody(m.root_link, "    ", true);
-  } else {
-    const Eigen::Isometry3d root = initialRootPose(m);
-    x << "    <body name=\"" << xmlEscape(m.links[m.root_link].name) << "\" pos=\"" << vec12(root.translation())
-      << "\" quat=\"" << quat12(root.linear()) << "\">\n";
-    if (m.planar_base) {
-      // Two slides in the plane and a hinge about its normal, in the root's initial frame.
-      const Eigen::Vector3d n = root.linear().transpose() * m.planar_normal;
-      const Eigen::Vector3d u = n.unitOrthogonal(), v = n.cross(u);
-      x << "      <joint name=\"root_u\" type=\"slide\" axis=\"" << vec12(u) << "\"/>\n"
-        << "      <joint name=\"root_v\" type=\"slide\" axis=\"" << vec12(v) << "\"/>\n"
-        << "      <joint name=\"root_turn\" type=\"hinge\" axis=\"" << vec12(n) << "\"/>\n";
-    } else {
-      x << "      <freejoint name=\"root\"/>\n";
-    }
-    writeBody(m.root_link, "      ", false);
-    x << "    </body>\n";
+  void geom(const Geometry& g, const Eigen::Isometry3d& p, const std::string& ind, bool visual) {
+    if (g.type == Geometry::Type::Mesh && !g.mesh) return;  // a mesh that was not loaded
+    x_ << ind << "<geom";
+    shape(g);
+    if (visual) x_ << " contype=\"0\" conaffinity=\"0\" group=\"1\"";
+    if (visual && g.has_color) x_ << " rgba=\"" << vec12(g.rgba.head<3>()) << ' ' << num12(g.rgba.w()) << '"';
+    x_ << " pos=\"" << vec12(p.translation()) << "\" quat=\"" << quat12(p.linear()) << "\"/>\n";
   }
-  x << "  </worldbody>\n";
-  bool any_mimic = false;
-  for (const Joint& j : m.joints) any_mimic = any_mimic || (j.movable() && j.mimic.master >= 0);
-  if (any_mimic) {
-    x << "  <equality>\n";
-    for (const Joint& j : m.joints)
-      if (j.movable() && j.mimic.master >= 0)  // q_j = offset + multiplier q_master
-        x << "    <joint joint1=\"" << xmlEscape(j.name) << "\" joint2=\"" << xmlEscape(m.joints[j.mimic.master].name)
-          << "\" polycoef=\"" << num12(j.mimic.offset) << ' ' << num12(j.mimic.multiplier) << " 0 0 0\"/>\n";
-    x << "  </equality>\n";
+
+  void geoms(int rep, const std::string& ind) {
+    const Eigen::Isometry3d rep_inv = pose0_[rep].inverse();
+    for (size_t l = 0; l < nl_; ++l) {
+      if (group_[l] != rep) continue;
+      for (const Geometry& g : m_.links[l].collisions) geom(g, rep_inv * pose0_[l] * g.origin, ind, false);
+      for (const Geometry& g : m_.links[l].visuals) geom(g, rep_inv * pose0_[l] * g.origin, ind, true);
+    }
   }
-  x << "  <actuator>\n";
-  for (const Joint& j : m.joints) {
-    if (!j.movable() || j.mimic.master >= 0 || (j.drive.kind == DriveKind::Ideal && j.servo.fmax_Nm <= 0)) continue;
+
+  /// The group's combined mass properties in the representative's frame. A massless body (a
+  /// frame on a joint) is left to the compiler's boundmass / boundinertia.
+  void inertial(int rep, const std::string& ind) {
+    const Eigen::Isometry3d rep_inv = pose0_[rep].inverse();
+    std::vector<std::tuple<double, Eigen::Isometry3d, Eigen::Matrix3d>> parts;
+    for (size_t l = 0; l < nl_; ++l)
+      if (group_[l] == rep && m_.links[l].has_inertial)
+        parts.emplace_back(m_.links[l].inertial.mass_kg, rep_inv * pose0_[l] * m_.links[l].inertial.origin,
+                           m_.links[l].inertial.inertia_kgm2);
+    const MassProps mp = combine(parts);
+    if (mp.mass_kg <= 0) return;
+    const Eigen::Matrix3d& I = mp.inertia_kgm2;
+    x_ << ind << "<inertial pos=\"" << vec12(mp.com) << "\" mass=\"" << num12(mp.mass_kg) << "\" fullinertia=\""
+       << num12(I(0, 0)) << ' ' << num12(I(1, 1)) << ' ' << num12(I(2, 2)) << ' ' << num12(I(0, 1)) << ' '
+       << num12(I(0, 2)) << ' ' << num12(I(1, 2)) << "\"/>\n";
+  }
+
+  static bool actuated(const Joint& j) {
+    return j.movable() && j.mimic.master < 0 && !(j.drive.kind == DriveKind::Ideal && j.servo.fmax_Nm <= 0);
+  }
+
+  /// The joint with what MuJoCo's position actuator needs around it: armature for the implicit
+  /// stability of kp at this time step, the servo's damping, the dry friction as frictionloss.
+  void joint(const Joint& j, const std::string& ind) {
+    const double dt = m_.solver.dt_s;
     const bool dynamixel = j.drive.kind == DriveKind::Dynamixel;
-    const double kp = dynamixel ? j.drive.dynamixel.kp_Nm_rad : a.kp_Nm_rad;
-    const double fmax = dynamixel ? j.drive.dynamixel.tau_max_Nm : j.servo.fmax_Nm;
-    x << "    <position name=\"" << xmlEscape(j.name) << "\" joint=\"" << xmlEscape(j.name) << "\" kp=\"" << num12(kp)
-      << "\" ctrllimited=\"false\" forcelimited=\"true\" forcerange=\"" << num12(-fmax) << ' ' << num12(fmax)
-      << "\"/>\n";
+    const double kp = dynamixel ? j.drive.dynamixel.kp_Nm_rad : a_.kp_Nm_rad;
+    const double armature = std::max(
+        j.drive.armature_kgm2(), actuated(j) ? kp * dt * dt / (a_.stability_margin * a_.stability_margin) : 0.0);
+    const double damping = j.damping_Nms_rad + (dynamixel                            ? j.drive.dynamixel.kd_Nm_s_rad
+                                                : actuated(j) || j.mimic.master >= 0 ? a_.damping_Nms_rad
+                                                                                     : 0.0);
+    const double friction = (a_.joint_friction ? dryFriction_Nm(j) : 0.0) +
+                            (dynamixel && a_.joint_friction ? j.drive.dynamixel.kc_Nm : 0.0);
+    x_ << ind << "<joint name=\"" << xmlEscape(j.name) << "\" type=\""
+       << (j.type == JointType::Prismatic ? "slide" : "hinge") << "\" axis=\"" << vec12(j.axis) << "\" damping=\""
+       << num12(damping) << "\" armature=\"" << num12(armature) << '"';
+    if (friction > 0) x_ << " frictionloss=\"" << num12(friction) << '"';
+    if (j.has_limits && j.type != JointType::Continuous)
+      x_ << " limited=\"true\" range=\"" << num12(j.lower) << ' ' << num12(j.upper) << '"';
+    else
+      x_ << " limited=\"false\"";
+    x_ << "/>\n";
   }
-  x << "  </actuator>\n</mujoco>\n";
-  const std::string a_text = assets.str();
-  out.xml = head.str() + (a_text.empty() ? "" : "  <asset>\n" + a_text + "  </asset>\n") + x.str();
-  return out;
-}
+
+  /// Depth-first over movable joints; body frame = the group's representative link frame.
+  void body(int rep, const std::string& ind, bool world) {
+    if (!world) inertial(rep, ind);
+    geoms(rep, ind);
+    const Eigen::Isometry3d rep_inv = pose0_[rep].inverse();
+    for (const Joint& j : m_.joints) {
+      if (!j.movable() || group_[j.parent] != rep) continue;
+      const Eigen::Isometry3d rel = rep_inv * pose0_[j.child];
+      x_ << ind << "<body name=\"" << xmlEscape(m_.links[j.child].name) << "\" pos=\"" << vec12(rel.translation())
+         << "\" quat=\"" << quat12(rel.linear()) << "\">\n";
+      joint(j, ind + "  ");
+      body(j.child, ind + "  ", false);
+      x_ << ind << "</body>\n";
+    }
+  }
+
+  void worldbody() {
+    x_ << "  <worldbody>\n";
+    if (m_.ground_plane)
+      x_ << "    <geom name=\"ground\" type=\"plane\" size=\"0 0 1\" contype=\"0\" conaffinity=\"1\"/>\n";
+    for (const SceneBox& b : m_.scene_boxes)
+      x_ << "    <geom name=\"" << xmlEscape(b.name) << "\" type=\"box\" size=\"" << vec12(b.size_m / 2)
+         << "\" pos=\"" << vec12(b.pose.translation()) << "\" quat=\"" << quat12(b.pose.linear())
+         << "\" contype=\"0\" conaffinity=\"1\"/>\n";
+    if (m_.fixed_base) {
+      body(m_.root_link, "    ", true);
+      x_ << "  </worldbody>\n";
+      return;
+    }
+    const Eigen::Isometry3d root = initialRootPose(m_);
+    x_ << "    <body name=\"" << xmlEscape(m_.links[m_.root_link].name) << "\" pos=\"" << vec12(root.translation())
+       << "\" quat=\"" << quat12(root.linear()) << "\">\n";
+    if (m_.planar_base) {
+      // Two slides in the plane and a hinge about its normal, in the root's initial frame.
+      const Eigen::Vector3d n = root.linear().transpose() * m_.planar_normal;
+      const Eigen::Vector3d u = n.unitOrthogonal(), v = n.cross(u);
+      x_ << "      <joint name=\"root_u\" type=\"slide\" axis=\"" << vec12(u) << "\"/>\n"
+         << "      <joint name=\"root_v\" type=\"slide\" axis=\"" << vec12(v) << "\"/>\n"
+         << "      <joint name=\"root_turn\" type=\"hinge\" axis=\"" << vec12(n) << "\"/>\n";
+    } else {
+      x_ << "      <freejoint name=\"root\"/>\n";
+    }
+    body(m_.root_link, "      ", false);
+    x_ << "    </body>\n  </worldbody>\n";
+  }
+
+  /// Mimic joints as joint equalities: q_j = offset + multiplier q_master.
+  void equality() {
+    bool any_mimic = false;
+    for (const Joint& j : m_.joints) any_mimic = any_mimic || (j.movable() && j.mimic.master >= 0);
+    if (!any_mimic) return;
+    x_ << "  <equality>\n";
+    for (const Joint& j : m_.joints)
+      if (j.movable() && j.mimic.master >= 0)
+        x_ << "    <joint joint1=\"" << xmlEscape(j.name) << "\" joint2=\""
+           << xmlEscape(m_.joints[j.mimic.master].name) << "\" polycoef=\"" << num12(j.mimic.offset) << ' '
+           << num12(j.mimic.multiplier) << " 0 0 0\"/>\n";
+    x_ << "  </equality>\n";
+  }
+
+  void actuators() {
+    x_ << "  <actuator>\n";
+    for (const Joint& j : m_.joints) {
+      if (!actuated(j)) continue;
+      const bool dynamixel = j.drive.kind == DriveKind::Dynamixel;
+      const double kp = dynamixel ? j.drive.dynamixel.kp_Nm_rad : a_.kp_Nm_rad;
+      const double fmax = dynamixel ? j.drive.dynamixel.tau_max_Nm : j.servo.fmax_Nm;
+      x_ << "    <position name=\"" << xmlEscape(j.name) << "\" joint=\"" << xmlEscape(j.name) << "\" kp=\""
+         << num12(kp) << "\" ctrllimited=\"false\" forcelimited=\"true\" forcerange=\"" << num12(-fmax) << ' '
+         << num12(fmax) << "\"/>\n";
+    }
+    x_ << "  </actuator>\n</mujoco>\n";
+  }
+
+  const RobotModel& m_;
+  const MjcfOptions& a_;
+  const size_t nl_;
+  std::vector<int> group_;  ///< each link's rigid group, named by its representative link
+  std::vector<Eigen::Isometry3d> pose0_;
+  std::ostringstream assets_, x_;
+  int mesh_count_ = 0;
+};
+
+}  // namespace
+
+Mjcf writeMjcf(const RobotModel& m, const MjcfOptions& a) { return MjcfWriter(m, a).write(); }
 
 }  // namespace gapsim
