@@ -265,22 +265,8 @@ std::string unitList() {
   return s;
 }
 
-ManifestTrial readTrial(const Fields& f, const std::string& dir, int line, int index) {
-  f.onlyKeys({}, {"name", "recording", "robot", "params", "initial_pose", "scene", "commands", "signals", "role", "tags",
-                  "step_duration_s"});
-  ManifestTrial t;
-  t.line = line;
-  t.recording = resolvePath(dir, f.text({"recording"}, "", true));
-  if (!fs::is_regular_file(t.recording)) f.failValue({"recording"}, "no such file (relative paths start at the manifest's directory)");
-  t.name = f.text({"name"}, fs::path(t.recording).stem().string());
-  if (t.name.empty()) f.failValue({"name"}, "must not be empty");
-  (void)index;
-  t.robot = resolveRobot(dir, f.text({"robot"}, ""));
-  t.params = resolvePath(dir, f.text({"params"}, ""));
-  if (!t.params.empty() && !fs::is_regular_file(t.params)) f.failValue({"params"}, "no such parameter file");
-  t.step_duration_s = f.number({"step_duration_s"}, -1, 0, 1e3, "s");
-
-  // Initial pose.
+/// "initial_pose": where the trial starts (the recording's first frame, the robot file, or explicit joints and root).
+void readInitialPose(const Fields& f, ManifestTrial& t) {
   f.onlyKeys({"initial_pose"}, {"from", "root_columns", "joints_rad", "root", "settle_s"});
   const std::string from = f.text({"initial_pose", "from"}, "first_frame");
   if (from == "first_frame") t.initial = InitialPoseSource::kFirstFrame;
@@ -307,8 +293,10 @@ ManifestTrial readTrial(const Fields& f, const std::string& dir, int line, int i
   if (t.initial == InitialPoseSource::kExplicit && t.initial_q_rad.empty() && !t.has_root_pose)
     f.failValue({"initial_pose", "from"}, "explicit needs joints_rad or root");
   if (f.find({"initial_pose", "settle_s"})) t.settle_s = f.number({"initial_pose", "settle_s"}, 0, 0, 10, "s");
+}
 
-  // Scene.
+/// "scene": static boxes (a wall the robot leans on).
+void readScene(const Fields& f, ManifestTrial& t) {
   f.onlyKeys({"scene"}, {"boxes"});
   if (const json* boxes = f.find({"scene", "boxes"})) {
     if (!boxes->is_array()) f.fail({"scene", "boxes"}, shown(*boxes), "expected an array of boxes");
@@ -328,8 +316,10 @@ ManifestTrial readTrial(const Fields& f, const std::string& dir, int line, int i
       t.scene_boxes.push_back(box);
     }
   }
+}
 
-  // Commands.
+/// "commands": the commanded motion, how it is held between samples, its units and its feedback.
+void readCommands(const Fields& f, const std::string& dir, ManifestTrial& t) {
   if (!f.find({"commands"})) f.fail({"commands"}, "", "required field missing (the commanded motion)");
   f.onlyKeys({"commands"}, {"file", "hold", "rate_hz", "units", "sent_as", "balance"});
   t.commands = resolvePath(dir, f.text({"commands", "file"}, "", true));
@@ -361,8 +351,10 @@ ManifestTrial readTrial(const Fields& f, const std::string& dir, int line, int i
     else if (b->is_string() && b->get<std::string>().rfind("balance", 0) == 0) t.balance = b->get<std::string>();
     else f.fail({"commands", "balance"}, shown(*b), "expected true, false or \"balance:roll_rate=..,pitch_rate=..\"");
   }
+}
 
-  // Measured signals.
+/// "signals": the measured columns the replay is compared on, with units and weights.
+void readSignals(const Fields& f, ManifestTrial& t) {
   const json* sigs = f.find({"signals"});
   if (!sigs) f.fail({"signals"}, "", "required field missing (at least one measured signal)");
   if (!sigs->is_array() || sigs->empty()) f.fail({"signals"}, shown(*sigs), "expected a non-empty array");
@@ -382,7 +374,26 @@ ManifestTrial readTrial(const Fields& f, const std::string& dir, int line, int i
     sp.weight = f.number({"signals", k, "weight"}, 1.0, 0, 1e6, "");
     t.measured.push_back(sp);
   }
+}
 
+ManifestTrial readTrial(const Fields& f, const std::string& dir, int line, int index) {
+  f.onlyKeys({}, {"name", "recording", "robot", "params", "initial_pose", "scene", "commands", "signals", "role", "tags",
+                  "step_duration_s"});
+  ManifestTrial t;
+  t.line = line;
+  t.recording = resolvePath(dir, f.text({"recording"}, "", true));
+  if (!fs::is_regular_file(t.recording)) f.failValue({"recording"}, "no such file (relative paths start at the manifest's directory)");
+  t.name = f.text({"name"}, fs::path(t.recording).stem().string());
+  if (t.name.empty()) f.failValue({"name"}, "must not be empty");
+  (void)index;
+  t.robot = resolveRobot(dir, f.text({"robot"}, ""));
+  t.params = resolvePath(dir, f.text({"params"}, ""));
+  if (!t.params.empty() && !fs::is_regular_file(t.params)) f.failValue({"params"}, "no such parameter file");
+  t.step_duration_s = f.number({"step_duration_s"}, -1, 0, 1e3, "s");
+  readInitialPose(f, t);
+  readScene(f, t);
+  readCommands(f, dir, t);
+  readSignals(f, t);
   t.role = f.text({"role"}, "train");
   if (t.role != "train" && t.role != "validate" && t.role != "test")
     f.failValue({"role"}, "expected train, validate or test");
