@@ -102,6 +102,93 @@ void printParameterTable(const calib::Calibration& cal) {
 
 }  // namespace
 
+namespace {
+
+/// What `gapsim-cli calibrate` does once its options are parsed.
+int runCalibrate(const std::shared_ptr<CalibrateArgs>& a, const CLI::Option* generations_opt) {
+  // --- inputs: from the command line, or from the checkpoint when resuming ---
+  nlohmann::json inputs;
+  calib::CalibrationSettings settings = a->settings;
+  if (!a->resume.empty()) {
+    settings = resumeCheckpoint(a->resume, generations_opt->count() > 0 ? a->settings.generations : 0, &inputs);
+  } else {
+    if (a->space.empty() || a->scenarios.empty())
+      throw InputError("", 0, "--space/--scenarios", "both are required (or --resume DIR)");
+    if (a->out.empty()) throw InputError("", 0, "--out", "a results directory is required");
+    inputs = {{"robot", a->robot},         {"params", absolute(a->params)},
+              {"space", absolute(a->space)}, {"scenarios", absolute(a->scenarios)},
+              {"objective", a->objective}, {"m", a->m},
+              {"w_F", a->w_F},             {"w_E", a->w_E},
+              {"sim_seed", std::to_string(a->sim_seed)}, {"stepper", a->stepper},
+              {"f_joints", a->f_joints},   {"prior_weight", a->prior_weight}};
+  }
+  settings.validate();
+  RunArgs ra;
+  ra.robot = inputs.at("robot").get<std::string>();
+  ra.params_file = inputs.at("params").get<std::string>();
+  auto model = loadConfiguredModel(ra);
+  calib::ParameterSpace space = calib::ParameterSpace::load(inputs.at("space").get<std::string>());
+  calib::ScenarioSet set = calib::ScenarioSet::load(inputs.at("scenarios").get<std::string>());
+  checkSimulatedTime(set, a->max_sim_time_s, settings.lambda > 0 ? long{settings.lambda} * settings.generations : 0);
+  calib::ObjectiveSettings os;
+  os.kind = calib::parseObjectiveKind(inputs.at("objective").get<std::string>());
+  os.m = inputs.at("m").get<double>();
+  os.weight_F = inputs.at("w_F").get<double>();
+  os.weight_E = inputs.at("w_E").get<double>();
+  os.sim_seed = std::stoull(inputs.at("sim_seed").get<std::string>());
+  const std::string stepper = inputs.value("stepper", std::string());  // absent in older checkpoints
+  if (!stepper.empty()) os.quickstep = stepper == "quick";
+  os.f_motion_joints_only = inputs.value("f_joints", std::string("all")) == "motion";  // absent in older checkpoints
+  os.prior_weight = inputs.value("prior_weight", 0.0);
+  auto problem = std::make_shared<const calib::CalibrationProblem>(model, space, set, os);
+  calib::EvalFunction fn = [problem](const Eigen::VectorXd& v) { return problem->evaluate(v); };
+
+  // --- backend (MPI worker ranks serve and return here) and results directory ---
+  CalibrationJob job =
+      startCalibrationJob(a->backend, a->jobs, fn, space, settings, a->out, a->resume, a->force, inputs);
+  if (job.served) return kExitOk;
+  std::unique_ptr<calib::BatchEvaluator>& ev = job.ev;
+  std::unique_ptr<calib::Calibration>& cal = job.cal;
+  const std::string dir = a->resume.empty() ? a->out : a->resume;
+  int train = 0, validate = 0;
+  for (const auto& sc : set.scenarios) {
+    train += !sc.holdout;
+    validate += sc.validate;
+  }
+  // Validation runs in this process after each improving generation (one scenario-set evaluation).
+  if (problem->hasValidation())
+    cal->setValidation([problem](const Eigen::VectorXd& v) { return problem->evaluate(v, calib::ScenarioSubset::Validate); });
+  std::printf("calibrate: %s, %d free dimensions (%zu parameters), %d training + %d validation + %zu held-out "
+              "scenarios, objective %s (m = %g)%s, %s, seed %llu, %s%s\n",
+              settings.optimizer.c_str(), space.dimension(), space.entries().size(), train, validate,
+              set.scenarios.size() - static_cast<std::size_t>(train + validate), toString(os.kind).c_str(), os.m,
+              os.prior_weight > 0 ? (", prior weight " + sixDigits(os.prior_weight)).c_str() : "",
+              ev->describe().c_str(), static_cast<unsigned long long>(settings.seed), dir.c_str(),
+              resumedNote(a->resume, *cal).c_str());
+  std::fflush(stdout);
+  cal->run(*ev, &std::cout);
+  ev.reset();  // MPI: stop the workers and finalise before the serial epilogue
+  cal->writeSpread();
+  if (cal->hasValidation()) {
+    std::printf("early stopping: best.params = the training best of generation %d, best validation fitness %.6g "
+                "(initial %.6g); training best %.6g (initial %.6g) in best_train.params, after %ld evaluations; %s\n",
+                cal->bestValidationGeneration(), cal->bestValidationFitness(),
+                cal->validationHistory().front().validation, cal->bestFitness(), cal->initialFitness(),
+                cal->optimizer().evaluations(), dir.c_str());
+    if (!cal->warnings().empty())
+      std::printf("%zu warning(s): validation rose while training fell (%s/warnings.txt)\n", cal->warnings().size(),
+                  dir.c_str());
+  } else {
+    std::printf("best fitness %.6g (initial %.6g) after %ld evaluations; %s/best.params\n", cal->bestFitness(),
+                cal->initialFitness(), cal->optimizer().evaluations(), dir.c_str());
+  }
+  printParameterTable(*cal);
+  writeBestLogsAndSummary(*problem, *cal);
+  return kExitOk;
+}
+
+}  // namespace
+
 Action addCalibrate(CLI::App& app) {
   auto a = std::make_shared<CalibrateArgs>();
   auto& s = a->settings;
@@ -144,87 +231,7 @@ Action addCalibrate(CLI::App& app) {
       ->capture_default_str();
   addJobOptions(app, a->backend, a->jobs, a->out, a->resume, a->force);
   addSimTimeOption(app, a->max_sim_time_s);
-  return [a, generations_opt] {
-    // --- inputs: from the command line, or from the checkpoint when resuming ---
-    nlohmann::json inputs;
-    calib::CalibrationSettings settings = a->settings;
-    if (!a->resume.empty()) {
-      settings = resumeCheckpoint(a->resume, generations_opt->count() > 0 ? a->settings.generations : 0, &inputs);
-    } else {
-      if (a->space.empty() || a->scenarios.empty())
-        throw InputError("", 0, "--space/--scenarios", "both are required (or --resume DIR)");
-      if (a->out.empty()) throw InputError("", 0, "--out", "a results directory is required");
-      inputs = {{"robot", a->robot},         {"params", absolute(a->params)},
-                {"space", absolute(a->space)}, {"scenarios", absolute(a->scenarios)},
-                {"objective", a->objective}, {"m", a->m},
-                {"w_F", a->w_F},             {"w_E", a->w_E},
-                {"sim_seed", std::to_string(a->sim_seed)}, {"stepper", a->stepper},
-                {"f_joints", a->f_joints},   {"prior_weight", a->prior_weight}};
-    }
-    settings.validate();
-    RunArgs ra;
-    ra.robot = inputs.at("robot").get<std::string>();
-    ra.params_file = inputs.at("params").get<std::string>();
-    auto model = loadConfiguredModel(ra);
-    calib::ParameterSpace space = calib::ParameterSpace::load(inputs.at("space").get<std::string>());
-    calib::ScenarioSet set = calib::ScenarioSet::load(inputs.at("scenarios").get<std::string>());
-    checkSimulatedTime(set, a->max_sim_time_s, settings.lambda > 0 ? long{settings.lambda} * settings.generations : 0);
-    calib::ObjectiveSettings os;
-    os.kind = calib::parseObjectiveKind(inputs.at("objective").get<std::string>());
-    os.m = inputs.at("m").get<double>();
-    os.weight_F = inputs.at("w_F").get<double>();
-    os.weight_E = inputs.at("w_E").get<double>();
-    os.sim_seed = std::stoull(inputs.at("sim_seed").get<std::string>());
-    const std::string stepper = inputs.value("stepper", std::string());  // absent in older checkpoints
-    if (!stepper.empty()) os.quickstep = stepper == "quick";
-    os.f_motion_joints_only = inputs.value("f_joints", std::string("all")) == "motion";  // absent in older checkpoints
-    os.prior_weight = inputs.value("prior_weight", 0.0);
-    auto problem = std::make_shared<const calib::CalibrationProblem>(model, space, set, os);
-    calib::EvalFunction fn = [problem](const Eigen::VectorXd& v) { return problem->evaluate(v); };
-
-    // --- backend (MPI worker ranks serve and return here) and results directory ---
-    CalibrationJob job =
-        startCalibrationJob(a->backend, a->jobs, fn, space, settings, a->out, a->resume, a->force, inputs);
-    if (job.served) return kExitOk;
-    std::unique_ptr<calib::BatchEvaluator>& ev = job.ev;
-    std::unique_ptr<calib::Calibration>& cal = job.cal;
-    const std::string dir = a->resume.empty() ? a->out : a->resume;
-    int train = 0, validate = 0;
-    for (const auto& sc : set.scenarios) {
-      train += !sc.holdout;
-      validate += sc.validate;
-    }
-    // Validation runs in this process after each improving generation (one scenario-set evaluation).
-    if (problem->hasValidation())
-      cal->setValidation([problem](const Eigen::VectorXd& v) { return problem->evaluate(v, calib::ScenarioSubset::Validate); });
-    std::printf("calibrate: %s, %d free dimensions (%zu parameters), %d training + %d validation + %zu held-out "
-                "scenarios, objective %s (m = %g)%s, %s, seed %llu, %s%s\n",
-                settings.optimizer.c_str(), space.dimension(), space.entries().size(), train, validate,
-                set.scenarios.size() - static_cast<std::size_t>(train + validate), toString(os.kind).c_str(), os.m,
-                os.prior_weight > 0 ? (", prior weight " + sixDigits(os.prior_weight)).c_str() : "",
-                ev->describe().c_str(), static_cast<unsigned long long>(settings.seed), dir.c_str(),
-                resumedNote(a->resume, *cal).c_str());
-    std::fflush(stdout);
-    cal->run(*ev, &std::cout);
-    ev.reset();  // MPI: stop the workers and finalise before the serial epilogue
-    cal->writeSpread();
-    if (cal->hasValidation()) {
-      std::printf("early stopping: best.params = the training best of generation %d, best validation fitness %.6g "
-                  "(initial %.6g); training best %.6g (initial %.6g) in best_train.params, after %ld evaluations; %s\n",
-                  cal->bestValidationGeneration(), cal->bestValidationFitness(),
-                  cal->validationHistory().front().validation, cal->bestFitness(), cal->initialFitness(),
-                  cal->optimizer().evaluations(), dir.c_str());
-      if (!cal->warnings().empty())
-        std::printf("%zu warning(s): validation rose while training fell (%s/warnings.txt)\n", cal->warnings().size(),
-                    dir.c_str());
-    } else {
-      std::printf("best fitness %.6g (initial %.6g) after %ld evaluations; %s/best.params\n", cal->bestFitness(),
-                  cal->initialFitness(), cal->optimizer().evaluations(), dir.c_str());
-    }
-    printParameterTable(*cal);
-    writeBestLogsAndSummary(*problem, *cal);
-    return kExitOk;
-  };
+  return [a, generations_opt] { return runCalibrate(a, generations_opt); };
 }
 
 Action addTwin(CLI::App& app) {

@@ -21,14 +21,69 @@ std::string absolute(const std::string& p) { return p.empty() ? p : fs::absolute
 
 }  // namespace
 
+namespace {
+
+struct LoopArgs {
+  calib::SimToRealLoopOptions in;
+  std::string out, resume;
+  int jobs = 2;
+  bool force = false;
+};
+
+/// What `gapsim-cli loop` does once its options are parsed.
+int runLoop(const std::shared_ptr<LoopArgs>& a, const CLI::Option* it_opt) {
+  calib::SimToRealLoopOptions in = a->in;
+  std::string out;
+  if (!a->resume.empty()) {
+    const std::string state = a->resume + "/loop.json";
+    if (!fs::exists(state))
+      throw InputError(state, 0, "--resume",
+                       fs::is_directory(a->resume) && onlyLeftoversOfAKilledStart(a->resume, "loop.json")
+                           ? "no loop state to resume from: the loop was stopped before it saved its state; start it "
+                             "again with the same command and --out " + a->resume + " (its leftovers are replaced)"
+                           : "no loop state here (not a loop directory)");
+    nlohmann::json j;
+    try {
+      j = nlohmann::json::parse(readTextFile(state));
+      in = calib::SimToRealLoopOptions::fromJson(j.at("inputs"));
+    } catch (const nlohmann::json::exception& e) {
+      throw InputError(state, 0, "inputs", std::string("unreadable loop state: ") + e.what());
+    }
+    if (it_opt->count() > 0) in.iterations = a->in.iterations;
+    out = a->resume;
+  } else {
+    if (a->out.empty()) throw InputError("", 0, "--out", "a loop directory is required (or --resume DIR)");
+    if (in.reality != "twin") in.reality = absolute(in.reality);
+    in.params = absolute(in.params);
+    in.twin_params = absolute(in.twin_params);
+    in.space = absolute(in.space);
+    in.init_dir = absolute(in.init_dir);
+    in.recordings = absolute(in.recordings);
+    out = a->out;
+    claimOutputDir(out, {}, true, "--out");  // a file or an unwritable place is said as such; emptiness below
+    if (fs::exists(out) && !fs::is_empty(out) && !a->force) {
+      if (!onlyLeftoversOfAKilledStart(out, "loop.json"))
+        throw InputError(out, 0, "--out", "the loop directory is not empty (use --resume to continue it, or --force)");
+      std::fprintf(stderr,
+                   "note: %s holds no loop state, only the temporary files of a loop stopped before it saved "
+                   "its state: starting afresh in it\n",
+                   out.c_str());
+      for (const auto& e : fs::directory_iterator(out)) fs::remove(e.path());
+    }
+  }
+  const calib::SimToRealLoopResult r = calib::runSimToRealLoop(in, out, a->jobs, stdout);
+  switch (r.outcome) {
+    case calib::SimToRealLoopResult::Outcome::kSucceeded: return kExitOk;
+    case calib::SimToRealLoopResult::Outcome::kAwaitingRecordings: return kExitAwaitingRecording;
+    case calib::SimToRealLoopResult::Outcome::kStillFailing: break;
+  }
+  return kExitFailure;
+}
+
+}  // namespace
+
 Action addLoop(CLI::App& app) {
-  struct Args {
-    calib::SimToRealLoopOptions in;
-    std::string out, resume;
-    int jobs = 2;
-    bool force = false;
-  };
-  auto a = std::make_shared<Args>();
+  auto a = std::make_shared<LoopArgs>();
   a->in.twin_params = robotsDirectory() + "/bioloid/calibration/twin_hidden.params";
   a->in.space = robotsDirectory() + "/bioloid/calibration/loop_space.csv";
   a->in.init_dir = robotsDirectory() + "/bioloid/controllers";
@@ -72,54 +127,7 @@ Action addLoop(CLI::App& app) {
   app.add_option("--out", a->out, "loop directory (state, controllers, recordings, calibrations)");
   app.add_option("--resume", a->resume, "continue the loop in this directory");
   app.add_flag("--force", a->force, "start a fresh loop in a non-empty --out directory");
-  return [a, it_opt] {
-    calib::SimToRealLoopOptions in = a->in;
-    std::string out;
-    if (!a->resume.empty()) {
-      const std::string state = a->resume + "/loop.json";
-      if (!fs::exists(state))
-        throw InputError(state, 0, "--resume",
-                         fs::is_directory(a->resume) && onlyLeftoversOfAKilledStart(a->resume, "loop.json")
-                             ? "no loop state to resume from: the loop was stopped before it saved its state; start it "
-                               "again with the same command and --out " + a->resume + " (its leftovers are replaced)"
-                             : "no loop state here (not a loop directory)");
-      nlohmann::json j;
-      try {
-        j = nlohmann::json::parse(readTextFile(state));
-        in = calib::SimToRealLoopOptions::fromJson(j.at("inputs"));
-      } catch (const nlohmann::json::exception& e) {
-        throw InputError(state, 0, "inputs", std::string("unreadable loop state: ") + e.what());
-      }
-      if (it_opt->count() > 0) in.iterations = a->in.iterations;
-      out = a->resume;
-    } else {
-      if (a->out.empty()) throw InputError("", 0, "--out", "a loop directory is required (or --resume DIR)");
-      if (in.reality != "twin") in.reality = absolute(in.reality);
-      in.params = absolute(in.params);
-      in.twin_params = absolute(in.twin_params);
-      in.space = absolute(in.space);
-      in.init_dir = absolute(in.init_dir);
-      in.recordings = absolute(in.recordings);
-      out = a->out;
-      claimOutputDir(out, {}, true, "--out");  // a file or an unwritable place is said as such; emptiness below
-      if (fs::exists(out) && !fs::is_empty(out) && !a->force) {
-        if (!onlyLeftoversOfAKilledStart(out, "loop.json"))
-          throw InputError(out, 0, "--out", "the loop directory is not empty (use --resume to continue it, or --force)");
-        std::fprintf(stderr,
-                     "note: %s holds no loop state, only the temporary files of a loop stopped before it saved "
-                     "its state: starting afresh in it\n",
-                     out.c_str());
-        for (const auto& e : fs::directory_iterator(out)) fs::remove(e.path());
-      }
-    }
-    const calib::SimToRealLoopResult r = calib::runSimToRealLoop(in, out, a->jobs, stdout);
-    switch (r.outcome) {
-      case calib::SimToRealLoopResult::Outcome::kSucceeded: return kExitOk;
-      case calib::SimToRealLoopResult::Outcome::kAwaitingRecordings: return kExitAwaitingRecording;
-      case calib::SimToRealLoopResult::Outcome::kStillFailing: break;
-    }
-    return kExitFailure;
-  };
+  return [a, it_opt] { return runLoop(a, it_opt); };
 }
 
 }  // namespace gapsim::cli

@@ -54,6 +54,89 @@ int defaultKeyframes(const std::string& task) { return task == "kneel" ? 3 : 2; 
 
 }  // namespace
 
+namespace {
+
+/// What `gapsim-cli optimize-controller` does once its options are parsed.
+int runOptimizeController(const std::shared_ptr<OptimizeArgs>& a, const CLI::Option* gen_opt) {
+  nlohmann::json inputs;
+  calib::CalibrationSettings settings = a->settings;
+  std::string dir = a->dir;
+  if (!a->resume.empty()) {
+    settings = resumeCheckpoint(a->resume, gen_opt->count() > 0 ? a->settings.generations : 0, &inputs);
+    if (inputs.value("kind", "") != "optimize-controller")
+      throw InputError(a->resume + "/checkpoint.json", 0, "inputs", "not an optimize-controller run");
+    dir = a->resume;
+    if (!a->out.empty()) inputs["out"] = absolute(a->out);
+  } else {
+    if (a->task.empty()) throw InputError("", 0, "--task", "required: lean, sit or kneel");
+    if (a->out.empty()) throw InputError("", 0, "--out", "the controller file to write is required");
+    if (dir.empty()) dir = a->out + ".run";
+    claimOutputFile(a->out, a->force);
+    inputs = {{"kind", "optimize-controller"},
+              {"robot", a->robot},
+              {"task", a->task},
+              {"keyframes", a->keyframes > 0 ? a->keyframes : defaultKeyframes(a->task)},
+              {"init", absolute(a->init)},
+              {"out", absolute(a->out)},
+              {"sim_seed", std::to_string(a->sim_seed)}};
+  }
+  settings.validate();
+  RunArgs ra;
+  ra.robot = inputs.at("robot").get<std::string>();
+  const auto model = loadConfiguredModel(ra);
+  const auto task = std::make_shared<const RisingTask>(makeRisingTask(inputs.at("task").get<std::string>(), *model));
+  calib::ControllerSpaceSettings cs;
+  cs.keyframes = inputs.at("keyframes").get<int>();
+  std::unique_ptr<KeyframeController> init;
+  if (!inputs.at("init").get<std::string>().empty())
+    init = std::make_unique<KeyframeController>(KeyframeController::read(inputs.at("init").get<std::string>()));
+  const calib::ParameterSpace space = calib::controllerSpace(*task, cs, init.get());
+  const std::uint64_t sim_seed = std::stoull(inputs.at("sim_seed").get<std::string>());
+  calib::EvalFunction fn = [task, space, sim_seed](const Eigen::VectorXd& v) {
+    return calib::evaluateControllerValues(*task, space, v, sim_seed);
+  };
+
+  std::unique_ptr<calib::Calibration> cal =
+      openCalibration(space, settings, dir, a->resume, a->force, inputs, "--dir");
+  std::unique_ptr<calib::BatchEvaluator> ev = localBackend(a->workers == 1 ? "serial" : "local", a->workers, fn);
+  std::printf("optimize-controller: task %s (%s), %d keyframes, %d free dimensions, CMA-ES seed %llu, %s, %s%s\n",
+              task->name.c_str(), task->description.c_str(), cs.keyframes, space.dimension(),
+              static_cast<unsigned long long>(settings.seed), ev->describe().c_str(), dir.c_str(),
+              resumedNote(a->resume, *cal).c_str());
+  std::printf("fitness = -V_ctrl (V_ctrl = integral over [0, T+1] of 1/(tilt + 0.1) dt; larger V is better)\n");
+  std::fflush(stdout);
+  const auto t0 = std::chrono::steady_clock::now();
+  cal->run(*ev, &std::cout);
+  ev.reset();
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  const KeyframeController best = calib::controllerFromValues(space, cal->bestValues());
+  RiseOptions ro;
+  ro.seed = sim_seed;
+  const RiseResult r = evaluateRise(*task, best, ro);
+  const std::string out = inputs.at("out").get<std::string>();
+  char comment[1024];
+  std::snprintf(comment, sizeof comment,
+                "gapsim keyframe controller, BIOLOID rising task '%s' (docs/bioloid.md)\n"
+                "found by: gapsim-cli optimize-controller --robot %s --task %s --keyframes %d --generations %d "
+                "--population %d --sigma0 %g --seed %llu --sim-seed %llu%s%s\n"
+                "result: V_ctrl %.6g, T %.4g s, tilt at T+1 %.4f rad, %s; %ld evaluations",
+                task->name.c_str(), inputs.at("robot").get<std::string>().c_str(), task->name.c_str(), cs.keyframes,
+                settings.generations,
+                settings.lambda > 0 ? settings.lambda : 4 + static_cast<int>(std::floor(3.0 * std::log(space.dimension()))),
+                settings.sigma0, static_cast<unsigned long long>(settings.seed),
+                static_cast<unsigned long long>(sim_seed), init ? " --init " : "",
+                init ? fs::path(init->source()).filename().string().c_str() : "", r.V_ctrl, r.T_s, r.tilt_end_rad,
+                r.upright ? "upright" : "NOT upright", cal->optimizer().evaluations());
+  calib::writeFileAtomically(out, best.toText(comment));
+  std::printf("best V_ctrl %.6g (initial %.6g) after %ld evaluations, %.1f s wall this session; wrote %s\n",
+              -cal->bestFitness(), -cal->initialFitness(), cal->optimizer().evaluations(), wall, out.c_str());
+  printResult("best controller", r);
+  return kExitOk;
+}
+
+}  // namespace
+
 Action addOptimizeController(CLI::App& app) {
   auto a = std::make_shared<OptimizeArgs>();
   auto& s = a->settings;
@@ -73,83 +156,7 @@ Action addOptimizeController(CLI::App& app) {
   app.add_option("--dir", a->dir, "results directory (checkpoint.json, history.csv; default <out>.run)");
   app.add_option("--resume", a->resume, "continue the run whose checkpoint is in this directory");
   app.add_flag("--force", a->force, "replace an existing --out and write into a non-empty results directory");
-  return [a, gen_opt] {
-    nlohmann::json inputs;
-    calib::CalibrationSettings settings = a->settings;
-    std::string dir = a->dir;
-    if (!a->resume.empty()) {
-      settings = resumeCheckpoint(a->resume, gen_opt->count() > 0 ? a->settings.generations : 0, &inputs);
-      if (inputs.value("kind", "") != "optimize-controller")
-        throw InputError(a->resume + "/checkpoint.json", 0, "inputs", "not an optimize-controller run");
-      dir = a->resume;
-      if (!a->out.empty()) inputs["out"] = absolute(a->out);
-    } else {
-      if (a->task.empty()) throw InputError("", 0, "--task", "required: lean, sit or kneel");
-      if (a->out.empty()) throw InputError("", 0, "--out", "the controller file to write is required");
-      if (dir.empty()) dir = a->out + ".run";
-      claimOutputFile(a->out, a->force);
-      inputs = {{"kind", "optimize-controller"},
-                {"robot", a->robot},
-                {"task", a->task},
-                {"keyframes", a->keyframes > 0 ? a->keyframes : defaultKeyframes(a->task)},
-                {"init", absolute(a->init)},
-                {"out", absolute(a->out)},
-                {"sim_seed", std::to_string(a->sim_seed)}};
-    }
-    settings.validate();
-    RunArgs ra;
-    ra.robot = inputs.at("robot").get<std::string>();
-    const auto model = loadConfiguredModel(ra);
-    const auto task = std::make_shared<const RisingTask>(makeRisingTask(inputs.at("task").get<std::string>(), *model));
-    calib::ControllerSpaceSettings cs;
-    cs.keyframes = inputs.at("keyframes").get<int>();
-    std::unique_ptr<KeyframeController> init;
-    if (!inputs.at("init").get<std::string>().empty())
-      init = std::make_unique<KeyframeController>(KeyframeController::read(inputs.at("init").get<std::string>()));
-    const calib::ParameterSpace space = calib::controllerSpace(*task, cs, init.get());
-    const std::uint64_t sim_seed = std::stoull(inputs.at("sim_seed").get<std::string>());
-    calib::EvalFunction fn = [task, space, sim_seed](const Eigen::VectorXd& v) {
-      return calib::evaluateControllerValues(*task, space, v, sim_seed);
-    };
-
-    std::unique_ptr<calib::Calibration> cal =
-        openCalibration(space, settings, dir, a->resume, a->force, inputs, "--dir");
-    std::unique_ptr<calib::BatchEvaluator> ev = localBackend(a->workers == 1 ? "serial" : "local", a->workers, fn);
-    std::printf("optimize-controller: task %s (%s), %d keyframes, %d free dimensions, CMA-ES seed %llu, %s, %s%s\n",
-                task->name.c_str(), task->description.c_str(), cs.keyframes, space.dimension(),
-                static_cast<unsigned long long>(settings.seed), ev->describe().c_str(), dir.c_str(),
-                resumedNote(a->resume, *cal).c_str());
-    std::printf("fitness = -V_ctrl (V_ctrl = integral over [0, T+1] of 1/(tilt + 0.1) dt; larger V is better)\n");
-    std::fflush(stdout);
-    const auto t0 = std::chrono::steady_clock::now();
-    cal->run(*ev, &std::cout);
-    ev.reset();
-    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-
-    const KeyframeController best = calib::controllerFromValues(space, cal->bestValues());
-    RiseOptions ro;
-    ro.seed = sim_seed;
-    const RiseResult r = evaluateRise(*task, best, ro);
-    const std::string out = inputs.at("out").get<std::string>();
-    char comment[1024];
-    std::snprintf(comment, sizeof comment,
-                  "gapsim keyframe controller, BIOLOID rising task '%s' (docs/bioloid.md)\n"
-                  "found by: gapsim-cli optimize-controller --robot %s --task %s --keyframes %d --generations %d "
-                  "--population %d --sigma0 %g --seed %llu --sim-seed %llu%s%s\n"
-                  "result: V_ctrl %.6g, T %.4g s, tilt at T+1 %.4f rad, %s; %ld evaluations",
-                  task->name.c_str(), inputs.at("robot").get<std::string>().c_str(), task->name.c_str(), cs.keyframes,
-                  settings.generations,
-                  settings.lambda > 0 ? settings.lambda : 4 + static_cast<int>(std::floor(3.0 * std::log(space.dimension()))),
-                  settings.sigma0, static_cast<unsigned long long>(settings.seed),
-                  static_cast<unsigned long long>(sim_seed), init ? " --init " : "",
-                  init ? fs::path(init->source()).filename().string().c_str() : "", r.V_ctrl, r.T_s, r.tilt_end_rad,
-                  r.upright ? "upright" : "NOT upright", cal->optimizer().evaluations());
-    calib::writeFileAtomically(out, best.toText(comment));
-    std::printf("best V_ctrl %.6g (initial %.6g) after %ld evaluations, %.1f s wall this session; wrote %s\n",
-                -cal->bestFitness(), -cal->initialFitness(), cal->optimizer().evaluations(), wall, out.c_str());
-    printResult("best controller", r);
-    return kExitOk;
-  };
+  return [a, gen_opt] { return runOptimizeController(a, gen_opt); };
 }
 
 Action addRise(CLI::App& app) {
