@@ -120,6 +120,8 @@ int jointAbove(const RobotModel& m, int link) {
   return -1;
 }
 
+/// Long on purpose: the benchmark's script from top to bottom (load, build, warm up, time, print),
+/// kept in one place so the timed section is visible whole.
 int run(int argc, char** argv) {
   std::string robot = "nao", motion_file, mjcf_out;
   // The MJCF of sim/robot_export.h at its defaults (why those numbers: there), without the joints'

@@ -472,6 +472,9 @@ Gear::Gear(const Params& params) : params_(params) {
                     coupled ? p.B_g_Nm_s_rad * inv_m : 0.0);
 }
 
+/// One function on purpose: the event loop's state (position, speed, time, impulse and the mode it
+/// is in) is shared by every branch of a frame, and this is the step's inner loop; split up, each
+/// piece would take and return that state.
 double Gear::stepExact(double dt_s, double Tin, double qd_rad_s) {
   const Params& p = params_;
   State& s = state_;

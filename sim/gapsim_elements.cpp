@@ -56,6 +56,8 @@ GapsimElement leafParam(const char* owner, const char* example_leaf) {
           {}};
 }
 
+/// The table itself, one literal: every element, attribute, unit and range of <gapsim>, stated
+/// once (data, not logic).
 GapsimElement makeSchema() {
   GapsimElement g{"gapsim", "gapsim's additions to the URDF; every child is optional", {}, {}};
   g.attributes = {text("version", "the format's version, 1 (not checked)")};

@@ -45,6 +45,7 @@ constexpr int kNameRole = Qt::UserRole + 1;
 
 }  // namespace
 
+/// Long on purpose: the panel's widget tree built top to bottom in the order it is shown.
 RobotPanel::RobotPanel(QWidget* parent) : QWidget(parent) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(2, 2, 2, 2);

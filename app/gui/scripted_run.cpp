@@ -24,6 +24,8 @@
 
 namespace gapsim::gui {
 
+/// Long on purpose: the GUI's command line as one table, an option per line and each read once
+/// below it, so an option and its effect sit together.
 std::optional<Options> parseOptions(const QStringList& args, int& exit_code) {
   QCommandLineParser p;
   p.setApplicationDescription(
