@@ -39,9 +39,9 @@ class RecordedCommands : public Controller {
   const ReplayTrial& trial_;
   const std::vector<double>& t_rec_;
   bool held_, quantise_;
-  std::vector<double> switch_t_;  // times at which a held command changes
-  std::size_t cmd_frame_ = 0;     // switch time whose command is held
-  std::vector<int> to_joint_;     // motion column -> model joint
+  std::vector<double> switch_t_;             // times at which a held command changes
+  std::size_t cmd_frame_ = 0;                // switch time whose command is held
+  std::vector<int> to_joint_;                // motion column -> model joint
   std::vector<const MotorMapEntry*> entry_;  // motion column -> motor map entry (null: unquantised)
   std::vector<double> target_, values_;
   MotionCursor cursor_;
