@@ -30,10 +30,10 @@ std::vector<double> commandSwitchTimes(const ReplayTrial& trial, const std::vect
 RecordedCommands::RecordedCommands(const RobotModel& model, const ReplayTrial& trial, const MotorMap& map,
                                    const ReplayOptions& o, const std::vector<double>& t_rec)
     : trial_(trial),
-      t_rec_(t_rec),
+      frame_times_s_(t_rec),
       held_(o.hold_commands && trial.spec.hold != CommandHold::kContinuous),
       quantise_(held_ && trial.spec.whole_ticks),
-      switch_t_(held_ ? commandSwitchTimes(trial, t_rec) : std::vector<double>{}),
+      switch_times_s_(held_ ? commandSwitchTimes(trial, t_rec) : std::vector<double>{}),
       target_(model.initial_q) {
   std::vector<std::string> names;
   for (const Joint& j : model.joints) names.push_back(j.name);
@@ -68,12 +68,13 @@ void RecordedCommands::command(double t, bool whole_ticks) {
 void RecordedCommands::apply(Simulation& sim) { sim.setTargets(balance_ ? balance_->adjust(sim, target_) : target_); }
 
 void RecordedCommands::applyFirst(Simulation& sim) {
-  const double t_first = t_rec_.front();
+  const double t_first = frame_times_s_.front();
   if (held_) {
     // Rows or a rate may start before the recording: the command in force at its first frame.
     if (trial_.spec.hold != CommandHold::kFrames)
-      while (cmd_frame_ + 1 < switch_t_.size() && switch_t_[cmd_frame_ + 1] <= t_first) ++cmd_frame_;
-    command(!switch_t_.empty() && switch_t_[cmd_frame_] <= t_first ? switch_t_[cmd_frame_] : t_first, quantise_);
+      while (cmd_frame_ + 1 < switch_times_s_.size() && switch_times_s_[cmd_frame_ + 1] <= t_first) ++cmd_frame_;
+    command(!switch_times_s_.empty() && switch_times_s_[cmd_frame_] <= t_first ? switch_times_s_[cmd_frame_] : t_first,
+            quantise_);
   } else {
     command(t_first, false);
   }
@@ -83,13 +84,13 @@ void RecordedCommands::applyFirst(Simulation& sim) {
 void RecordedCommands::update(Simulation& sim) {
   const double t = t0_s_ + sim.time_s();
   if (held_) {
-    // The command of switch time k applies from switch_t[k] on.
+    // The command of switch time k applies from that time on.
     bool changed = false;
-    while (cmd_frame_ + 1 < switch_t_.size() && switch_t_[cmd_frame_ + 1] <= t + 1e-12) {
+    while (cmd_frame_ + 1 < switch_times_s_.size() && switch_times_s_[cmd_frame_ + 1] <= t + 1e-12) {
       ++cmd_frame_;
       changed = true;
     }
-    if (changed) command(switch_t_[cmd_frame_], quantise_);
+    if (changed) command(switch_times_s_[cmd_frame_], quantise_);
   } else {
     command(t, false);
   }

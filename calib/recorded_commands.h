@@ -37,9 +37,9 @@ class RecordedCommands : public Controller {
   void apply(Simulation& sim);
 
   const ReplayTrial& trial_;
-  const std::vector<double>& t_rec_;
+  const std::vector<double>& frame_times_s_;
   bool held_, quantise_;
-  std::vector<double> switch_t_;             // times at which a held command changes
+  std::vector<double> switch_times_s_;       // times at which a held command changes
   std::size_t cmd_frame_ = 0;                // switch time whose command is held
   std::vector<int> to_joint_;                // motion column -> model joint
   std::vector<const MotorMapEntry*> entry_;  // motion column -> motor map entry (null: unquantised)

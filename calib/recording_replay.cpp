@@ -284,7 +284,7 @@ class FrameSampler : public Observer {
  public:
   FrameSampler(const Log& rec, const std::vector<double>& t_rec, const std::vector<SignalGroup>& groups,
                const Recorder& recorder, ReplayResult& r)
-      : rec_(rec), t_rec_(t_rec), groups_(groups), recorder_(recorder), r_(r), err2_(groups.size()) {
+      : rec_(rec), frame_times_s_(t_rec), groups_(groups), recorder_(recorder), r_(r), err2_(groups.size()) {
     std::size_t n_ch = 0;
     for (const auto& g : groups) {
       n_ch += g.channels.size();
@@ -296,21 +296,23 @@ class FrameSampler : public Observer {
   /// Starts the clock at recording time t0_s + simulation time and samples the frames at it.
   void start(const Simulation& sim, double t0_s) {
     t0_s_ = t0_s;
-    prev_t_ = now_t_ = sim.time_s() + t0_s;
+    prev_t_s_ = now_t_s_ = sim.time_s() + t0_s;
     read(sim, prev_v_);
     now_v_ = prev_v_;
-    sampleUntil(prev_t_);
+    sampleUntil(prev_t_s_);
   }
   void afterStep(const Simulation& sim) override {
     r_.max_tilt_sim_rad = std::max(r_.max_tilt_sim_rad, sim.imu().tilt_rad);
-    now_t_ = t0_s_ + sim.time_s();
+    now_t_s_ = t0_s_ + sim.time_s();
     read(sim, now_v_);
-    sampleUntil(now_t_);
-    prev_t_ = now_t_;
+    sampleUntil(now_t_s_);
+    prev_t_s_ = now_t_s_;
     prev_v_.swap(now_v_);
   }
   /// After the last frame; a time past the recording by 1 s cannot happen and guards a time base error.
-  bool stopRequested() const override { return next_ >= t_rec_.size() || now_t_ > t_rec_.back() + 1.0; }
+  bool stopRequested() const override {
+    return next_ >= frame_times_s_.size() || now_t_s_ > frame_times_s_.back() + 1.0;
+  }
   /// Per signal entry, sum_c (real - sim)^2 at each frame sampled.
   const std::vector<std::vector<double>>& squaredErrors() const { return err2_; }
 
@@ -324,9 +326,10 @@ class FrameSampler : public Observer {
                  : ch.tilt     ? sim.imu().tilt_rad
                                : row_[static_cast<std::size_t>(ch.log_col)];
   }
-  void sampleUntil(double now_t) {
-    for (; next_ < t_rec_.size() && t_rec_[next_] <= now_t + 1e-12; ++next_) {
-      const double w = std::clamp(now_t > prev_t_ ? (t_rec_[next_] - prev_t_) / (now_t - prev_t_) : 1.0, 0.0, 1.0);
+  void sampleUntil(double now_t_s) {
+    for (; next_ < frame_times_s_.size() && frame_times_s_[next_] <= now_t_s + 1e-12; ++next_) {
+      const double w =
+          std::clamp(now_t_s > prev_t_s_ ? (frame_times_s_[next_] - prev_t_s_) / (now_t_s - prev_t_s_) : 1.0, 0.0, 1.0);
       std::size_t i = 0;
       for (std::size_t g = 0; g < groups_.size(); ++g) {
         double e2 = 0;
@@ -334,7 +337,7 @@ class FrameSampler : public Observer {
           const double sim_v = prev_v_[i] + w * (now_v_[i] - prev_v_[i]);
           const double real_v = rec_.at(next_, ch.rec_col) * ch.scale;
           if (i == 0) {
-            r_.time_s.push_back(t_rec_[next_]);
+            r_.time_s.push_back(frame_times_s_[next_]);
             r_.tilt_real_rad.push_back(real_v);
             r_.tilt_sim_rad.push_back(sim_v);
           }
@@ -348,7 +351,7 @@ class FrameSampler : public Observer {
   }
 
   const Log& rec_;
-  const std::vector<double>& t_rec_;
+  const std::vector<double>& frame_times_s_;
   const std::vector<SignalGroup>& groups_;
   const Recorder& recorder_;
   ReplayResult& r_;
@@ -356,7 +359,7 @@ class FrameSampler : public Observer {
   bool need_row_ = false;
   std::vector<double> row_, prev_v_, now_v_;
   std::size_t next_ = 0;  // next recorded frame to sample
-  double t0_s_ = 0.0, prev_t_ = 0.0, now_t_ = 0.0;
+  double t0_s_ = 0.0, prev_t_s_ = 0.0, now_t_s_ = 0.0;
 };
 
 /// The scores of the sampled frames: E_g by the trapezoid over the frames, the weighted sum, the
