@@ -110,8 +110,8 @@ Log recordRun(const RobotModel& model, const Motion& motion, const RecordSetting
   SimOptions so;
   so.seed = s.sim_seed;
   Simulation sim(m, so);
-  ContinuousCommand command(*m, motion);
   FrameWriter frames(*m, s);
+  ContinuousCommand command(*m, motion);
   frames.start(sim);
   Observer* observers[] = {&frames};
   RunConfig cfg;
