@@ -19,6 +19,7 @@
 #include "calib/rng.h"
 #include "calib/servo_identification.h"
 #include "sim/mabel_legs.h"
+#include "sim/run_loop.h"
 #include "sim/csv_table.h"
 #include "sim/input_error.h"
 #include "sim/simulation.h"
@@ -262,6 +263,47 @@ LegPose logStartPose(const RobotModel& stand, const LegExperiment& e, const LegE
   return pose;
 }
 
+namespace {
+
+/// The amplifier commands of the experiment: u[k] held from sample k to k + 1, that is for the
+/// m physics steps that start at step k m.
+class LegCommands : public Controller {
+ public:
+  LegCommands(int leg, std::span<const double> u_mLA_Nm, std::span<const double> u_mLS_Nm, long steps_per_sample)
+      : leg_(leg), u_mLA_Nm_(u_mLA_Nm), u_mLS_Nm_(u_mLS_Nm), steps_per_sample_(steps_per_sample) {}
+  void update(Simulation& sim) override {
+    const auto k = static_cast<std::size_t>(sim.stepCount() / steps_per_sample_);
+    mabelLeg(sim, leg_).setMotorCommands_Nm(u_mLA_Nm_[k], u_mLS_Nm_[k]);
+  }
+
+ private:
+  int leg_;
+  std::span<const double> u_mLA_Nm_, u_mLS_Nm_;
+  long steps_per_sample_;
+};
+
+/// The motor encoders at the sample instants (every m physics steps).
+class LegSampler : public Observer {
+ public:
+  LegSampler(int leg, long steps_per_sample, LegResponse& y) : leg_(leg), steps_per_sample_(steps_per_sample), y_(y) {}
+  void record(const Simulation& sim, std::size_t k) {
+    const auto& st = mabelLeg(sim, leg_).transmission().state();
+    y_.q_mLA_rad[k] = st.q_mLA_rad;
+    y_.q_mLS_rad[k] = st.q_mLS_rad;
+  }
+  void afterStep(const Simulation& sim) override {
+    if (sim.stepCount() % steps_per_sample_ == 0)
+      record(sim, static_cast<std::size_t>(sim.stepCount() / steps_per_sample_));
+  }
+
+ private:
+  int leg_;
+  long steps_per_sample_;
+  LegResponse& y_;
+};
+
+}  // namespace
+
 LegResponse simulateLegExperiment(const RobotModel& stand, const LegExperiment& e,
                                   const motorgear::MabelTransmission::Params& leg, double q0_mLA, double q0_mLS,
                                   std::span<const double> u_A, std::span<const double> u_S, double Ts) {
@@ -281,20 +323,15 @@ LegResponse simulateLegExperiment(const RobotModel& stand, const LegExperiment& 
   const std::size_t n = u_A.size();
   y.q_mLA_rad.resize(n);
   y.q_mLS_rad.resize(n);
-  auto record = [&](std::size_t k) {
-    const auto& st = mabelLeg(sim, li).transmission().state();
-    y.q_mLA_rad[k] = st.q_mLA_rad;
-    y.q_mLS_rad[k] = st.q_mLS_rad;
-  };
   if (n == 0) return y;
-  record(0);
-  for (std::size_t k = 0; k + 1 < n; ++k) {
-    for (long s = 0; s < m; ++s) {
-      mabelLeg(sim, li).setMotorCommands_Nm(u_A[k], u_S[k]);
-      sim.step();
-    }
-    record(k + 1);
-  }
+  LegCommands commands(li, u_A, u_S, m);
+  LegSampler sampler(li, m, y);
+  sampler.record(sim, 0);
+  Observer* observers[] = {&sampler};
+  RunConfig cfg;
+  cfg.duration_s = static_cast<double>((n - 1) * static_cast<std::size_t>(m)) * sim.dt_s();  // (n - 1) m steps
+  cfg.throw_divergence = true;
+  run(sim, commands, observers, cfg, nullptr);
   return y;
 }
 
@@ -305,8 +342,11 @@ LegHold legHoldCommands(const RobotModel& stand, LegSide side, const motorgear::
   locked.actuated_mLA = locked.actuated_mLS = false;
   Simulation sim(prepareStand(stand, locked, leg, pose.q_mLA_rad, pose.q_mLS_rad));
   const int li = standLegIndex(stand, side);
-  const long settle = std::lround(2.0 / stand.solver.dt_s);
-  for (long k = 0; k < settle; ++k) sim.step();
+  Hold hold;  // both motors locked: nothing to command while the leg settles
+  RunConfig cfg;
+  cfg.duration_s = 2.0;
+  cfg.throw_divergence = true;
+  run(sim, hold, {}, cfg, nullptr);
   // At rest eq. (17) reads 0 = (u + b)/K_T - tau_cable.
   const auto& pr = mabelLeg(sim, li).transmission().probes();
   return {leg.mLA.K_T * pr.cable_torque_mLA_Nm - leg.mLA.b_Nm, leg.mLS.K_T * pr.cable_torque_mLS_Nm - leg.mLS.b_Nm};

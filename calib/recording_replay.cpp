@@ -6,13 +6,13 @@
 #include <cstdio>
 #include <filesystem>
 #include <limits>
-#include <optional>
 #include <sstream>
 
-#include "sim/ankle_balance.h"
+#include "calib/recorded_commands.h"
 #include "sim/input_error.h"
 #include "sim/motion_readers.h"
 #include "sim/recorder.h"
+#include "sim/run_loop.h"
 #include "sim/simulation.h"
 
 namespace gapsim::calib {
@@ -267,23 +267,6 @@ std::vector<SignalGroup> resolveSignals(const RobotModel& model, const ReplayTri
   return out;
 }
 
-/// The times at which a held command changes (kContinuous: none).
-std::vector<double> commandSwitchTimes(const ReplayTrial& trial, const std::vector<double>& t_rec) {
-  switch (trial.spec.hold) {
-    case CommandHold::kFrames: return t_rec;
-    case CommandHold::kRows: return trial.motion->times_s();
-    case CommandHold::kRate: {
-      std::vector<double> out;
-      const double dt = 1.0 / trial.spec.rate_hz;
-      for (long k = 0; t_rec.front() + static_cast<double>(k) * dt <= t_rec.back(); ++k)
-        out.push_back(t_rec.front() + static_cast<double>(k) * dt);
-      return out;
-    }
-    case CommandHold::kContinuous: break;
-  }
-  return {};
-}
-
 }  // namespace
 
 void checkReplayable(const RobotModel& base, const ReplayTrial& trial, const ReplayOptions& o) {
@@ -292,165 +275,97 @@ void checkReplayable(const RobotModel& base, const ReplayTrial& trial, const Rep
   resolveSignals(*model, trial, recorder, o);
 }
 
-ReplayResult replayTrial(const RobotModel& base, const ReplayTrial& trial, const MotorMap& map,
-                         const ReplayOptions& o, Log* log) {
-  ReplayResult r;
-  const auto model = replayModel(base, trial, o);
-  const Log& rec = *trial.recording;
-  const std::vector<double> t_rec = rec.column("time_s");
-  const bool held = o.hold_commands && trial.spec.hold != CommandHold::kContinuous;
-  const bool quantise = held && trial.spec.whole_ticks;
-  const std::vector<double> switch_t = held ? commandSwitchTimes(trial, t_rec) : std::vector<double>{};
+namespace {
 
-  std::vector<std::string> names;
-  for (const Joint& j : model->joints) names.push_back(j.name);
-  const std::vector<int> to_joint = trial.motion->mapJoints(names);
-  // Motion column -> motor map entry (null: not a Dynamixel of the map, command unquantised).
-  std::vector<const MotorMapEntry*> entry(to_joint.size(), nullptr);
-  for (std::size_t c = 0; c < to_joint.size(); ++c)
-    for (const auto& e : map.entries)
-      if (e.joint == trial.motion->joints()[c]) entry[c] = &e;
-
-  std::vector<double> target = model->initial_q, values;
-  MotionCursor cursor;
-  auto command = [&](double t, bool whole_ticks) {
-    // At a jump (two rows with one time) the authors' Motion.cpp applies the earlier row for t
-    // equal to that time (data README); gapsim's Motion the later one. Sampling one ulp earlier
-    // gives the data's rule: the 0.00 ramp's frame 0 (t = 0) commands the start pose, not the end.
-    trial.motion->sampleAll(std::nextafter(t, -std::numeric_limits<double>::infinity()), values, cursor);
-    for (std::size_t c = 0; c < to_joint.size(); ++c) {
-      double q = values[c];
-      if (whole_ticks && entry[c]) {
-        // C++ int() of the tick value; + 1e-3 tick undoes the 6-decimal rounding of the motion
-        // CSVs (<= 1e-4 tick), so a knot at a whole tick stays that tick.
-        const double tick = std::trunc(MotorMap::radToTick(*entry[c], q) + 1e-3);
-        q = MotorMap::tickToRad(*entry[c], tick);
-      }
-      target[static_cast<std::size_t>(to_joint[c])] = q;
+/// The measured signals of a replay sampled at the recording's frames: after every step, each
+/// frame the simulation has reached is compared with the states before and after the step,
+/// linearly interpolated; the run stops after the last frame.
+class FrameSampler : public Observer {
+ public:
+  FrameSampler(const Log& rec, const std::vector<double>& t_rec, const std::vector<SignalGroup>& groups,
+               const Recorder& recorder, ReplayResult& r)
+      : rec_(rec), frame_times_s_(t_rec), groups_(groups), recorder_(recorder), r_(r), err2_(groups.size()) {
+    std::size_t n_ch = 0;
+    for (const auto& g : groups) {
+      n_ch += g.channels.size();
+      for (const Channel& ch : g.channels) need_row_ |= ch.log_col >= 0;
     }
-  };
+    prev_v_.resize(n_ch);
+    now_v_.resize(n_ch);
+  }
+  /// Starts the clock at recording time t0_s + simulation time and samples the frames at it.
+  void start(const Simulation& sim, double t0_s) {
+    t0_s_ = t0_s;
+    prev_t_s_ = now_t_s_ = sim.time_s() + t0_s;
+    read(sim, prev_v_);
+    now_v_ = prev_v_;
+    sampleUntil(prev_t_s_);
+  }
+  void afterStep(const Simulation& sim) override {
+    r_.max_tilt_sim_rad = std::max(r_.max_tilt_sim_rad, sim.imu().tilt_rad);
+    now_t_s_ = t0_s_ + sim.time_s();
+    read(sim, now_v_);
+    sampleUntil(now_t_s_);
+    prev_t_s_ = now_t_s_;
+    prev_v_.swap(now_v_);
+  }
+  /// After the last frame; a time past the recording by 1 s cannot happen and guards a time base error.
+  bool stopRequested() const override {
+    return next_ >= frame_times_s_.size() || now_t_s_ > frame_times_s_.back() + 1.0;
+  }
+  /// Per signal entry, sum_c (real - sim)^2 at each frame sampled.
+  const std::vector<std::vector<double>>& squaredErrors() const { return err2_; }
 
-  SimOptions so;
-  so.seed = o.sim_seed;
-  Simulation sim(model, so);
-  Recorder recorder(*model);
-  const std::vector<SignalGroup> groups = resolveSignals(*model, trial, recorder, o);
-  bool need_row = false;
-  std::size_t n_ch = 0;
-  for (const auto& g : groups) {
-    n_ch += g.channels.size();
-    for (const Channel& ch : g.channels) need_row |= ch.log_col >= 0;
-  }
-  for (const auto& g : groups)
-    if (g.joints) {
-      r.joints_compared = static_cast<int>(g.channels.size());
-      break;
-    }
-  std::vector<std::vector<double>> err2(groups.size());  // per entry: sum_c (real - sim)^2 at the frames
-  std::vector<double> row;
-  if (log) *log = Log(recorder.columns());
-  const long log_every = std::max(1L, std::lround(o.log_period_s / sim.dt_s()));
-  std::optional<AnkleBalance> balance;
-  if (!trial.spec.balance.empty()) balance.emplace(*model, *parseMotionController(trial.spec.balance, trial.name));
-  auto apply = [&] { sim.setTargets(balance ? balance->adjust(sim, target) : target); };
-
-  // Settling: the real robot stood at rest (on the wall) before playback started; the recorded
-  // pose with zero velocities is not an equilibrium of the model (0.5 mm above the floor, the
-  // wall where the model says), so hold the first command for the settle time first.
-  std::size_t cmd_frame = 0;  // switch time whose command is held
-  if (held) {
-    // Rows or a rate may start before the recording: the command in force at its first frame.
-    if (trial.spec.hold != CommandHold::kFrames)
-      while (cmd_frame + 1 < switch_t.size() && switch_t[cmd_frame + 1] <= t_rec.front()) ++cmd_frame;
-    command(!switch_t.empty() && switch_t[cmd_frame] <= t_rec.front() ? switch_t[cmd_frame] : t_rec.front(), quantise);
-  } else {
-    command(t_rec.front(), false);
-  }
-  apply();
-  const double settle_s = trial.spec.settle_s ? *trial.spec.settle_s : o.settle_s;
-  try {
-    for (long k = std::lround(settle_s / sim.dt_s()); k > 0; --k) sim.step();
-  } catch (const DivergenceError& e) {
-    r.diverged = true;
-    r.error = std::string("diverged while settling: ") + e.what();
-    return r;
-  }
-  const double t0 = t_rec.front() - sim.time_s(), t_end = t_rec.back();  // recording time = t0 + sim time
-  std::size_t next = 0;        // next recorded frame to sample
-  double prev_t = sim.time_s() + t0;
-  std::vector<double> prev_v(n_ch), now_v(n_ch);
-  auto read_v = [&](std::vector<double>& v) {
-    if (need_row) recorder.sample(sim, row);
+ private:
+  void read(const Simulation& sim, std::vector<double>& v) {
+    if (need_row_) recorder_.sample(sim, row_);
     std::size_t i = 0;
-    for (const auto& g : groups)
+    for (const auto& g : groups_)
       for (const Channel& ch : g.channels)
         v[i++] = ch.joint >= 0 ? sim.jointAngle_rad(ch.joint)
                  : ch.tilt     ? sim.imu().tilt_rad
-                               : row[static_cast<std::size_t>(ch.log_col)];
-  };
-  read_v(prev_v);
-  auto sample_until = [&](double now_t) {
-    while (next < t_rec.size() && t_rec[next] <= now_t + 1e-12) {
-      const double w = std::clamp(now_t > prev_t ? (t_rec[next] - prev_t) / (now_t - prev_t) : 1.0, 0.0, 1.0);
+                               : row_[static_cast<std::size_t>(ch.log_col)];
+  }
+  void sampleUntil(double now_t_s) {
+    for (; next_ < frame_times_s_.size() && frame_times_s_[next_] <= now_t_s + 1e-12; ++next_) {
+      const double w =
+          std::clamp(now_t_s > prev_t_s_ ? (frame_times_s_[next_] - prev_t_s_) / (now_t_s - prev_t_s_) : 1.0, 0.0, 1.0);
       std::size_t i = 0;
-      for (std::size_t g = 0; g < groups.size(); ++g) {
+      for (std::size_t g = 0; g < groups_.size(); ++g) {
         double e2 = 0;
-        for (const Channel& ch : groups[g].channels) {
-          const double sim_v = prev_v[i] + w * (now_v[i] - prev_v[i]);
-          const double real_v = rec.at(next, ch.rec_col) * ch.scale;
+        for (const Channel& ch : groups_[g].channels) {
+          const double sim_v = prev_v_[i] + w * (now_v_[i] - prev_v_[i]);
+          const double real_v = rec_.at(next_, ch.rec_col) * ch.scale;
           if (i == 0) {
-            r.time_s.push_back(t_rec[next]);
-            r.tilt_real_rad.push_back(real_v);
-            r.tilt_sim_rad.push_back(sim_v);
+            r_.time_s.push_back(frame_times_s_[next_]);
+            r_.tilt_real_rad.push_back(real_v);
+            r_.tilt_sim_rad.push_back(sim_v);
           }
           const double d = real_v - sim_v;
           e2 += d * d;
           ++i;
         }
-        err2[g].push_back(e2);
+        err2_[g].push_back(e2);
       }
-      ++next;
     }
-  };
-  now_v = prev_v;
-  sample_until(prev_t);
-  if (log) {
-    recorder.sample(sim, row);
-    log->appendRow(row);
   }
-  try {
-    while (next < t_rec.size()) {
-      const double t = t0 + sim.time_s();
-      if (held) {
-        // The command of switch time k applies from switch_t[k] on.
-        bool changed = false;
-        while (cmd_frame + 1 < switch_t.size() && switch_t[cmd_frame + 1] <= t + 1e-12) {
-          ++cmd_frame;
-          changed = true;
-        }
-        if (changed) command(switch_t[cmd_frame], quantise);
-      } else {
-        command(t, false);
-      }
-      apply();
-      sim.step();
-      r.max_tilt_sim_rad = std::max(r.max_tilt_sim_rad, sim.imu().tilt_rad);
-      const double now = t0 + sim.time_s();
-      read_v(now_v);
-      sample_until(now);
-      prev_t = now;
-      prev_v.swap(now_v);
-      if (log && sim.stepCount() % log_every == 0) {
-        recorder.sample(sim, row);
-        log->appendRow(row);
-      }
-      if (now > t_end + 1.0) break;  // cannot happen; guards a time base error
-    }
-  } catch (const DivergenceError& e) {
-    r.diverged = true;
-    r.error = std::string("diverged: ") + e.what();
-    return r;
-  }
+
+  const Log& rec_;
+  const std::vector<double>& frame_times_s_;
+  const std::vector<SignalGroup>& groups_;
+  const Recorder& recorder_;
+  ReplayResult& r_;
+  std::vector<std::vector<double>> err2_;
+  bool need_row_ = false;
+  std::vector<double> row_, prev_v_, now_v_;
+  std::size_t next_ = 0;  // next recorded frame to sample
+  double t0_s_ = 0.0, prev_t_s_ = 0.0, now_t_s_ = 0.0;
+};
+
+/// The scores of the sampled frames: E_g by the trapezoid over the frames, the weighted sum, the
+/// headline signal's E and RMS and the joint-angle entry's E_q.
+void scoreTrial(const ReplayTrial& trial, const std::vector<SignalGroup>& groups, const std::vector<double>& t_rec,
+                const std::vector<std::vector<double>>& err2, ReplayResult& r) {
   r.score = 0;
   r.E_joint_rad2_s = 0;
   bool joints_seen = false;
@@ -471,9 +386,61 @@ ReplayResult replayTrial(const RobotModel& base, const ReplayTrial& trial, const
       joints_seen = true;
     }
   }
+  const Log& rec = *trial.recording;
   r.headline = groups.empty() || groups[0].channels.empty() ? "" : rec.columns()[groups[0].channels[0].rec_col];
   const double span = t_rec.back() - t_rec.front();
   r.rms_rad = span > 0 ? std::sqrt(r.E_rad2_s / span) : 0.0;
+}
+
+}  // namespace
+
+ReplayResult replayTrial(const RobotModel& base, const ReplayTrial& trial, const MotorMap& map,
+                         const ReplayOptions& o, Log* log) {
+  ReplayResult r;
+  const auto model = replayModel(base, trial, o);
+  const std::vector<double> t_rec = trial.recording->column("time_s");
+  RecordedCommands commands(*model, trial, map, o, t_rec);
+  SimOptions so;
+  so.seed = o.sim_seed;
+  Simulation sim(model, so);
+  Recorder recorder(*model);
+  const std::vector<SignalGroup> groups = resolveSignals(*model, trial, recorder, o);
+  for (const auto& g : groups)
+    if (g.joints) {
+      r.joints_compared = static_cast<int>(g.channels.size());
+      break;
+    }
+  if (log) *log = Log(recorder.columns());
+  commands.balanceWith(*model);
+
+  // Settling: the real robot stood at rest (on the wall) before playback started; the recorded
+  // pose with zero velocities is not an equilibrium of the model (0.5 mm above the floor, the
+  // wall where the model says), so hold the first command for the settle time first.
+  commands.applyFirst(sim);
+  Hold hold;
+  RunConfig settle;
+  settle.duration_s = trial.spec.settle_s ? *trial.spec.settle_s : o.settle_s;
+  if (const RunSummary s = run(sim, hold, {}, settle, nullptr); s.diverged) {
+    r.diverged = true;
+    r.error = "diverged while settling: " + s.divergence;
+    return r;
+  }
+  const double t0 = t_rec.front() - sim.time_s();  // recording time = t0 + sim time
+  commands.setClockOffset(t0);
+  FrameSampler frames(*trial.recording, t_rec, groups, recorder, r);
+  frames.start(sim, t0);
+  if (!frames.stopRequested()) {
+    Observer* observers[] = {&frames};
+    RunConfig play;
+    play.duration_s = t_rec.back() - t_rec.front() + 2.0;  // past the 1 s guard: the frames end the run
+    play.log_period_s = o.log_period_s;
+    if (const RunSummary s = run(sim, commands, observers, play, log); s.diverged) {
+      r.diverged = true;
+      r.error = "diverged: " + s.divergence;
+      return r;
+    }
+  }
+  scoreTrial(trial, groups, t_rec, frames.squaredErrors(), r);
   return r;
 }
 

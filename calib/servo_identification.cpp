@@ -14,6 +14,7 @@
 #include "sim/motion.h"
 #include "sim/parameters.h"
 #include "sim/robot_model.h"
+#include "sim/run_loop.h"
 #include "sim/simulation.h"
 
 namespace gapsim::calib {
@@ -248,6 +249,65 @@ double inertiaBeyondJoint_kgm2(const RobotModel& model, const std::string& joint
   return I;
 }
 
+namespace {
+
+/// The step test's goal as the servo received it: before every step, the goal of the last log
+/// sample at or before the simulated time.
+class StepTestGoal : public Controller {
+ public:
+  StepTestGoal(const ServoStepLog& log, std::size_t i0, int joint, std::size_t joints)
+      : log_(log), t0_s_(log.time_s[i0]), cmd_(i0), joint_(joint), targets_(joints, 0.0) {}
+  void update(Simulation& sim) override {
+    while (cmd_ + 1 < log_.time_s.size() && log_.time_s[cmd_ + 1] - t0_s_ <= sim.time_s()) ++cmd_;
+    targets_[static_cast<std::size_t>(joint_)] = log_.q_target_rad[cmd_];
+    sim.setTargets(targets_);
+  }
+
+ private:
+  const ServoStepLog& log_;
+  double t0_s_;
+  std::size_t cmd_;
+  int joint_;
+  std::vector<double> targets_;
+};
+
+/// q_sim at every log sample from i0 on: a sample is taken at the first physics state at or
+/// after its time, linearly interpolated from the state before it; the run stops after the last.
+class StepTestSampler : public Observer {
+ public:
+  StepTestSampler(const ServoStepLog& log, std::size_t i0, int joint, const Simulation& sim, ServoReplay& out)
+      : log_(log), t0_s_(log.time_s[i0]), next_(i0), joint_(joint), out_(out),
+        q_prev_rad_(sim.jointAngle_rad(joint)) {}
+  /// Samples every log time the state `sim` has reached (before the run: those at its start).
+  void sample(const Simulation& sim) {
+    for (; next_ < log_.time_s.size() && !(sim.time_s() < log_.time_s[next_] - t0_s_); ++next_) {
+      const double t_rel = log_.time_s[next_] - t0_s_;
+      double q_sim = sim.jointAngle_rad(joint_);
+      if (sim.time_s() > t_prev_s_)
+        q_sim = q_prev_rad_ + (t_rel - t_prev_s_) / (sim.time_s() - t_prev_s_) * (q_sim - q_prev_rad_);
+      out_.time_s.push_back(log_.time_s[next_]);
+      out_.q_rad.push_back(log_.q_rad[next_]);
+      out_.q_sim_rad.push_back(q_sim);
+    }
+  }
+  void afterStep(const Simulation& sim) override {
+    sample(sim);
+    q_prev_rad_ = sim.jointAngle_rad(joint_);
+    t_prev_s_ = sim.time_s();
+  }
+  bool stopRequested() const override { return next_ == log_.time_s.size(); }
+
+ private:
+  const ServoStepLog& log_;
+  double t0_s_;
+  std::size_t next_;
+  int joint_;
+  ServoReplay& out_;
+  double q_prev_rad_, t_prev_s_ = 0.0;  // the state before the latest step
+};
+
+}  // namespace
+
 ServoReplay replayServoExperiment(const ServoStepLog& log, const RobotModel& one_joint_model,
                                   const std::string& joint, double model_inertia_kgm2,
                                   double gains_inertia_kgm2, double kp_Nm_rad, double kd_Nm_s_rad,
@@ -279,25 +339,16 @@ ServoReplay replayServoExperiment(const ServoStepLog& log, const RobotModel& one
   model->initial_q[ji] = log.q_rad[i0];
 
   Simulation sim(model);
-  std::vector<double> targets(model->joints.size(), 0.0);
-  double q_prev = sim.jointAngle_rad(ji), t_prev = 0.0;
-  std::size_t cmd = i0;  // last log sample at or before the simulated time: its goal is commanded
-  for (std::size_t i = i0; i < log.time_s.size(); ++i) {
-    const double t_rel = log.time_s[i] - t0;
-    while (sim.time_s() < t_rel) {
-      while (cmd + 1 < log.time_s.size() && log.time_s[cmd + 1] - t0 <= sim.time_s()) ++cmd;
-      targets[ji] = log.q_target_rad[cmd];
-      sim.setTargets(targets);
-      q_prev = sim.jointAngle_rad(ji);
-      t_prev = sim.time_s();
-      sim.step();
-    }
-    // Linear interpolation between the physics states at t_prev <= t_rel <= time_s().
-    double q_sim = sim.jointAngle_rad(ji);
-    if (sim.time_s() > t_prev) q_sim = q_prev + (t_rel - t_prev) / (sim.time_s() - t_prev) * (q_sim - q_prev);
-    out.time_s.push_back(log.time_s[i]);
-    out.q_rad.push_back(log.q_rad[i]);
-    out.q_sim_rad.push_back(q_sim);
+  StepTestGoal goal(log, i0, ji, model->joints.size());
+  StepTestSampler sampler(log, i0, ji, sim, out);
+  sampler.sample(sim);
+  if (!sampler.stopRequested()) {
+    Observer* observers[] = {&sampler};
+    RunConfig cfg;
+    // Long enough to reach the last sample (the sampler stops the run there).
+    cfg.duration_s = log.time_s.back() - t0 + 2 * sim.dt_s();
+    cfg.throw_divergence = true;
+    run(sim, goal, observers, cfg, nullptr);
   }
   double ss = 0.0;
   for (std::size_t k = 0; k < out.q_rad.size(); ++k) ss += std::pow(out.q_sim_rad[k] - out.q_rad[k], 2);

@@ -44,6 +44,7 @@ RunSummary run(Simulation& sim, Controller& controller, std::span<Observer* cons
       if (stop) break;
     }
   } catch (const DivergenceError& e) {
+    if (cfg.throw_divergence) throw;
     s.diverged = true;
     s.divergence = e.what();
   }

@@ -4,13 +4,14 @@
 /// The run loop: a controller sets the simulation's inputs before every step, observers watch it
 /// after every step, a recorder writes log rows at the log period, and the run ends at its
 /// duration, at a fall (if asked) or when an observer asks. A divergence ends the run and is
-/// reported in the summary, never thrown, so the log up to that moment is kept.
+/// reported in the summary, so the log up to that moment is kept (or, if asked, thrown).
 ///
 ///   start:  controller.start(sim); log row
 ///   step k: controller.update(sim); sim.step(); observers' afterStep; log row every log period;
 ///           stop on a fall (stop_on_fall) or an observer's stopRequested()
 ///
-/// runMotion (sim/runner.h) plays a motion with it, runHop (sim/mabel_hop_run.h) hops MABEL.
+/// runMotion (sim/runner.h) plays a motion with it, runHop (sim/mabel_hop_run.h) hops MABEL, and
+/// the calibration workflows (calib/) run their experiments with it.
 
 #include <optional>
 #include <span>
@@ -31,6 +32,9 @@ struct RunConfig {
   /// Gyro feedback on the stance ankles added to the motion's targets (sim/ankle_balance.h);
   /// none when empty. Only while a motion plays (runMotion).
   std::optional<BalanceParams> balance;
+  /// Let a DivergenceError leave run() instead of ending the run with a summary: for workflows
+  /// whose own contract is to throw it (an identification's residual, a recording).
+  bool throw_divergence = false;
 };
 
 struct RunSummary {
@@ -53,6 +57,12 @@ class Controller {
   virtual ~Controller() = default;
   virtual void start(Simulation& sim) {}
   virtual void update(Simulation& sim) = 0;
+};
+
+/// Holds the targets the simulation has: a run without a motion, a settle before a workflow's run.
+class Hold : public Controller {
+ public:
+  void update(Simulation&) override {}
 };
 
 /// Watches the run after every step; may add values to each log row (after the recorder's

@@ -8,16 +8,6 @@
 
 namespace gapsim {
 
-namespace {
-
-/// Holds the targets the simulation starts with (a run without a motion).
-class Hold : public Controller {
- public:
-  void update(Simulation&) override {}
-};
-
-}  // namespace
-
 RunSummary runMotion(Simulation& sim, const Motion* motion, const RunConfig& cfg, Log* log) {
   Hold hold;
   std::optional<MotionPlayer> player;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // gapsim-cli excite: input signals for identification experiments, one sub-subcommand per signal.
 // `excite chirp`: MABEL's chirp (paper 003, Section IV-C; calib/mabel_identification.h).
-// `excite leg`: that chirp simulated on the leg test stand (app/cli/identify_leg.cpp). New
-// signals add an entry to kSignals below.
+// `excite leg`: that chirp simulated on the leg test stand (calib/leg_excite_workflow.h; its
+// adapter: app/cli/identify_leg.cpp). New signals add an entry to kSignals below.
 #include <filesystem>
 #include <fstream>
 #include <iomanip>

@@ -5,7 +5,7 @@
 // simulation with held-out validation, or with --log the paper's method, the gains kp, kd, kc of a
 // square-wave step test by linear least squares (BIOLOID paper 000).
 // `identify chirp|bias|transmission|spring`: MABEL's transmission (paper 003,
-// calib/mabel_identification.h); `identify leg-friction|leg-bias`: its legs on the stand
+// app/cli/identify_mabel.cpp); `identify leg-friction|leg-bias`: its legs on the stand
 // (app/cli/identify_leg.cpp). New experiments add an entry to kExperiments below.
 #include <iomanip>
 #include <iostream>
@@ -16,11 +16,9 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/identify_leg.h"
+#include "app/cli/identify_mabel.h"
 #include "app/cli/output_paths.h"
-#include "calib/mabel_identification.h"
-#include "calib/output_error_fit.h"
 #include "calib/servo_id_workflow.h"
-#include "sim/csv_table.h"
 #include "sim/input_error.h"
 
 namespace gapsim::cli {
@@ -119,134 +117,6 @@ Action addServo(CLI::App& app) {
   return [a] { return runServo(*a); };
 }
 
-// ---- MABEL (paper 003) ----------------------------------------------------------------------
-
-struct ChirpArgs {
-  std::string log;
-  bool refine = false;
-  double confidence = 0.95;
-};
-
-int runFirstOrder(const ChirpArgs& a, bool with_bias) {
-  const calib::ChirpLog log = calib::ChirpLog::read(a.log);
-  const calib::FirstOrderFit f = with_bias ? calib::fitFirstOrderWithBias(log.u_Nm, log.omega_rad_s, log.sample_time_s)
-                                           : calib::fitFirstOrder(log.u_Nm, log.omega_rad_s, log.sample_time_s);
-  std::cout << (with_bias ? "amplifier bias, two-input ARX (paper 003, Appendix A, eqs. 31-33): "
-                          : "first-order model J omega_dot + mu omega = u, ARX(1,1) (paper 003, eq. 7): ")
-            << a.log << "\n";
-  std::cout << "  samples: " << log.time_s.size() << ", T_s = " << fmt(log.sample_time_s, 6) << " s\n";
-  std::cout << "  omega_k = a omega_{k-1} + b u_{k-1}" << (with_bias ? " + b2" : "") << ":  a = " << fmt(f.a, 8)
-            << ", b = " << fmt(f.b, 6) << (with_bias ? ", b2 = " + fmt(f.bias_coefficient, 6) : "") << "\n";
-  std::cout << "  J  = -mu T_s / ln a = " << fmt(f.J_kgm2, 6) << " kg m^2\n"
-            << "  mu = (1 - a) / b    = " << fmt(f.mu_Nms, 6) << " N m s\n";
-  if (with_bias) std::cout << "  bias = b2 / b1 = " << fmt(f.bias_Nm, 6) << " N m (the plant sees u + bias)\n";
-  std::cout << "  one-step prediction rms " << fmt(f.residual_rms, 4) << " rad/s (omega rms " << fmt(f.output_rms, 4)
-            << " rad/s)\n";
-  if (!a.refine) {
-    std::cout << "J_kgm2=" << fmt(f.J_kgm2, 6) << " mu_Nms=" << fmt(f.mu_Nms, 6);
-    if (with_bias) std::cout << " bias_Nm=" << fmt(f.bias_Nm, 6);
-    std::cout << std::endl;
-    return kExitOk;
-  }
-  // Output-error refinement (Ceres): unbiased under measurement noise, with intervals.
-  calib::OutputErrorOptions o;
-  o.fit_bias = with_bias;
-  o.confidence = a.confidence;
-  const calib::OutputErrorFit r = calib::refineFirstOrderOutputError(log.u_Nm, log.omega_rad_s, log.sample_time_s, f, o);
-  const std::string pct = fmt(100 * a.confidence, 3) + "%";
-  std::cout << "  output-error refinement (Ceres, " << r.iterations << " iterations, "
-            << (r.converged ? "converged" : "NOT converged") << "), " << pct << " intervals:\n"
-            << "  J  = " << fmt(r.J_kgm2, 6) << " +- " << fmt(r.J_half_width_kgm2, 3) << " kg m^2\n"
-            << "  mu = " << fmt(r.mu_Nms, 6) << " +- " << fmt(r.mu_half_width_Nms, 3) << " N m s\n";
-  if (with_bias) std::cout << "  bias = " << fmt(r.bias_Nm, 6) << " +- " << fmt(r.bias_half_width_Nm, 3) << " N m\n";
-  std::cout << "  simulated-response rms " << fmt(r.residual_rms, 4) << " rad/s (ARX start: " << fmt(r.initial_rms, 4)
-            << " rad/s)\n";
-  std::cout << "J_kgm2=" << fmt(r.J_kgm2, 6) << " mu_Nms=" << fmt(r.mu_Nms, 6);
-  if (with_bias) std::cout << " bias_Nm=" << fmt(r.bias_Nm, 6);
-  std::cout << std::endl;
-  return r.converged ? kExitOk : kExitFailure;
-}
-
-Action addChirpLog(CLI::App& app, bool with_bias) {
-  auto a = std::make_shared<ChirpArgs>();
-  app.add_option("--log", a->log, "CSV with time_s, u_Nm (commanded torque), omega_rad_s (motor velocity), "
-                                  "uniformly sampled (`gapsim-cli excite chirp` writes the input)")
-      ->required();
-  app.add_flag("--refine", a->refine, "refine the ARX estimate by output-error least squares (Ceres) and print "
-                                      "confidence intervals; unbiased when the speed is measured with noise");
-  app.add_option("--confidence", a->confidence, "level of the --refine intervals")->capture_default_str();
-  return [a, with_bias] { return runFirstOrder(*a, with_bias); };
-}
-Action addChirp(CLI::App& app) { return addChirpLog(app, false); }
-Action addBias(CLI::App& app) { return addChirpLog(app, true); }
-
-struct TransmissionArgs {
-  std::string table;
-  double J_rotor_man = 0.0;
-};
-
-/// A table without a time column; throws InputError naming the file if a column is missing.
-CsvTable readTable(const std::string& path) {
-  CsvReadOptions opt;
-  opt.time_column = "";
-  return CsvTable::read(path, opt);
-}
-
-int runTransmission(const TransmissionArgs& a) {
-  if (!(a.J_rotor_man > 0)) throw InputError("", 0, "--rotor-inertia", "must be > 0 kg m^2");
-  const CsvTable t = readTable(a.table);
-  const auto Je = t.column("J_exp_kgm2"), Jp = t.column("J_pulley_kgm2"), Jc = t.column("J_cable_kgm2");
-  std::vector<calib::PulleyExperiment> e;
-  for (std::size_t i = 0; i < Je.size(); ++i) e.push_back({Je[i], Jp[i], Jc[i]});
-  if (e.size() < 2) throw InputError(a.table, 0, "", "need at least two pulley combinations (the paper: three)");
-  const calib::TorqueConstantFit r = calib::fitTorqueConstant(e, a.J_rotor_man);
-  std::cout << "K_T and alpha from " << e.size() << " pulley combinations (paper 003, eqs. 10-12): " << a.table << "\n"
-            << "  K_T = " << fmt(r.K_T, 6) << ", alpha = " << fmt(r.alpha, 6) << " (J_rotor = " << fmt(r.J_rotor_kgm2, 6)
-            << " kg m^2 for the manufacturer's " << fmt(a.J_rotor_man, 6) << "), residual rms " << fmt(r.residual_rms_kgm2, 4)
-            << " kg m^2\n";
-  std::cout << "K_T=" << fmt(r.K_T, 6) << " alpha=" << fmt(r.alpha, 6) << std::endl;
-  return kExitOk;
-}
-
-Action addTransmission(CLI::App& app) {
-  auto a = std::make_shared<TransmissionArgs>();
-  app.add_option("--table", a->table, "CSV, one row per pulley combination: J_exp_kgm2, J_pulley_kgm2, J_cable_kgm2")
-      ->required();
-  app.add_option("--rotor-inertia", a->J_rotor_man, "the manufacturer's rotor inertia J_rotor_man (kg m^2)")->required();
-  return [a] { return runTransmission(*a); };
-}
-
-struct SpringArgs {
-  std::string table;
-  double weight_N = 0.0;
-  double ratio = 5.18043;
-};
-
-int runSpring(const SpringArgs& a) {
-  if (!(a.weight_N > 0)) throw InputError("", 0, "--weight", "must be > 0 N");
-  if (!(a.ratio > 0)) throw InputError("", 0, "--ratio", "must be > 0");
-  const CsvTable t = readTable(a.table);
-  const auto qls = t.column("q_LS_rad"), qb = t.column("q_Bsp_rad");
-  std::vector<calib::SpringTest> tests;
-  for (std::size_t i = 0; i < qls.size(); ++i) tests.push_back({qls[i], qb[i]});
-  const calib::SpringStiffnessFit r = calib::fitSpringStiffness(tests, a.weight_N, a.ratio);
-  std::cout << "spring stiffness from " << tests.size() << " static tests (paper 003, eqs. 21-24): " << a.table << "\n";
-  for (std::size_t i = 0; i < tests.size(); ++i)
-    std::cout << "  q_LS " << fmt(tests[i].q_LS_rad) << " rad, q_Bsp " << fmt(tests[i].q_Bsp_rad) << " rad: tau_Bsp "
-              << fmt(r.tau_Bsp_Nm[i]) << " N m, (24) K_B " << fmt(r.K_B_each[i]) << " N m/rad\n";
-  std::cout << "  least-squares K_B = " << fmt(r.K_B_Nm_rad, 6) << " N m/rad (residual rms " << fmt(r.residual_rms_Nm, 4)
-            << " N m)\nK_B_Nm_rad=" << fmt(r.K_B_Nm_rad, 6) << std::endl;
-  return kExitOk;
-}
-
-Action addSpring(CLI::App& app) {
-  auto a = std::make_shared<SpringArgs>();
-  app.add_option("--table", a->table, "CSV, one row per static test: q_LS_rad, q_Bsp_rad")->required();
-  app.add_option("--weight", a->weight_N, "W_robot measured by the scale (N)")->required();
-  app.add_option("--ratio", a->ratio, "constant of eq. 24 (2 x 2.59061 by eq. 23)")->capture_default_str();
-  return [a] { return runSpring(*a); };
-}
-
 /// The experiments: name, help, registration. Add new ones here.
 struct Experiment {
   const char* name;
@@ -256,11 +126,11 @@ struct Experiment {
 constexpr Experiment kExperiments[] = {
     {"servo", "servo models M1..M6 fitted to step tests by simulation with held-out validation (--logs); "
               "with --log the paper's method: kp, kd, kc by least squares (BIOLOID paper 000)", addServo},
-    {"chirp", "J and mu of J omega_dot + mu omega = u from a chirp log, ARX(1,1) (MABEL paper 003)", addChirp},
-    {"bias", "amplifier bias b2/b1 by the two-input ARX of MABEL paper 003, Appendix A", addBias},
+    {"chirp", "J and mu of J omega_dot + mu omega = u from a chirp log, ARX(1,1) (MABEL paper 003)", addIdentifyChirp},
+    {"bias", "amplifier bias b2/b1 by the two-input ARX of MABEL paper 003, Appendix A", addIdentifyBias},
     {"transmission", "K_T and rotor-inertia factor alpha from pulley combinations (MABEL paper 003, eqs. 10-12)",
-     addTransmission},
-    {"spring", "spring stiffness K_B from static tests (MABEL paper 003, eqs. 21-24)", addSpring},
+     addIdentifyTransmission},
+    {"spring", "spring stiffness K_B from static tests (MABEL paper 003, eqs. 21-24)", addIdentifySpring},
     {"leg-friction", "viscous friction mu of a leg motor from a SISO stand experiment, fitted by simulation "
                      "(MABEL paper 003, eq. 19)", addLegFriction},
     {"leg-bias", "motor biases b of a leg from a MIMO stand experiment, fitted by simulation (MABEL paper 003, eq. 20)",

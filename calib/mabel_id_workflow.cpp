@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "calib/mabel_id_workflow.h"
+
+#include <iomanip>
+#include <ostream>
+#include <sstream>
+
+#include "sim/csv_table.h"
+#include "sim/input_error.h"
+
+namespace gapsim::calib {
+
+namespace {
+
+std::string fmt(double v, int prec = 4) {
+  std::ostringstream s;
+  s << std::setprecision(prec) << v;
+  return s.str();
+}
+
+/// A table without a time column; throws InputError naming the file if a column is missing.
+CsvTable readTable(const std::string& path) {
+  CsvReadOptions opt;
+  opt.time_column = "";
+  return CsvTable::read(path, opt);
+}
+
+void reportArx(std::ostream& os, const FirstOrderIdOptions& o, const FirstOrderIdResult& r) {
+  const FirstOrderFit& f = r.arx;
+  const bool b = o.with_bias;
+  os << (b ? "amplifier bias, two-input ARX (paper 003, Appendix A, eqs. 31-33): "
+           : "first-order model J omega_dot + mu omega = u, ARX(1,1) (paper 003, eq. 7): ")
+     << o.log << "\n";
+  os << "  samples: " << r.samples << ", T_s = " << fmt(r.sample_time_s, 6) << " s\n";
+  os << "  omega_k = a omega_{k-1} + b u_{k-1}" << (b ? " + b2" : "") << ":  a = " << fmt(f.a, 8)
+     << ", b = " << fmt(f.b, 6) << (b ? ", b2 = " + fmt(f.bias_coefficient, 6) : "") << "\n";
+  os << "  J  = -mu T_s / ln a = " << fmt(f.J_kgm2, 6) << " kg m^2\n"
+     << "  mu = (1 - a) / b    = " << fmt(f.mu_Nms, 6) << " N m s\n";
+  if (b) os << "  bias = b2 / b1 = " << fmt(f.bias_Nm, 6) << " N m (the plant sees u + bias)\n";
+  os << "  one-step prediction rms " << fmt(f.residual_rms, 4) << " rad/s (omega rms " << fmt(f.output_rms, 4)
+     << " rad/s)\n";
+}
+
+void reportRefinement(std::ostream& os, const FirstOrderIdOptions& o, const OutputErrorFit& r) {
+  const std::string pct = fmt(100 * o.confidence, 3) + "%";
+  os << "  output-error refinement (Ceres, " << r.iterations << " iterations, "
+     << (r.converged ? "converged" : "NOT converged") << "), " << pct << " intervals:\n"
+     << "  J  = " << fmt(r.J_kgm2, 6) << " +- " << fmt(r.J_half_width_kgm2, 3) << " kg m^2\n"
+     << "  mu = " << fmt(r.mu_Nms, 6) << " +- " << fmt(r.mu_half_width_Nms, 3) << " N m s\n";
+  if (o.with_bias) os << "  bias = " << fmt(r.bias_Nm, 6) << " +- " << fmt(r.bias_half_width_Nm, 3) << " N m\n";
+  os << "  simulated-response rms " << fmt(r.residual_rms, 4) << " rad/s (ARX start: " << fmt(r.initial_rms, 4)
+     << " rad/s)\n";
+}
+
+nlohmann::json arxJson(const FirstOrderFit& f) {
+  return {{"a", f.a},
+          {"b", f.b},
+          {"bias_coefficient", f.bias_coefficient},
+          {"bias_Nm", f.bias_Nm},
+          {"J_kgm2", f.J_kgm2},
+          {"mu_Nms", f.mu_Nms},
+          {"residual_rms", f.residual_rms},
+          {"output_rms", f.output_rms},
+          {"rows", f.rows}};
+}
+
+FirstOrderFit arxFromJson(const nlohmann::json& j) {
+  FirstOrderFit f;
+  f.a = j.at("a");
+  f.b = j.at("b");
+  f.bias_coefficient = j.at("bias_coefficient");
+  f.bias_Nm = j.at("bias_Nm");
+  f.J_kgm2 = j.at("J_kgm2");
+  f.mu_Nms = j.at("mu_Nms");
+  f.residual_rms = j.at("residual_rms");
+  f.output_rms = j.at("output_rms");
+  f.rows = j.at("rows");
+  return f;
+}
+
+nlohmann::json outputErrorJson(const OutputErrorFit& r) {
+  return {{"J_kgm2", r.J_kgm2},
+          {"mu_Nms", r.mu_Nms},
+          {"bias_Nm", r.bias_Nm},
+          {"J_half_width_kgm2", r.J_half_width_kgm2},
+          {"mu_half_width_Nms", r.mu_half_width_Nms},
+          {"bias_half_width_Nm", r.bias_half_width_Nm},
+          {"residual_rms", r.residual_rms},
+          {"initial_rms", r.initial_rms},
+          {"iterations", r.iterations},
+          {"converged", r.converged},
+          {"samples", r.samples}};
+}
+
+OutputErrorFit outputErrorFromJson(const nlohmann::json& j) {
+  OutputErrorFit r;
+  r.J_kgm2 = j.at("J_kgm2");
+  r.mu_Nms = j.at("mu_Nms");
+  r.bias_Nm = j.at("bias_Nm");
+  r.J_half_width_kgm2 = j.at("J_half_width_kgm2");
+  r.mu_half_width_Nms = j.at("mu_half_width_Nms");
+  r.bias_half_width_Nm = j.at("bias_half_width_Nm");
+  r.residual_rms = j.at("residual_rms");
+  r.initial_rms = j.at("initial_rms");
+  r.iterations = j.at("iterations");
+  r.converged = j.at("converged");
+  r.samples = j.at("samples");
+  return r;
+}
+
+}  // namespace
+
+FirstOrderIdResult identifyFirstOrder(const FirstOrderIdOptions& o, std::ostream* report) {
+  const ChirpLog log = ChirpLog::read(o.log);
+  FirstOrderIdResult r;
+  r.samples = static_cast<int>(log.time_s.size());
+  r.sample_time_s = log.sample_time_s;
+  r.arx = o.with_bias ? fitFirstOrderWithBias(log.u_Nm, log.omega_rad_s, log.sample_time_s)
+                      : fitFirstOrder(log.u_Nm, log.omega_rad_s, log.sample_time_s);
+  if (report) reportArx(*report, o, r);
+  r.J_kgm2 = r.arx.J_kgm2;
+  r.mu_Nms = r.arx.mu_Nms;
+  r.bias_Nm = o.with_bias ? r.arx.bias_Nm : 0.0;
+  if (!o.refine) return r;
+  // Output-error refinement (Ceres): unbiased under measurement noise, with intervals.
+  OutputErrorOptions oe;
+  oe.fit_bias = o.with_bias;
+  oe.confidence = o.confidence;
+  r.refinement = refineFirstOrderOutputError(log.u_Nm, log.omega_rad_s, log.sample_time_s, r.arx, oe);
+  r.refined = true;
+  if (report) reportRefinement(*report, o, r.refinement);
+  r.J_kgm2 = r.refinement.J_kgm2;
+  r.mu_Nms = r.refinement.mu_Nms;
+  r.bias_Nm = o.with_bias ? r.refinement.bias_Nm : 0.0;
+  r.converged = r.refinement.converged;
+  return r;
+}
+
+TransmissionIdResult identifyTransmission(const TransmissionIdOptions& o, std::ostream* report) {
+  if (!(o.J_rotor_man_kgm2 > 0)) throw InputError("", 0, "--rotor-inertia", "must be > 0 kg m^2");
+  const CsvTable t = readTable(o.table);
+  const auto Je = t.column("J_exp_kgm2"), Jp = t.column("J_pulley_kgm2"), Jc = t.column("J_cable_kgm2");
+  std::vector<PulleyExperiment> e;
+  for (std::size_t i = 0; i < Je.size(); ++i) e.push_back({Je[i], Jp[i], Jc[i]});
+  if (e.size() < 2) throw InputError(o.table, 0, "", "need at least two pulley combinations (the paper: three)");
+  TransmissionIdResult r;
+  r.combinations = static_cast<int>(e.size());
+  r.fit = fitTorqueConstant(e, o.J_rotor_man_kgm2);
+  if (report)
+    *report << "K_T and alpha from " << e.size() << " pulley combinations (paper 003, eqs. 10-12): " << o.table << "\n"
+            << "  K_T = " << fmt(r.fit.K_T, 6) << ", alpha = " << fmt(r.fit.alpha, 6)
+            << " (J_rotor = " << fmt(r.fit.J_rotor_kgm2, 6) << " kg m^2 for the manufacturer's "
+            << fmt(o.J_rotor_man_kgm2, 6) << "), residual rms " << fmt(r.fit.residual_rms_kgm2, 4) << " kg m^2\n";
+  return r;
+}
+
+SpringIdResult identifySpring(const SpringIdOptions& o, std::ostream* report) {
+  if (!(o.weight_N > 0)) throw InputError("", 0, "--weight", "must be > 0 N");
+  if (!(o.ratio > 0)) throw InputError("", 0, "--ratio", "must be > 0");
+  const CsvTable t = readTable(o.table);
+  const auto qls = t.column("q_LS_rad"), qb = t.column("q_Bsp_rad");
+  SpringIdResult r;
+  for (std::size_t i = 0; i < qls.size(); ++i) r.tests.push_back({qls[i], qb[i]});
+  r.fit = fitSpringStiffness(r.tests, o.weight_N, o.ratio);
+  if (!report) return r;
+  std::ostream& os = *report;
+  os << "spring stiffness from " << r.tests.size() << " static tests (paper 003, eqs. 21-24): " << o.table << "\n";
+  for (std::size_t i = 0; i < r.tests.size(); ++i)
+    os << "  q_LS " << fmt(r.tests[i].q_LS_rad) << " rad, q_Bsp " << fmt(r.tests[i].q_Bsp_rad) << " rad: tau_Bsp "
+       << fmt(r.fit.tau_Bsp_Nm[i]) << " N m, (24) K_B " << fmt(r.fit.K_B_each[i]) << " N m/rad\n";
+  os << "  least-squares K_B = " << fmt(r.fit.K_B_Nm_rad, 6) << " N m/rad (residual rms "
+     << fmt(r.fit.residual_rms_Nm, 4) << " N m)\n";
+  return r;
+}
+
+nlohmann::json FirstOrderIdOptions::toJson() const {
+  return {{"log", log}, {"with_bias", with_bias}, {"refine", refine}, {"confidence", confidence}};
+}
+
+FirstOrderIdOptions FirstOrderIdOptions::fromJson(const nlohmann::json& j) {
+  FirstOrderIdOptions o;
+  o.log = j.at("log");
+  o.with_bias = j.at("with_bias");
+  o.refine = j.at("refine");
+  o.confidence = j.at("confidence");
+  return o;
+}
+
+nlohmann::json FirstOrderIdResult::toJson() const {
+  return {{"samples", samples},
+          {"sample_time_s", sample_time_s},
+          {"arx", arxJson(arx)},
+          {"refined", refined},
+          {"refinement", outputErrorJson(refinement)},
+          {"J_kgm2", J_kgm2},
+          {"mu_Nms", mu_Nms},
+          {"bias_Nm", bias_Nm},
+          {"converged", converged}};
+}
+
+FirstOrderIdResult FirstOrderIdResult::fromJson(const nlohmann::json& j) {
+  FirstOrderIdResult r;
+  r.samples = j.at("samples");
+  r.sample_time_s = j.at("sample_time_s");
+  r.arx = arxFromJson(j.at("arx"));
+  r.refined = j.at("refined");
+  r.refinement = outputErrorFromJson(j.at("refinement"));
+  r.J_kgm2 = j.at("J_kgm2");
+  r.mu_Nms = j.at("mu_Nms");
+  r.bias_Nm = j.at("bias_Nm");
+  r.converged = j.at("converged");
+  return r;
+}
+
+nlohmann::json TransmissionIdOptions::toJson() const {
+  return {{"table", table}, {"J_rotor_man_kgm2", J_rotor_man_kgm2}};
+}
+
+TransmissionIdOptions TransmissionIdOptions::fromJson(const nlohmann::json& j) {
+  TransmissionIdOptions o;
+  o.table = j.at("table");
+  o.J_rotor_man_kgm2 = j.at("J_rotor_man_kgm2");
+  return o;
+}
+
+nlohmann::json TransmissionIdResult::toJson() const {
+  return {{"combinations", combinations},
+          {"K_T", fit.K_T},
+          {"alpha", fit.alpha},
+          {"K_T_alpha", fit.K_T_alpha},
+          {"J_rotor_kgm2", fit.J_rotor_kgm2},
+          {"residual_rms_kgm2", fit.residual_rms_kgm2}};
+}
+
+TransmissionIdResult TransmissionIdResult::fromJson(const nlohmann::json& j) {
+  TransmissionIdResult r;
+  r.combinations = j.at("combinations");
+  r.fit.K_T = j.at("K_T");
+  r.fit.alpha = j.at("alpha");
+  r.fit.K_T_alpha = j.at("K_T_alpha");
+  r.fit.J_rotor_kgm2 = j.at("J_rotor_kgm2");
+  r.fit.residual_rms_kgm2 = j.at("residual_rms_kgm2");
+  return r;
+}
+
+nlohmann::json SpringIdOptions::toJson() const { return {{"table", table}, {"weight_N", weight_N}, {"ratio", ratio}}; }
+
+SpringIdOptions SpringIdOptions::fromJson(const nlohmann::json& j) {
+  SpringIdOptions o;
+  o.table = j.at("table");
+  o.weight_N = j.at("weight_N");
+  o.ratio = j.at("ratio");
+  return o;
+}
+
+nlohmann::json SpringIdResult::toJson() const {
+  nlohmann::json ts = nlohmann::json::array();
+  for (const SpringTest& t : tests) ts.push_back({{"q_LS_rad", t.q_LS_rad}, {"q_Bsp_rad", t.q_Bsp_rad}});
+  return {{"tests", ts},
+          {"K_B_Nm_rad", fit.K_B_Nm_rad},
+          {"tau_Bsp_Nm", fit.tau_Bsp_Nm},
+          {"K_B_each", fit.K_B_each},
+          {"residual_rms_Nm", fit.residual_rms_Nm}};
+}
+
+SpringIdResult SpringIdResult::fromJson(const nlohmann::json& j) {
+  SpringIdResult r;
+  for (const nlohmann::json& t : j.at("tests")) r.tests.push_back({t.at("q_LS_rad"), t.at("q_Bsp_rad")});
+  r.fit.K_B_Nm_rad = j.at("K_B_Nm_rad");
+  r.fit.tau_Bsp_Nm = j.at("tau_Bsp_Nm").get<std::vector<double>>();
+  r.fit.K_B_each = j.at("K_B_each").get<std::vector<double>>();
+  r.fit.residual_rms_Nm = j.at("residual_rms_Nm");
+  return r;
+}
+
+}  // namespace gapsim::calib
