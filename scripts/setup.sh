@@ -18,7 +18,9 @@ PACKAGES=(build-essential cmake pkg-config libode-dev libeigen3-dev libtinyxml2-
           qt6-base-dev libqt6opengl6-dev qt6-charts-dev libgl-dev libglx-dev
           libgl1-mesa-dri libglx-mesa0 xvfb xauth
           # gapsim-cli identify servo draws its figure (PNG) with gnuplot
-          gnuplot-nox)
+          gnuplot-nox
+          # the tree's format (.clang-format), checked by ctest format_check
+          clang-format)
 # Optional: installed when the distribution has them, and what needs them is built only when found.
 OPTIONAL_PACKAGES=(
           # the MuJoCo reference of scripts/bench_vs_mujoco.sh (bench/, gapsim-mujoco-walk)
