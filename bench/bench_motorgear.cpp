@@ -58,10 +58,8 @@ void BM_GearFrame(benchmark::State& st) {
     events += g.state().events;
     if (++k == kFrames) k = 0;
   }
-  st.counters["events/frame"] =
-      benchmark::Counter(static_cast<double>(events), benchmark::Counter::kAvgIterations);
-  st.SetLabel(std::string(st.range(0) == 0 ? "typeA " : "typeB ") +
-              (st.range(1) == 0 ? "motoflex2011 " : "coupled ") +
+  st.counters["events/frame"] = benchmark::Counter(static_cast<double>(events), benchmark::Counter::kAvgIterations);
+  st.SetLabel(std::string(st.range(0) == 0 ? "typeA " : "typeB ") + (st.range(1) == 0 ? "motoflex2011 " : "coupled ") +
               (st.range(2) == 0 ? "exact" : "substeps " + std::to_string(st.range(2))));
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "calib/calibration.h"
 
+#include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <atomic>
 #include <charconv>
@@ -13,8 +14,6 @@
 #include <fstream>
 #include <ostream>
 #include <sstream>
-
-#include <Eigen/Eigenvalues>
 
 #include "calib/cma_es.h"
 #include "calib/mukappa_es.h"
@@ -131,9 +130,15 @@ void CalibrationSettings::validate() const {
 }
 
 nlohmann::json CalibrationSettings::toJson() const {
-  return {{"optimizer", optimizer}, {"generations", generations}, {"lambda", lambda},
-          {"mu", mu},               {"kappa", kappa},             {"rho", rho},
-          {"sigma0", sigma0},       {"seed", std::to_string(seed)}, {"ipop_restarts", ipop_restarts}};
+  return {{"optimizer", optimizer},
+          {"generations", generations},
+          {"lambda", lambda},
+          {"mu", mu},
+          {"kappa", kappa},
+          {"rho", rho},
+          {"sigma0", sigma0},
+          {"seed", std::to_string(seed)},
+          {"ipop_restarts", ipop_restarts}};
 }
 
 CalibrationSettings CalibrationSettings::fromJson(const nlohmann::json& j) {
@@ -178,7 +183,10 @@ std::unique_ptr<Optimizer> makeOptimizer(const CalibrationSettings& s, const Eig
 }
 
 Calibration::Calibration(ParameterSpace space, CalibrationSettings settings, std::string out_dir, nlohmann::json inputs)
-    : space_(std::move(space)), settings_(std::move(settings)), out_dir_(std::move(out_dir)), inputs_(std::move(inputs)) {
+    : space_(std::move(space)),
+      settings_(std::move(settings)),
+      out_dir_(std::move(out_dir)),
+      inputs_(std::move(inputs)) {
   opt_ = makeOptimizer(settings_, space_.initialY());
   std::error_code ec;
   std::filesystem::create_directories(out_dir_, ec);
@@ -222,8 +230,8 @@ Calibration Calibration::fromCheckpoint(ParameterSpace space, const std::string&
     c.best_f_ = doubleFromJson(j.at("best_fitness"));
     c.initial_f_ = doubleFromJson(j.at("initial_fitness"));
     for (const auto& h : j.at("history"))
-      c.history_.push_back({h.at("generation").get<int>(), h.at("evaluations").get<long>(), doubleFromJson(h.at("best")),
-                            doubleFromJson(h.at("median")), doubleFromJson(h.at("sigma")),
+      c.history_.push_back({h.at("generation").get<int>(), h.at("evaluations").get<long>(),
+                            doubleFromJson(h.at("best")), doubleFromJson(h.at("median")), doubleFromJson(h.at("sigma")),
                             vectorFromJson(h.at("best_values"))});
     if (j.contains("validation")) {  // absent without validation scenarios
       const auto& v = j.at("validation");
@@ -231,8 +239,8 @@ Calibration Calibration::fromCheckpoint(ParameterSpace space, const std::string&
       c.best_val_f_ = doubleFromJson(v.at("best_fitness"));
       c.best_val_generation_ = v.at("best_generation").get<int>();
       for (const auto& r : v.at("history"))
-        c.validation_.push_back({r.at("generation").get<int>(), doubleFromJson(r.at("train")),
-                                 doubleFromJson(r.at("validation"))});
+        c.validation_.push_back(
+            {r.at("generation").get<int>(), doubleFromJson(r.at("train")), doubleFromJson(r.at("validation"))});
       for (const auto& w : v.at("warnings")) c.warnings_.push_back(w.get<std::string>());
     }
   } catch (const nlohmann::json::exception& e) {
@@ -331,7 +339,8 @@ void Calibration::validate(int generation, std::ostream* progress) {
       std::snprintf(line, sizeof line,
                     "warning: generation %d: validation fitness rose %.6g -> %.6g while training fell %.6g -> %.6g "
                     "(fitting what the model cannot represent; best.params keeps generation %d)",
-                    generation, prev.validation, f, prev.train, best_f_, f < best_val_f_ ? generation : best_val_generation_);
+                    generation, prev.validation, f, prev.train, best_f_,
+                    f < best_val_f_ ? generation : best_val_generation_);
       warnings_.push_back(line);
       if (progress) *progress << line << std::endl;
     }

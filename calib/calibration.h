@@ -52,8 +52,8 @@ struct CalibrationSettings {
   int rho = 2;                      ///< ES parents per child
   double sigma0 = 0.2;              ///< initial step size in optimiser units (1 = the whole range)
   std::uint64_t seed = 1;
-  int ipop_restarts = 0;            ///< CMA-ES only
-  void validate() const;            ///< InputError naming the option
+  int ipop_restarts = 0;  ///< CMA-ES only
+  void validate() const;  ///< InputError naming the option
   nlohmann::json toJson() const;
   static CalibrationSettings fromJson(const nlohmann::json& j);
 };
@@ -103,7 +103,9 @@ class Calibration {
   const Eigen::VectorXd& bestValues() const { return best_values_; }
   double bestFitness() const { return best_f_; }
   /// The result (best.params): the validation best with validation, else the training best.
-  const Eigen::VectorXd& resultValues() const { return hasValidation() && !validation_.empty() ? best_val_values_ : best_values_; }
+  const Eigen::VectorXd& resultValues() const {
+    return hasValidation() && !validation_.empty() ? best_val_values_ : best_values_;
+  }
   const std::vector<ValidationRecord>& validationHistory() const { return validation_; }
   double bestValidationFitness() const { return best_val_f_; }
   int bestValidationGeneration() const { return best_val_generation_; }

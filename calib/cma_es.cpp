@@ -150,8 +150,8 @@ nlohmann::json CmaEs::save() const {
   j["restart_evals"] = restart_evals_;
   j["restart_gen"] = restart_gen_;
   j["restarts"] = restarts_;
-  j["best_history"] = toJson(Eigen::VectorXd(Eigen::Map<const Eigen::VectorXd>(
-      best_history_.data(), static_cast<Eigen::Index>(best_history_.size()))));
+  j["best_history"] = toJson(Eigen::VectorXd(
+      Eigen::Map<const Eigen::VectorXd>(best_history_.data(), static_cast<Eigen::Index>(best_history_.size()))));
   j["stop_reason"] = stop_reason_;
   return j;
 }

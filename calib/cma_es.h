@@ -26,15 +26,15 @@
 namespace gapsim::calib {
 
 struct CmaEsSettings {
-  Eigen::VectorXd x0;          ///< initial mean (also the mean of every IPOP restart)
-  double sigma0 = 0.3;         ///< initial step size, in the units of x
-  int lambda = 0;              ///< population; 0: 4 + floor(3 ln n)
-  int mu = 0;                  ///< parents; 0: lambda / 2
+  Eigen::VectorXd x0;   ///< initial mean (also the mean of every IPOP restart)
+  double sigma0 = 0.3;  ///< initial step size, in the units of x
+  int lambda = 0;       ///< population; 0: 4 + floor(3 ln n)
+  int mu = 0;           ///< parents; 0: lambda / 2
   std::uint64_t seed = 1;
-  int ipop_restarts = 0;       ///< IPOP restarts allowed (population doubles at each)
+  int ipop_restarts = 0;  ///< IPOP restarts allowed (population doubles at each)
   double tol_fun = 1e-12;
   double tol_x = 1e-12;
-  void validate() const;       ///< throws std::invalid_argument with the offending numbers
+  void validate() const;  ///< throws std::invalid_argument with the offending numbers
 };
 
 class CmaEs final : public Optimizer {
@@ -71,9 +71,9 @@ class CmaEs final : public Optimizer {
   Eigen::VectorXd mean_, pc_, ps_, D_;
   Eigen::MatrixXd C_, B_;
   double sigma_ = 0;
-  long eigen_eval_ = 0;   // evaluations at the last eigendecomposition
+  long eigen_eval_ = 0;  // evaluations at the last eigendecomposition
   long restart_evals_ = 0;
-  int restart_gen_ = 0;   // generations since the last (re)start
+  int restart_gen_ = 0;  // generations since the last (re)start
   int restarts_ = 0;
   std::vector<double> best_history_;  // best fitness per generation since the last (re)start
   std::string stop_reason_;

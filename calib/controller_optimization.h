@@ -28,7 +28,7 @@
 namespace gapsim::calib {
 
 struct ControllerSpaceSettings {
-  int keyframes = 2;               ///< n, the final standing pose included
+  int keyframes = 2;  ///< n, the final standing pose included
   double min_duration_s = 0.1;
   double max_duration_s = 1.5;
   double init_duration_s = 0.6;

@@ -26,7 +26,8 @@ void checkOptions(const RobotModel& m, const DriveCurveOptions& o) {
   if (o.points < 2 || o.points > 100000)
     throw InputError(f, 0, "--points", "must be in [2, 100000], got " + std::to_string(o.points));
   if (!(o.max_speed_rad_s >= 0) || !std::isfinite(o.max_speed_rad_s))
-    throw InputError(f, 0, "--max-speed", "must be >= 0 rad/s (0: from the no-load rates), got " + sixDigits(o.max_speed_rad_s));
+    throw InputError(f, 0, "--max-speed",
+                     "must be >= 0 rad/s (0: from the no-load rates), got " + sixDigits(o.max_speed_rad_s));
   if (!(o.error_rad > 0) || !std::isfinite(o.error_rad))
     throw InputError(f, 0, "--error", "must be > 0 rad, got " + sixDigits(o.error_rad));
   if (!(o.settle_s >= 0 && o.settle_s <= 10))
@@ -39,9 +40,11 @@ DriveCurve driveCurve(const RobotModel& model, const DriveCurveOptions& o) {
   checkOptions(model, o);
   const std::string& f = model.source_file;
   const int ji = model.jointIndex(o.joint);
-  if (ji < 0) throw InputError(f, 0, "--joint", "no joint '" + o.joint + "'; movable joints: " + movableJointList(model));
+  if (ji < 0)
+    throw InputError(f, 0, "--joint", "no joint '" + o.joint + "'; movable joints: " + movableJointList(model));
   if (model.joints[static_cast<std::size_t>(ji)].type == JointType::Prismatic)
-    throw InputError(f, 0, "--joint", "'" + o.joint + "' is prismatic: the envelope is drawn for hinges (N m against rad/s)");
+    throw InputError(f, 0, "--joint",
+                     "'" + o.joint + "' is prismatic: the envelope is drawn for hinges (N m against rad/s)");
   const CompiledModel cm = compile(model);
   for (const auto& cd : cm.coupled_drives)
     if (std::find(cd.joints.begin(), cd.joints.end(), ji) != cd.joints.end())
@@ -49,9 +52,11 @@ DriveCurve driveCurve(const RobotModel& model, const DriveCurveOptions& o) {
                        "'" + o.joint + "' is moved by the coupled drive <" + cd.element +
                            "> (several joints at once): no envelope of one joint");
   const CompiledModel::Joint& cj = cm.joints[static_cast<std::size_t>(ji)];
-  if (cj.mimic) throw InputError(f, 0, "--joint", "'" + o.joint + "' is a mimic joint: it follows its master, no drive of its own");
+  if (cj.mimic)
+    throw InputError(f, 0, "--joint", "'" + o.joint + "' is a mimic joint: it follows its master, no drive of its own");
   if (!cj.prototype)
-    throw InputError(f, 0, "--joint", "'" + o.joint + "' has no drive (fixed or welded); movable joints: " + movableJointList(model));
+    throw InputError(f, 0, "--joint",
+                     "'" + o.joint + "' has no drive (fixed or welded); movable joints: " + movableJointList(model));
 
   DriveCurve c;
   c.robot_file = f;
@@ -122,8 +127,10 @@ std::string driveCurveFigureScript(const DriveCurve& c, const std::string& csv, 
     << "set xrange [" << -vx << ":" << vx << "]\nset yrange [" << -ty << ":" << ty << "]\n"
     << "set xzeroaxis lw 1.5\nset yzeroaxis lw 1.5\n"
     // The backdriven quadrants (II: qd < 0, tau > 0; IV: qd > 0, tau < 0) shaded.
-    << "set object 1 rect from " << -vx << ",0 to 0," << ty << " behind fillcolor rgb '#fde8d8' fillstyle solid 1.0 noborder\n"
-    << "set object 2 rect from 0," << -ty << " to " << vx << ",0 behind fillcolor rgb '#fde8d8' fillstyle solid 1.0 noborder\n"
+    << "set object 1 rect from " << -vx << ",0 to 0," << ty
+    << " behind fillcolor rgb '#fde8d8' fillstyle solid 1.0 noborder\n"
+    << "set object 2 rect from 0," << -ty << " to " << vx
+    << ",0 behind fillcolor rgb '#fde8d8' fillstyle solid 1.0 noborder\n"
     << "set style textbox opaque noborder\n"
     << "set label 1 'drive (I)' at graph 0.75,0.75 center front boxed\n"
     << "set label 2 'backdrive (II)' at graph 0.25,0.75 center front boxed\n"

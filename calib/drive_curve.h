@@ -37,7 +37,7 @@ struct DriveCurve {
   double no_load_max_rad_s = 0.0;  ///< where tau_max reaches 0 going up (NaN: not below 1000 rad/s)
   double no_load_min_rad_s = 0.0;  ///< where tau_min reaches 0 going down (<= 0; NaN: none)
   std::vector<motorgear::EnvelopePoint> points;
-  int unsettled = 0;               ///< points whose torque did not settle (drive_envelope.h)
+  int unsettled = 0;  ///< points whose torque did not settle (drive_envelope.h)
 };
 
 /// The envelope of `options.joint` of `model` as it runs (compiled with its defaults). Throws

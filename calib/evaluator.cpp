@@ -54,8 +54,8 @@ T get(const std::vector<char>& b, std::size_t& at) {
 }
 
 std::string describeStatus(int status) {
-  if (WIFSIGNALED(status)) return "was killed by signal " + std::to_string(WTERMSIG(status)) + " (" +
-                                  strsignal(WTERMSIG(status)) + ")";
+  if (WIFSIGNALED(status))
+    return "was killed by signal " + std::to_string(WTERMSIG(status)) + " (" + strsignal(WTERMSIG(status)) + ")";
   if (WIFEXITED(status)) return "exited with code " + std::to_string(WEXITSTATUS(status));
   return "stopped (status " + std::to_string(status) + ")";
 }
@@ -100,7 +100,8 @@ EvalResult decodeResult(const std::vector<char>& b, int* index) {
   const auto np = get<std::int32_t>(b, at);
   for (int i = 0; i < np; ++i) r.parts.push_back(get<double>(b, at));
   const auto ne = get<std::int32_t>(b, at);
-  if (ne < 0 || at + static_cast<std::size_t>(ne) > b.size()) throw std::runtime_error("evaluation result: bad error text");
+  if (ne < 0 || at + static_cast<std::size_t>(ne) > b.size())
+    throw std::runtime_error("evaluation result: bad error text");
   r.error.assign(b.data() + at, static_cast<std::size_t>(ne));
   return r;
 }

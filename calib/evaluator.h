@@ -15,11 +15,12 @@
 /// A worker that dies (signal, exit) is reported with its pid, the way it died and the candidate
 /// it was evaluating (WorkerCrashed); a result is never silently lost.
 
+#include <sys/types.h>
+
 #include <Eigen/Core>
 #include <functional>
 #include <stdexcept>
 #include <string>
-#include <sys/types.h>
 #include <vector>
 
 #include "calib/objective.h"

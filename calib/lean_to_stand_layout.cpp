@@ -55,7 +55,8 @@ void addLegacyTrials(RecordingManifest& m, const fs::path& dir, const std::strin
   for (const auto& e : fs::directory_iterator(dir))
     if (e.is_regular_file() && e.path().extension() == ".csv") files.push_back(e.path());
   std::sort(files.begin(), files.end());
-  for (const fs::path& f : files) m.trials.push_back(legacyTrial(m.source, f.string(), prefix + f.stem().string(), cable));
+  for (const fs::path& f : files)
+    m.trials.push_back(legacyTrial(m.source, f.string(), prefix + f.stem().string(), cable));
 }
 
 fs::path legacyDir(const fs::path& root) { return root / "rising" / "lean-to-stand"; }

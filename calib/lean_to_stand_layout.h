@@ -24,6 +24,7 @@ bool isLeanToStandPackage(const std::string& dir);
 
 /// The one trial of the package at `root` whose recording is `recording` (an absolute path);
 /// `as_given` names it in errors.
-RecordingManifest leanToStandTrialOf(const std::string& root, const std::string& recording, const std::string& as_given);
+RecordingManifest leanToStandTrialOf(const std::string& root, const std::string& recording,
+                                     const std::string& as_given);
 
 }  // namespace gapsim::calib

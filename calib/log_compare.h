@@ -36,8 +36,7 @@ double interpolateAt(const SampledSignal& s, double t_s);
 
 /// s shifted by offset_s (value at grid time t is s(t - offset_s)) at each grid time (ascending);
 /// NaN where undefined. O(grid + samples).
-std::vector<double> resample(const SampledSignal& s, std::span<const double> grid_t_s,
-                             double offset_s = 0.0);
+std::vector<double> resample(const SampledSignal& s, std::span<const double> grid_t_s, double offset_s = 0.0);
 
 /// t0, t0 + dt, ... up to t1 (included when t1 - t0 is a whole number of steps, within 1e-9 dt).
 /// Throws std::invalid_argument unless dt_s > 0 and all are finite; empty if t1 < t0.
@@ -49,8 +48,7 @@ struct RmsDifference {
 };
 
 /// RMS of ref(t_i) - other(t_i - other_offset_s) over ref's samples (see the file comment).
-RmsDifference rmsDifference(const SampledSignal& ref, const SampledSignal& other,
-                            double other_offset_s = 0.0);
+RmsDifference rmsDifference(const SampledSignal& ref, const SampledSignal& other, double other_offset_s = 0.0);
 
 struct OffsetEstimate {
   double offset_s = 0.0;     ///< add to other's times to line it up with ref
@@ -62,8 +60,7 @@ struct OffsetEstimate {
 /// Offsets whose overlap is shorter than min_overlap_fraction of the shorter signal, or where a
 /// signal is constant, are not considered; nullopt if none is left. Throws std::invalid_argument
 /// unless dt_s > 0, max_offset_s >= 0 and min_overlap_fraction is in (0, 1].
-std::optional<OffsetEstimate> estimateOffset(const SampledSignal& ref, const SampledSignal& other,
-                                             double dt_s, double max_offset_s,
-                                             double min_overlap_fraction = 0.5);
+std::optional<OffsetEstimate> estimateOffset(const SampledSignal& ref, const SampledSignal& other, double dt_s,
+                                             double max_offset_s, double min_overlap_fraction = 0.5);
 
 }  // namespace gapsim

@@ -20,8 +20,9 @@ double uniformSampleTime_s(const CsvTable& table, const std::vector<double>& tim
   for (std::size_t k = 1; k < n; ++k) {
     const double dt = time_s[k] - time_s[k - 1];
     if (std::abs(dt - T_s) > 0.01 * T_s)
-      throw InputError(path, table.lineOfRow(k), "time_s",
-                       "not uniformly sampled: step " + sixDigits(dt) + " s, median " + sixDigits(T_s) + " s (" + why + ")");
+      throw InputError(
+          path, table.lineOfRow(k), "time_s",
+          "not uniformly sampled: step " + sixDigits(dt) + " s, median " + sixDigits(T_s) + " s (" + why + ")");
   }
   return T_s;
 }

@@ -53,8 +53,8 @@ FirstOrderFit fitArx(std::span<const double> u, std::span<const double> y, doubl
   f.residual_rms = std::sqrt((A * x - rhs).squaredNorm() / static_cast<double>(n));
   f.output_rms = std::sqrt(rhs.squaredNorm() / static_cast<double>(n));
   if (!(f.a > 0 && f.a < 1) || !(f.b > 0))
-    throw std::invalid_argument(std::string(what) + ": the fit is not a stable first-order system (a = " + sixDigits(f.a) +
-                                ", b = " + sixDigits(f.b) + "; need 0 < a < 1, b > 0)");
+    throw std::invalid_argument(std::string(what) + ": the fit is not a stable first-order system (a = " +
+                                sixDigits(f.a) + ", b = " + sixDigits(f.b) + "; need 0 < a < 1, b > 0)");
   f.mu_Nms = (1.0 - f.a) / f.b;
   f.J_kgm2 = -f.mu_Nms * Ts / std::log(f.a);
   return f;
@@ -65,15 +65,18 @@ FirstOrderFit fitArx(std::span<const double> u, std::span<const double> y, doubl
 void ChirpOptions::validate() const {
   auto bad = [](const std::string& s) { throw std::invalid_argument("chirp: " + s); };
   if (!positive(f_start_Hz) || !positive(f_end_Hz) || !(f_end_Hz >= f_start_Hz))
-    bad("frequencies must be > 0 with end >= start, got " + sixDigits(f_start_Hz) + " and " + sixDigits(f_end_Hz) + " Hz");
+    bad("frequencies must be > 0 with end >= start, got " + sixDigits(f_start_Hz) + " and " + sixDigits(f_end_Hz) +
+        " Hz");
   if (steps < 1) bad("steps must be >= 1, got " + std::to_string(steps));
   if (periods < 1) bad("periods must be >= 1, got " + std::to_string(periods));
   if (!positive(amplitude_start_Nm) || !positive(amplitude_end_Nm))
-    bad("amplitudes must be > 0, got " + sixDigits(amplitude_start_Nm) + " and " + sixDigits(amplitude_end_Nm) + " N m");
+    bad("amplitudes must be > 0, got " + sixDigits(amplitude_start_Nm) + " and " + sixDigits(amplitude_end_Nm) +
+        " N m");
   if (!std::isfinite(offset_Nm)) bad("offset must be finite");
   if (!positive(sample_time_s)) bad("sample time must be > 0, got " + sixDigits(sample_time_s) + " s");
   if (1.0 / (f_end_Hz * sample_time_s) < 4.0)
-    bad("sample time " + sixDigits(sample_time_s) + " s gives fewer than 4 samples per period at " + sixDigits(f_end_Hz) + " Hz");
+    bad("sample time " + sixDigits(sample_time_s) + " s gives fewer than 4 samples per period at " +
+        sixDigits(f_end_Hz) + " Hz");
   // The signal's length, before a sample is made: 1e9 periods or a 1 ns sample time used to fill
   // the memory for minutes. 1e7 samples (the paper's chirp has 1.2e5 at 1 ms) is the bound.
   constexpr double kMaxSamples = 1e7;
@@ -133,8 +136,10 @@ FirstOrderFit fitFirstOrderWithBias(std::span<const double> u, std::span<const d
 }
 
 TorqueConstantFit fitTorqueConstant(std::span<const PulleyExperiment> e, double J_rotor_man) {
-  if (e.size() < 2) throw std::invalid_argument("K_T fit: need at least two pulley combinations, got " + std::to_string(e.size()));
-  if (!positive(J_rotor_man)) throw std::invalid_argument("K_T fit: J_rotor_man must be > 0, got " + sixDigits(J_rotor_man));
+  if (e.size() < 2)
+    throw std::invalid_argument("K_T fit: need at least two pulley combinations, got " + std::to_string(e.size()));
+  if (!positive(J_rotor_man))
+    throw std::invalid_argument("K_T fit: J_rotor_man must be > 0, got " + sixDigits(J_rotor_man));
   const Eigen::Index n = static_cast<Eigen::Index>(e.size());
   Eigen::MatrixXd G(n, 2);
   Eigen::VectorXd psi(n);
@@ -168,11 +173,13 @@ LumpedInertia lumpPulleyChain(std::span<const Pulley> chain) {
     const Pulley& p = chain[k];
     if (k > 0) {
       const double ro = chain[k - 1].r_out_m, ri = p.r_in_m;
-      if (!positive(ro)) throw std::invalid_argument("pulley chain: pulley " + std::to_string(k - 1) + " needs r_out > 0");
+      if (!positive(ro))
+        throw std::invalid_argument("pulley chain: pulley " + std::to_string(k - 1) + " needs r_out > 0");
       if (!positive(ri)) throw std::invalid_argument("pulley chain: pulley " + std::to_string(k) + " needs r_in > 0");
       G *= (ro * ro) / (ri * ri);  // (34)/(35), applied consecutively: (37)/(38)
       if (!(p.cable_density_kg_m >= 0) || !(p.cable_length_m >= 0))
-        throw std::invalid_argument("pulley chain: pulley " + std::to_string(k) + " has a negative cable density/length");
+        throw std::invalid_argument("pulley chain: pulley " + std::to_string(k) +
+                                    " has a negative cable density/length");
       r.J_cable_kgm2 += G * ri * ri * p.cable_density_kg_m * p.cable_length_m;  // (36), (40)
     }
     if (!(p.J_kgm2 >= 0)) throw std::invalid_argument("pulley chain: pulley " + std::to_string(k) + " has J < 0");

@@ -44,7 +44,7 @@ struct ChirpOptions {
   int periods = 10;
   double amplitude_start_Nm = 0.05;
   double amplitude_end_Nm = 0.5;
-  double offset_Nm = 0.0;    ///< constant added to every sample
+  double offset_Nm = 0.0;  ///< constant added to every sample
   double sample_time_s = 0.001;
   /// Throws std::invalid_argument naming the offending value (also if the highest frequency has
   /// fewer than 4 samples per period).
@@ -52,9 +52,9 @@ struct ChirpOptions {
 };
 
 struct ChirpSignal {
-  std::vector<double> time_s;     ///< k T_s, k = 0..n-1
+  std::vector<double> time_s;  ///< k T_s, k = 0..n-1
   std::vector<double> u_Nm;
-  std::vector<double> frequency_Hz;  ///< frequency of each sample's step
+  std::vector<double> frequency_Hz;                          ///< frequency of each sample's step
   std::vector<double> step_frequency_Hz, step_amplitude_Nm;  ///< per step
 };
 
@@ -73,7 +73,7 @@ struct Arx11 {
 Arx11 discretiseFirstOrder(double J_kgm2, double mu_Nms, double sample_time_s);
 
 struct FirstOrderFit {
-  double a = 0.0, b = 0.0;       ///< ARX coefficients
+  double a = 0.0, b = 0.0;        ///< ARX coefficients
   double bias_coefficient = 0.0;  ///< b2 of (32) (0 for fitFirstOrder)
   double bias_Nm = 0.0;           ///< b2 / b1, (33) (0 for fitFirstOrder)
   double J_kgm2 = 0.0;            ///< -mu T_s / ln a
@@ -87,8 +87,7 @@ struct FirstOrderFit {
 /// QR), y = omega; then mu = (1 - a)/b and J = -mu T_s / ln a (the inverse of
 /// discretiseFirstOrder). Throws std::invalid_argument if the sizes differ, n < 3, T_s <= 0, or
 /// the fit is not a stable first-order system (need 0 < a < 1 and b > 0).
-FirstOrderFit fitFirstOrder(std::span<const double> u_Nm, std::span<const double> omega_rad_s,
-                            double sample_time_s);
+FirstOrderFit fitFirstOrder(std::span<const double> u_Nm, std::span<const double> omega_rad_s, double sample_time_s);
 
 /// Appendix A, (31)-(33): the two-input ARX y_k = a1 y_{k-1} + b1 u_{k-1} + b2 * 1 by linear
 /// least squares; the amplifier bias is b2 / b1 (torque the amplifier adds to every command:
@@ -108,10 +107,10 @@ struct PulleyExperiment {
 };
 
 struct TorqueConstantFit {
-  double K_T = 0.0;         ///< scale from the commanded to the actual torque (dimensionless)
-  double alpha = 0.0;       ///< J_rotor / J_rotor_man (9)
-  double K_T_alpha = 0.0;   ///< first unknown of (11)
-  double J_rotor_kgm2 = 0.0;  ///< alpha J_rotor_man
+  double K_T = 0.0;                ///< scale from the commanded to the actual torque (dimensionless)
+  double alpha = 0.0;              ///< J_rotor / J_rotor_man (9)
+  double K_T_alpha = 0.0;          ///< first unknown of (11)
+  double J_rotor_kgm2 = 0.0;       ///< alpha J_rotor_man
   double residual_rms_kgm2 = 0.0;  ///< rms of Psi - Gamma x
 };
 
@@ -138,8 +137,8 @@ struct Pulley {
 };
 
 struct LumpedInertia {
-  double J_pulley_kgm2 = 0.0;  ///< (39)
-  double J_cable_kgm2 = 0.0;   ///< (40)
+  double J_pulley_kgm2 = 0.0;    ///< (39)
+  double J_cable_kgm2 = 0.0;     ///< (40)
   std::vector<double> ratio_sq;  ///< G_k = prod_{j=1..k} r_{j-1,o}^2 / r_{j,i}^2, G_0 = 1, (37)
 };
 
@@ -164,7 +163,7 @@ struct SpringTest {
 };
 
 struct SpringStiffnessFit {
-  double K_B_Nm_rad = 0.0;        ///< least-squares slope through the origin of tau_Bsp vs |q_Bsp|
+  double K_B_Nm_rad = 0.0;         ///< least-squares slope through the origin of tau_Bsp vs |q_Bsp|
   std::vector<double> tau_Bsp_Nm;  ///< |W sin(q_LS)| / ratio, per test
   std::vector<double> K_B_each;    ///< (24) per test
   double residual_rms_Nm = 0.0;    ///< rms of tau_Bsp - K_B |q_Bsp|
@@ -173,8 +172,7 @@ struct SpringStiffnessFit {
 /// K_B = sum(tau_i |q_i|) / sum(q_i^2): the least-squares slope of (22) over all tests (which
 /// weights large deflections more than averaging (24)). Throws std::invalid_argument for no test,
 /// W <= 0, ratio <= 0 or all deflections zero.
-SpringStiffnessFit fitSpringStiffness(std::span<const SpringTest> tests, double robot_weight_N,
-                                      double ratio = 5.18043);
+SpringStiffnessFit fitSpringStiffness(std::span<const SpringTest> tests, double robot_weight_N, double ratio = 5.18043);
 
 // ---------------------------------------------------------------------------------------------
 // Logs

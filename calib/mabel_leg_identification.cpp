@@ -3,8 +3,6 @@
 
 #include <ceres/ceres.h>
 
-#include "calib/jacobian_gram.h"
-
 #include <Eigen/Dense>
 #include <algorithm>
 #include <atomic>
@@ -15,13 +13,14 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "calib/jacobian_gram.h"
 #include "calib/log_sampling.h"
 #include "calib/rng.h"
 #include "calib/servo_identification.h"
-#include "sim/mabel_legs.h"
-#include "sim/run_loop.h"
 #include "sim/csv_table.h"
 #include "sim/input_error.h"
+#include "sim/mabel_legs.h"
+#include "sim/run_loop.h"
 #include "sim/simulation.h"
 
 namespace gapsim::calib {
@@ -29,7 +28,7 @@ namespace gapsim::calib {
 namespace {
 
 constexpr double kPi = 3.14159265358979323846;
-constexpr double kBiasScale_Nm = 0.01;  // b is optimised in units of 10 mN m (well-scaled steps)
+constexpr double kBiasScale_Nm = 0.01;    // b is optimised in units of 10 mN m (well-scaled steps)
 constexpr double kStartScale_rad = 1e-3;  // start offsets in mrad
 
 bool isMu(LegParam p) { return p == LegParam::mu_mLA || p == LegParam::mu_mLS; }
@@ -146,30 +145,46 @@ double sumSquares(const LegExperimentLog& log, const LegExperiment& e, const Leg
 
 const char* legParamName(LegParam p) {
   switch (p) {
-    case LegParam::mu_mLA: return "mu_mLA";
-    case LegParam::mu_mLS: return "mu_mLS";
-    case LegParam::b_mLA: return "b_mLA";
-    case LegParam::b_mLS: return "b_mLS";
+    case LegParam::mu_mLA:
+      return "mu_mLA";
+    case LegParam::mu_mLS:
+      return "mu_mLS";
+    case LegParam::b_mLA:
+      return "b_mLA";
+    case LegParam::b_mLS:
+      return "b_mLS";
   }
   return "?";
 }
 
 double legParamValue(const motorgear::MabelTransmission::Params& p, LegParam q) {
   switch (q) {
-    case LegParam::mu_mLA: return p.mLA.mu_Nms_rad;
-    case LegParam::mu_mLS: return p.mLS.mu_Nms_rad;
-    case LegParam::b_mLA: return p.mLA.b_Nm;
-    case LegParam::b_mLS: return p.mLS.b_Nm;
+    case LegParam::mu_mLA:
+      return p.mLA.mu_Nms_rad;
+    case LegParam::mu_mLS:
+      return p.mLS.mu_Nms_rad;
+    case LegParam::b_mLA:
+      return p.mLA.b_Nm;
+    case LegParam::b_mLS:
+      return p.mLS.b_Nm;
   }
   return 0.0;
 }
 
 void setLegParam(motorgear::MabelTransmission::Params& p, LegParam q, double v) {
   switch (q) {
-    case LegParam::mu_mLA: p.mLA.mu_Nms_rad = v; break;
-    case LegParam::mu_mLS: p.mLS.mu_Nms_rad = v; break;
-    case LegParam::b_mLA: p.mLA.b_Nm = v; break;
-    case LegParam::b_mLS: p.mLS.b_Nm = v; break;
+    case LegParam::mu_mLA:
+      p.mLA.mu_Nms_rad = v;
+      break;
+    case LegParam::mu_mLS:
+      p.mLS.mu_Nms_rad = v;
+      break;
+    case LegParam::b_mLA:
+      p.mLA.b_Nm = v;
+      break;
+    case LegParam::b_mLS:
+      p.mLS.b_Nm = v;
+      break;
   }
 }
 
@@ -218,8 +233,8 @@ void LegExperimentLog::write(const std::string& path, const std::string& comment
   if (!comment.empty()) f << "# " << comment << "\n";
   f << "time_s,u_mLA_Nm,u_mLS_Nm,q_mLA_rad,q_mLS_rad\n" << std::setprecision(12);
   for (std::size_t k = 0; k < time_s.size(); ++k) {
-    f << time_s[k] << ',' << u_mLA_Nm[k] << ',' << u_mLS_Nm[k] << ',' << (q_mLA_rad.empty() ? 0.0 : q_mLA_rad[k])
-      << ',' << (q_mLS_rad.empty() ? 0.0 : q_mLS_rad[k]) << '\n';
+    f << time_s[k] << ',' << u_mLA_Nm[k] << ',' << u_mLS_Nm[k] << ',' << (q_mLA_rad.empty() ? 0.0 : q_mLA_rad[k]) << ','
+      << (q_mLS_rad.empty() ? 0.0 : q_mLS_rad[k]) << '\n';
   }
   f.close();
   if (!f) throw InputError(path, 0, "", "write failed");
@@ -315,8 +330,8 @@ LegResponse simulateLegExperiment(const RobotModel& stand, const LegExperiment& 
   const double ratio = Ts / dt;
   const long m = std::lround(ratio);
   if (!(m >= 1) || std::abs(ratio - static_cast<double>(m)) > 1e-6 * ratio)
-    throw std::invalid_argument("leg experiment: sample time " + sixDigits(Ts) + " s is not a whole number of the stand's dt " +
-                                sixDigits(dt) + " s");
+    throw std::invalid_argument("leg experiment: sample time " + sixDigits(Ts) +
+                                " s is not a whole number of the stand's dt " + sixDigits(dt) + " s");
   const int li = standLegIndex(stand, e.side);
   Simulation sim(prepareStand(stand, e, leg, q0_mLA, q0_mLS));
   LegResponse y;
@@ -353,7 +368,7 @@ LegHold legHoldCommands(const RobotModel& stand, LegSide side, const motorgear::
 }
 
 LegHold staticBiasEstimate(const RobotModel& stand, const LegExperiment& e,
-                            const motorgear::MabelTransmission::Params& leg, const LegExperimentLog& log) {
+                           const motorgear::MabelTransmission::Params& leg, const LegExperimentLog& log) {
   // The leg's mean pose answers the mean input about as a static leg would (the chirp averages
   // out): b ~ u_hold(mean pose, b = 0) - mean(u).
   LegPose mean = logStartPose(stand, e, log);
@@ -422,8 +437,7 @@ LegExperimentLog synthesizeLegExperiment(const RobotModel& stand, const LegExper
 
 LegFitResult fitLegParameters(const RobotModel& stand, const LegExperiment& e,
                               const motorgear::MabelTransmission::Params& leg, const LegExperimentLog& log,
-                              std::span<const LegParam> params, std::span<const double> start,
-                              const LegFitOptions& o) {
+                              std::span<const LegParam> params, std::span<const double> start, const LegFitOptions& o) {
   if (params.empty()) throw std::invalid_argument("leg fit: nothing to fit");
   if (params.size() != start.size()) throw std::invalid_argument("leg fit: one start value per parameter");
   for (std::size_t i = 0; i < params.size(); ++i) {
@@ -456,12 +470,11 @@ LegFitResult fitLegParameters(const RobotModel& stand, const LegExperiment& e,
   std::vector<double> x(static_cast<std::size_t>(p), 0.0);  // start offsets begin at 0
   for (std::size_t i = 0; i < params.size(); ++i) x[i] = toX(params[i], start[i]);
 
-  auto* functor =
-      new LegResiduals{&stand, e, leg, &log, {params.begin(), params.end()}, pose, o.fit_start, &sims};
+  auto* functor = new LegResiduals{&stand, e, leg, &log, {params.begin(), params.end()}, pose, o.fit_start, &sims};
   ceres::NumericDiffOptions nd;
   nd.relative_step_size = 1e-5;
-  auto* cost = new ceres::DynamicNumericDiffCostFunction<LegResiduals, ceres::CENTRAL>(
-      functor, ceres::TAKE_OWNERSHIP, nd);
+  auto* cost =
+      new ceres::DynamicNumericDiffCostFunction<LegResiduals, ceres::CENTRAL>(functor, ceres::TAKE_OWNERSHIP, nd);
   cost->AddParameterBlock(p);
   cost->SetNumResiduals(static_cast<int>(n_res));
   ceres::Problem problem;

@@ -83,9 +83,9 @@ struct LegResponse {
 /// stand's dt (within 1e-6 relative). Throws std::invalid_argument for mismatched lengths or a
 /// bad sample time, DivergenceError if the physics blows up.
 LegResponse simulateLegExperiment(const RobotModel& stand, const LegExperiment& e,
-                                  const motorgear::MabelTransmission::Params& leg, double q0_mLA_rad,
-                                  double q0_mLS_rad, std::span<const double> u_mLA_Nm,
-                                  std::span<const double> u_mLS_Nm, double sample_time_s);
+                                  const motorgear::MabelTransmission::Params& leg, double q0_mLA_rad, double q0_mLS_rad,
+                                  std::span<const double> u_mLA_Nm, std::span<const double> u_mLS_Nm,
+                                  double sample_time_s);
 
 struct LegFitOptions {
   double confidence = 0.95;  ///< two-sided level of the intervals (0.5 .. 0.999)
@@ -111,7 +111,7 @@ struct LegFitResult {
   int simulations = 0;  ///< experiment simulations the fit ran (incl. numeric derivatives)
   bool converged = false;
   double start_offset_mLA_rad = 0.0, start_offset_mLS_rad = 0.0;  ///< fitted start minus logStartPose
-  LegResponse simulated;  ///< at the estimate
+  LegResponse simulated;                                          ///< at the estimate
 };
 
 /// Fits `params` (each must belong to an actuated motor; no duplicates) by minimising J of eqs.
@@ -157,10 +157,10 @@ LegHold staticBiasEstimate(const RobotModel& stand, const LegExperiment& e,
 /// actuated motor (chirpExcitation; for MIMO both chirps run at once, the shorter one continued
 /// at its offset), simulated with `leg`, and the motor angles measured by an encoder.
 struct LegExcitation {
-  ChirpOptions mLA{}, mLS{};   ///< input of each actuated motor (a locked motor's is unused)
-  double encoder_rad = 0.0;    ///< quantisation step of the motor encoders (0: exact)
-  double noise_rad = 0.0;      ///< standard deviation of white Gaussian noise added before quantising
-  std::uint64_t seed = 1;      ///< noise seed (calib/rng.h: the same on every platform)
+  ChirpOptions mLA{}, mLS{};  ///< input of each actuated motor (a locked motor's is unused)
+  double encoder_rad = 0.0;   ///< quantisation step of the motor encoders (0: exact)
+  double noise_rad = 0.0;     ///< standard deviation of white Gaussian noise added before quantising
+  std::uint64_t seed = 1;     ///< noise seed (calib/rng.h: the same on every platform)
 };
 
 /// Runs the experiment from `start` and returns its log (a locked motor: u = 0 and its constant

@@ -59,7 +59,8 @@ std::vector<Eigen::VectorXd> MuKappaLambdaEs::ask() {
 
 void MuKappaLambdaEs::tell(const std::vector<double>& f) {
   if (children_.empty()) throw std::logic_error("MuKappaLambdaEs::tell without ask");
-  if (f.size() != children_.size()) throw std::invalid_argument("MuKappaLambdaEs::tell: wrong number of fitness values");
+  if (f.size() != children_.size())
+    throw std::invalid_argument("MuKappaLambdaEs::tell: wrong number of fitness values");
   std::vector<Eigen::VectorXd> xs;
   for (std::size_t k = 0; k < children_.size(); ++k) {
     children_[k].fitness = f[k];

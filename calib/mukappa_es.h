@@ -29,8 +29,8 @@ struct EsSettings {
   double sigma0 = 0.3;  ///< initial step size of every coordinate, units of x
   int mu = 10;
   int lambda = 800;
-  int kappa = 3;        ///< maximum number of generations as a parent; kKappaInfinite: plus-ES
-  int rho = 2;          ///< parents per child
+  int kappa = 3;  ///< maximum number of generations as a parent; kKappaInfinite: plus-ES
+  int rho = 2;    ///< parents per child
   std::uint64_t seed = 1;
   double sigma_min = 1e-12;  ///< step sizes are kept above this (prevents collapse to 0)
   void validate() const;
@@ -40,7 +40,7 @@ class MuKappaLambdaEs final : public Optimizer {
  public:
   struct Individual {
     Eigen::VectorXd x, sigma;
-    int age = 0;             ///< generations as a parent so far
+    int age = 0;  ///< generations as a parent so far
     double fitness = 0;
   };
 

@@ -57,7 +57,8 @@ ScenarioSet ScenarioSet::load(const std::string& path, bool need_references) {
     if (!line.empty() && line.back() == ',') c.emplace_back();
     if (!header) {
       if (c.size() < 4 || c.size() > 7)
-        throw InputError(path, n, "header", "expected the header name,motion,reference,duration_s[,weight[,role[,balance]]]");
+        throw InputError(path, n, "header",
+                         "expected the header name,motion,reference,duration_s[,weight[,role[,balance]]]");
       for (std::size_t i = 0; i < c.size(); ++i)
         if (c[i] != kCols[i])
           throw InputError(path, n, "header",
@@ -85,8 +86,10 @@ ScenarioSet ScenarioSet::load(const std::string& path, bool need_references) {
     if (c.size() > 4 && !c[4].empty()) s.weight = number(c[4], path, n, "weight");
     if (!(s.weight >= 0)) throw InputError(path, n, "weight", "must be >= 0");
     if (c.size() > 5 && !c[5].empty()) {
-      if (c[5] == "holdout") s.holdout = true;
-      else if (c[5] == "validate") s.holdout = s.validate = true;
+      if (c[5] == "holdout")
+        s.holdout = true;
+      else if (c[5] == "validate")
+        s.holdout = s.validate = true;
       else if (c[5] != "train")
         throw InputError(path, n, "role", "expected train, validate or holdout, not '" + c[5] + "'");
     }
@@ -127,9 +130,12 @@ ObjectiveKind parseObjectiveKind(const std::string& s) {
 
 std::string toString(ObjectiveKind k) {
   switch (k) {
-    case ObjectiveKind::F: return "F";
-    case ObjectiveKind::ECali: return "E_cali";
-    case ObjectiveKind::Sum: return "sum";
+    case ObjectiveKind::F:
+      return "F";
+    case ObjectiveKind::ECali:
+      return "E_cali";
+    case ObjectiveKind::Sum:
+      return "sum";
   }
   return "?";
 }
@@ -217,9 +223,12 @@ bool CalibrationProblem::hasValidation() const {
 
 std::string toString(ScenarioSubset s) {
   switch (s) {
-    case ScenarioSubset::Train: return "train";
-    case ScenarioSubset::Validate: return "validate";
-    case ScenarioSubset::Holdout: return "holdout";
+    case ScenarioSubset::Train:
+      return "train";
+    case ScenarioSubset::Validate:
+      return "validate";
+    case ScenarioSubset::Holdout:
+      return "holdout";
   }
   return "?";
 }
@@ -264,7 +273,9 @@ EvalResult CalibrationProblem::evaluate(const Eigen::VectorXd& values, ScenarioS
   std::vector<double> per;
   for (std::size_t k = 0; k < set_.scenarios.size(); ++k) {
     const Scenario& sc = set_.scenarios[k];
-    const ScenarioSubset of = !sc.holdout ? ScenarioSubset::Train : sc.validate ? ScenarioSubset::Validate : ScenarioSubset::Holdout;
+    const ScenarioSubset of = !sc.holdout   ? ScenarioSubset::Train
+                              : sc.validate ? ScenarioSubset::Validate
+                                            : ScenarioSubset::Holdout;
     if (of != subset) continue;
     ++n;
     const ScenarioScore s = runScenario(values, static_cast<int>(k), nullptr);
@@ -275,9 +286,10 @@ EvalResult CalibrationProblem::evaluate(const Eigen::VectorXd& values, ScenarioS
     }
     F += sc.weight * s.F;
     E += sc.weight * s.E;
-    per.push_back(settings_.kind == ObjectiveKind::F       ? sc.weight * s.F
-                  : settings_.kind == ObjectiveKind::ECali ? sc.weight * s.E
-                                                           : sc.weight * (settings_.weight_F * s.F + settings_.weight_E * s.E));
+    per.push_back(settings_.kind == ObjectiveKind::F ? sc.weight * s.F
+                  : settings_.kind == ObjectiveKind::ECali
+                      ? sc.weight * s.E
+                      : sc.weight * (settings_.weight_F * s.F + settings_.weight_E * s.E));
   }
   if (n == 0) return res;
   E /= n;

@@ -72,10 +72,10 @@ std::string toString(ObjectiveKind k);
 
 struct ObjectiveSettings {
   ObjectiveKind kind = ObjectiveKind::F;
-  double m = 5.0;            ///< exponent of T in F
+  double m = 5.0;                         ///< exponent of T in F
   double weight_F = 1.0, weight_E = 1.0;  ///< of the sum
-  std::uint64_t sim_seed = 0;  ///< SimOptions::seed of every evaluation
-  double log_period_s = 0.01;  ///< sample period of the simulated logs (frames of F)
+  std::uint64_t sim_seed = 0;             ///< SimOptions::seed of every evaluation
+  double log_period_s = 0.01;             ///< sample period of the simulated logs (frames of F)
   /// Stepper of every evaluation (SimOptions::quickstep): unset = the robot file's. Walks with
   /// ideal servos need dWorldStep (false, `--stepper big`, docs/walk.md).
   std::optional<bool> quickstep;
@@ -103,8 +103,8 @@ struct EvalResult {
 /// One scenario's comparison, also used for the held-out report.
 struct ScenarioScore {
   double F = 0, E = 0;
-  int frames = 0;               ///< T
-  double fall_time_s = -1;      ///< -1: did not fall
+  int frames = 0;           ///< T
+  double fall_time_s = -1;  ///< -1: did not fall
   bool diverged = false;
   std::string error;
 };
@@ -125,7 +125,7 @@ class CalibrationProblem {
   EvalResult evaluate(const Eigen::VectorXd& values, ScenarioSubset subset = ScenarioSubset::Train) const;
   /// Simulates scenario k with these values, filling `log` (may be null) and scoring it.
   ScenarioScore runScenario(const Eigen::VectorXd& values, int k, Log* log) const;
-  bool hasHoldout() const;  ///< any scenario with role holdout
+  bool hasHoldout() const;     ///< any scenario with role holdout
   bool hasValidation() const;  ///< any scenario with role validate
 
  private:

@@ -3,14 +3,13 @@
 
 #include <ceres/ceres.h>
 
-#include "calib/jacobian_gram.h"
-
 #include <Eigen/Dense>
 #include <cmath>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "calib/jacobian_gram.h"
 #include "calib/servo_identification.h"
 
 namespace gapsim::calib {
@@ -57,8 +56,8 @@ std::vector<double> simulateFirstOrder(std::span<const double> u, double y0, dou
 OutputErrorFit refineFirstOrderOutputError(std::span<const double> u, std::span<const double> y, double Ts,
                                            const FirstOrderFit& start, const OutputErrorOptions& o) {
   if (u.size() != y.size())
-    throw std::invalid_argument("output-error fit: u and omega differ in length (" + std::to_string(u.size()) +
-                                " vs " + std::to_string(y.size()) + ")");
+    throw std::invalid_argument("output-error fit: u and omega differ in length (" + std::to_string(u.size()) + " vs " +
+                                std::to_string(y.size()) + ")");
   if (u.size() < 10) throw std::invalid_argument("output-error fit: need at least 10 samples");
   if (!(Ts > 0) || !std::isfinite(Ts)) throw std::invalid_argument("output-error fit: sample time must be > 0");
   if (!(start.J_kgm2 > 0) || !(start.mu_Nms > 0))
@@ -71,8 +70,8 @@ OutputErrorFit refineFirstOrderOutputError(std::span<const double> u, std::span<
   x.resize(static_cast<std::size_t>(p));
   const std::size_t n_res = y.size() - 1;
 
-  auto* cost = new ceres::DynamicAutoDiffCostFunction<OutputErrorResiduals, 4>(
-      new OutputErrorResiduals{u, y, Ts, o.fit_bias});
+  auto* cost =
+      new ceres::DynamicAutoDiffCostFunction<OutputErrorResiduals, 4>(new OutputErrorResiduals{u, y, Ts, o.fit_bias});
   cost->AddParameterBlock(p);
   cost->SetNumResiduals(static_cast<int>(n_res));
   ceres::Problem problem;
@@ -107,7 +106,8 @@ OutputErrorFit refineFirstOrderOutputError(std::span<const double> u, std::span<
   const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(GtG);
   const double lmax = eig.eigenvalues().maxCoeff(), lmin = eig.eigenvalues().minCoeff();
   if (!(lmax > 0) || !(lmin > 1e-12 * lmax))
-    throw std::invalid_argument("output-error fit: the information matrix is singular; the input does not excite the model");
+    throw std::invalid_argument(
+        "output-error fit: the information matrix is singular; the input does not excite the model");
   const Eigen::MatrixXd C = GtG.inverse();
   const std::size_t dof = n_res > static_cast<std::size_t>(p) ? n_res - static_cast<std::size_t>(p) : 1;
   const double s2 = 2.0 * summary.final_cost / static_cast<double>(dof);

@@ -25,16 +25,16 @@
 namespace gapsim::calib {
 
 struct OutputErrorOptions {
-  bool fit_bias = false;           ///< also estimate the amplifier bias (the plant sees u + bias)
-  double confidence = 0.95;        ///< two-sided level of the intervals (0.5 .. 0.999)
+  bool fit_bias = false;     ///< also estimate the amplifier bias (the plant sees u + bias)
+  double confidence = 0.95;  ///< two-sided level of the intervals (0.5 .. 0.999)
   int max_iterations = 100;
 };
 
 struct OutputErrorFit {
   double J_kgm2 = 0, mu_Nms = 0, bias_Nm = 0;
   double J_half_width_kgm2 = 0, mu_half_width_Nms = 0, bias_half_width_Nm = 0;  ///< CI half widths
-  double residual_rms = 0;   ///< rms simulated-minus-measured speed [rad/s]
-  double initial_rms = 0;    ///< the same for the starting point (the ARX fit)
+  double residual_rms = 0;  ///< rms simulated-minus-measured speed [rad/s]
+  double initial_rms = 0;   ///< the same for the starting point (the ARX fit)
   int iterations = 0;
   bool converged = false;
   std::size_t samples = 0;
@@ -48,7 +48,7 @@ OutputErrorFit refineFirstOrderOutputError(std::span<const double> u_Nm, std::sp
                                            const OutputErrorOptions& options = {});
 
 /// The simulated response y_sim of the model above (exposed for plots and tests).
-std::vector<double> simulateFirstOrder(std::span<const double> u_Nm, double omega0_rad_s, double J_kgm2,
-                                       double mu_Nms, double bias_Nm, double sample_time_s);
+std::vector<double> simulateFirstOrder(std::span<const double> u_Nm, double omega0_rad_s, double J_kgm2, double mu_Nms,
+                                       double bias_Nm, double sample_time_s);
 
 }  // namespace gapsim::calib

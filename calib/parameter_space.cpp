@@ -91,15 +91,15 @@ ParameterSpace ParameterSpace::load(const std::string& path) {
         throw InputError(path, n, "header", "expected the header name,value,lower,upper,frozen[,tie[,scale]]");
       for (std::size_t i = 0; i < c.size(); ++i)
         if (c[i] != kCols[i])
-          throw InputError(path, n, "header", "column " + std::to_string(i + 1) + " must be '" + kCols[i] +
-                                                  "', not '" + c[i] + "'");
+          throw InputError(path, n, "header",
+                           "column " + std::to_string(i + 1) + " must be '" + kCols[i] + "', not '" + c[i] + "'");
       header = true;
       continue;
     }
     if (c.size() < 5 || c.size() > 7)
-      throw InputError(path, n, c.empty() ? "" : c[0],
-                       "expected 5 to 7 cells (name,value,lower,upper,frozen[,tie[,scale]]), got " +
-                           std::to_string(c.size()));
+      throw InputError(
+          path, n, c.empty() ? "" : c[0],
+          "expected 5 to 7 cells (name,value,lower,upper,frozen[,tie[,scale]]), got " + std::to_string(c.size()));
     SpaceEntry e;
     e.line = n;
     e.name = c[0];
@@ -110,7 +110,8 @@ ParameterSpace ParameterSpace::load(const std::string& path) {
     e.frozen = flag(c[4], path, n);
     if (c.size() > 5) e.tie = c[5];
     if (c.size() > 6) {
-      if (c[6] == "log") e.log_scale = true;
+      if (c[6] == "log")
+        e.log_scale = true;
       else if (c[6] != "lin" && !c[6].empty())
         throw InputError(path, n, "scale", "expected lin or log, not '" + c[6] + "'");
     }
@@ -223,8 +224,8 @@ std::string ParameterSpace::text(const Eigen::VectorXd& values, const std::strin
     for (int k : dims_[i].entries) v[k] = values[i];
   for (std::size_t k = 0; k < entries_.size(); ++k) {
     const auto& e = entries_[k];
-    out << e.name << ',' << fmt(v[k]) << ',' << fmt(e.lower) << ',' << fmt(e.upper) << ',' << (e.frozen ? 1 : 0)
-        << ',' << e.tie << ',' << (e.log_scale ? "log" : "lin") << '\n';
+    out << e.name << ',' << fmt(v[k]) << ',' << fmt(e.lower) << ',' << fmt(e.upper) << ',' << (e.frozen ? 1 : 0) << ','
+        << e.tie << ',' << (e.log_scale ? "log" : "lin") << '\n';
   }
   return out.str();
 }

@@ -37,15 +37,15 @@ struct SpaceEntry {
   std::string name;  ///< a parameter name of sim/parameters.h
   double value = 0, lower = 0, upper = 0;
   bool frozen = false;
-  std::string tie;   ///< group label, empty if none
+  std::string tie;  ///< group label, empty if none
   bool log_scale = false;
-  int line = 0;      ///< line in the file (0 if built in code)
+  int line = 0;  ///< line in the file (0 if built in code)
 };
 
 /// One free dimension: a single row, or every row of a tie group.
 struct Dimension {
-  std::string label;            ///< the tie label, or the row's name
-  std::vector<int> entries;     ///< indices into entries()
+  std::string label;         ///< the tie label, or the row's name
+  std::vector<int> entries;  ///< indices into entries()
   double value = 0, lower = 0, upper = 0;
   bool log_scale = false;
 };

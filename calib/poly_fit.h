@@ -16,7 +16,7 @@
 namespace gapsim::calib {
 
 struct Polynomial {
-  double t0_s = 0.0;     ///< s = (t - t0_s) / scale_s
+  double t0_s = 0.0;  ///< s = (t - t0_s) / scale_s
   double scale_s = 1.0;
   std::vector<double> c;  ///< coefficients of s^0 .. s^n
 

@@ -11,8 +11,10 @@ namespace {
 /// The times at which a held command changes (kContinuous: none).
 std::vector<double> commandSwitchTimes(const ReplayTrial& trial, const std::vector<double>& t_rec) {
   switch (trial.spec.hold) {
-    case CommandHold::kFrames: return t_rec;
-    case CommandHold::kRows: return trial.motion->times_s();
+    case CommandHold::kFrames:
+      return t_rec;
+    case CommandHold::kRows:
+      return trial.motion->times_s();
     case CommandHold::kRate: {
       std::vector<double> out;
       const double dt = 1.0 / trial.spec.rate_hz;
@@ -20,7 +22,8 @@ std::vector<double> commandSwitchTimes(const ReplayTrial& trial, const std::vect
         out.push_back(t_rec.front() + static_cast<double>(k) * dt);
       return out;
     }
-    case CommandHold::kContinuous: break;
+    case CommandHold::kContinuous:
+      break;
   }
   return {};
 }

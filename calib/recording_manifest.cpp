@@ -124,19 +124,22 @@ class Fields {
     auto has = [&](const json& j) {
       const json* p = &j;
       for (const auto& k : keys) {
-        if (p->is_object() && p->contains(k)) p = &(*p)[k];
-        else if (p->is_array() && !k.empty() && std::all_of(k.begin(), k.end(), ::isdigit) &&
-                 std::stoul(k) < p->size())
+        if (p->is_object() && p->contains(k))
+          p = &(*p)[k];
+        else if (p->is_array() && !k.empty() && std::all_of(k.begin(), k.end(), ::isdigit) && std::stoul(k) < p->size())
           p = &(*p)[std::stoul(k)];
-        else return false;
+        else
+          return false;
       }
       return true;
     };
     auto name = [&](const std::string& base) {
       std::string n = base;
       for (const auto& k : keys) {
-        if (!k.empty() && std::all_of(k.begin(), k.end(), ::isdigit)) n += "[" + k + "]";
-        else n += (n.empty() ? "" : ".") + k;
+        if (!k.empty() && std::all_of(k.begin(), k.end(), ::isdigit))
+          n += "[" + k + "]";
+        else
+          n += (n.empty() ? "" : ".") + k;
       }
       return n;
     };
@@ -150,7 +153,8 @@ class Fields {
     return {lines_.line(own_ptr_), name(own_name_)};
   }
 
-  [[noreturn]] void fail(const std::vector<std::string>& keys, const std::string& value, const std::string& what) const {
+  [[noreturn]] void fail(const std::vector<std::string>& keys, const std::string& value,
+                         const std::string& what) const {
     const auto [line, field] = where(keys);
     throw InputError(file_, line, field, "'" + value + "': " + what);
   }
@@ -162,10 +166,12 @@ class Fields {
   const json* find(const std::vector<std::string>& keys) const {
     const json* p = &merged_;
     for (const auto& k : keys) {
-      if (p->is_object() && p->contains(k)) p = &(*p)[k];
+      if (p->is_object() && p->contains(k))
+        p = &(*p)[k];
       else if (p->is_array() && !k.empty() && std::all_of(k.begin(), k.end(), ::isdigit) && std::stoul(k) < p->size())
         p = &(*p)[std::stoul(k)];
-      else return nullptr;
+      else
+        return nullptr;
     }
     return p;
   }
@@ -193,7 +199,8 @@ class Fields {
 
   Eigen::Vector3d vec3(const std::vector<std::string>& keys, double lo, double hi, const char* unit) const {
     const json* v = find(keys);
-    if (!v || !v->is_array() || v->size() != 3) fail(keys, v ? shown(*v) : "", std::string("expected [x, y, z] in ") + unit);
+    if (!v || !v->is_array() || v->size() != 3)
+      fail(keys, v ? shown(*v) : "", std::string("expected [x, y, z] in ") + unit);
     Eigen::Vector3d out;
     for (int k = 0; k < 3; ++k) {
       auto sub = keys;
@@ -247,10 +254,13 @@ struct UnitRow {
   double scale;
 };
 constexpr UnitRow kUnits[] = {
-    {"rad", "rad", 1.0},   {"deg", "rad", kPi / 180.0}, {"rad_s", "rad_s", 1.0}, {"deg_s", "rad_s", kPi / 180.0},
-    {"m", "m", 1.0},       {"mm", "m", 1e-3},           {"cm", "m", 1e-2},       {"m_s", "m_s", 1.0},
-    {"N", "N", 1.0},       {"Nm", "Nm", 1.0},           {"s", "s", 1.0},         {"A", "A", 1.0},
-    {"V", "V", 1.0},       {"1", "1", 1.0},
+    {"rad", "rad", 1.0},     {"deg", "rad", kPi / 180.0},
+    {"rad_s", "rad_s", 1.0}, {"deg_s", "rad_s", kPi / 180.0},
+    {"m", "m", 1.0},         {"mm", "m", 1e-3},
+    {"cm", "m", 1e-2},       {"m_s", "m_s", 1.0},
+    {"N", "N", 1.0},         {"Nm", "Nm", 1.0},
+    {"s", "s", 1.0},         {"A", "A", 1.0},
+    {"V", "V", 1.0},         {"1", "1", 1.0},
 };
 
 const UnitRow* unitRow(const std::string& u) {
@@ -269,10 +279,14 @@ std::string unitList() {
 void readInitialPose(const Fields& f, ManifestTrial& t) {
   f.onlyKeys({"initial_pose"}, {"from", "root_columns", "joints_rad", "root", "settle_s"});
   const std::string from = f.text({"initial_pose", "from"}, "first_frame");
-  if (from == "first_frame") t.initial = InitialPoseSource::kFirstFrame;
-  else if (from == "robot") t.initial = InitialPoseSource::kRobotFile;
-  else if (from == "explicit") t.initial = InitialPoseSource::kExplicit;
-  else f.failValue({"initial_pose", "from"}, "expected first_frame, robot or explicit");
+  if (from == "first_frame")
+    t.initial = InitialPoseSource::kFirstFrame;
+  else if (from == "robot")
+    t.initial = InitialPoseSource::kRobotFile;
+  else if (from == "explicit")
+    t.initial = InitialPoseSource::kExplicit;
+  else
+    f.failValue({"initial_pose", "from"}, "expected first_frame, robot or explicit");
   t.root_columns = f.text({"initial_pose", "root_columns"}, "torso");
   if (const json* js = f.find({"initial_pose", "joints_rad"})) {
     if (t.initial != InitialPoseSource::kExplicit)
@@ -323,13 +337,19 @@ void readCommands(const Fields& f, const std::string& dir, ManifestTrial& t) {
   if (!f.find({"commands"})) f.fail({"commands"}, "", "required field missing (the commanded motion)");
   f.onlyKeys({"commands"}, {"file", "hold", "rate_hz", "units", "sent_as", "balance"});
   t.commands = resolvePath(dir, f.text({"commands", "file"}, "", true));
-  if (!fs::is_regular_file(t.commands)) f.failValue({"commands", "file"}, "no such file (relative paths start at the manifest's directory)");
+  if (!fs::is_regular_file(t.commands))
+    f.failValue({"commands", "file"}, "no such file (relative paths start at the manifest's directory)");
   const std::string hold = f.text({"commands", "hold"}, "frames");
-  if (hold == "frames") t.hold = CommandHold::kFrames;
-  else if (hold == "rows") t.hold = CommandHold::kRows;
-  else if (hold == "rate") t.hold = CommandHold::kRate;
-  else if (hold == "continuous") t.hold = CommandHold::kContinuous;
-  else f.failValue({"commands", "hold"}, "expected frames, rows, rate or continuous");
+  if (hold == "frames")
+    t.hold = CommandHold::kFrames;
+  else if (hold == "rows")
+    t.hold = CommandHold::kRows;
+  else if (hold == "rate")
+    t.hold = CommandHold::kRate;
+  else if (hold == "continuous")
+    t.hold = CommandHold::kContinuous;
+  else
+    f.failValue({"commands", "hold"}, "expected frames, rows, rate or continuous");
   if (t.hold == CommandHold::kRate) {
     if (!f.find({"commands", "rate_hz"})) f.fail({"commands", "rate_hz"}, "", "hold \"rate\" needs rate_hz");
     t.rate_hz = f.number({"commands", "rate_hz"}, 0, 0.1, 1e4, "Hz");
@@ -338,18 +358,26 @@ void readCommands(const Fields& f, const std::string& dir, ManifestTrial& t) {
     f.failValue({"commands", "rate_hz"}, "only with \"hold\": \"rate\"");
   }
   const std::string units = f.text({"commands", "units"}, "rad");
-  if (units == "rad") t.command_scale_to_rad = 1.0;
-  else if (units == "deg") t.command_scale_to_rad = kPi / 180.0;
-  else f.failValue({"commands", "units"}, "expected rad or deg (the command file's joint columns)");
+  if (units == "rad")
+    t.command_scale_to_rad = 1.0;
+  else if (units == "deg")
+    t.command_scale_to_rad = kPi / 180.0;
+  else
+    f.failValue({"commands", "units"}, "expected rad or deg (the command file's joint columns)");
   const std::string sent = f.text({"commands", "sent_as"}, "rad");
-  if (sent == "dynamixel_ticks") t.whole_ticks = true;
-  else if (sent != "rad") f.failValue({"commands", "sent_as"}, "expected rad or dynamixel_ticks");
+  if (sent == "dynamixel_ticks")
+    t.whole_ticks = true;
+  else if (sent != "rad")
+    f.failValue({"commands", "sent_as"}, "expected rad or dynamixel_ticks");
   if (t.whole_ticks && t.hold == CommandHold::kContinuous)
     f.failValue({"commands", "sent_as"}, "whole ticks are sent at discrete times: not with \"hold\": \"continuous\"");
   if (const json* b = f.find({"commands", "balance"})) {
-    if (b->is_boolean()) t.balance = b->get<bool>() ? "balance" : "";
-    else if (b->is_string() && b->get<std::string>().rfind("balance", 0) == 0) t.balance = b->get<std::string>();
-    else f.fail({"commands", "balance"}, shown(*b), "expected true, false or \"balance:roll_rate=..,pitch_rate=..\"");
+    if (b->is_boolean())
+      t.balance = b->get<bool>() ? "balance" : "";
+    else if (b->is_string() && b->get<std::string>().rfind("balance", 0) == 0)
+      t.balance = b->get<std::string>();
+    else
+      f.fail({"commands", "balance"}, shown(*b), "expected true, false or \"balance:roll_rate=..,pitch_rate=..\"");
   }
 }
 
@@ -369,7 +397,7 @@ void readSignals(const Fields& f, ManifestTrial& t) {
     if (!u) f.failValue({"signals", k, "unit"}, "unknown unit (expected one of " + unitList() + ")");
     if (sp.unit != (named.empty() ? "1" : named))
       f.failValue({"signals", k, "unit"}, "the column " + sp.column + " says " + (named.empty() ? "no unit" : named) +
-                                             " (a column name ends in _<unit>, e.g. torso/tilt_deg)");
+                                              " (a column name ends in _<unit>, e.g. torso/tilt_deg)");
     sp.scale_to_si = u->scale;
     sp.weight = f.number({"signals", k, "weight"}, 1.0, 0, 1e6, "");
     t.measured.push_back(sp);
@@ -377,12 +405,13 @@ void readSignals(const Fields& f, ManifestTrial& t) {
 }
 
 ManifestTrial readTrial(const Fields& f, const std::string& dir, int line, int index) {
-  f.onlyKeys({}, {"name", "recording", "robot", "params", "initial_pose", "scene", "commands", "signals", "role", "tags",
-                  "step_duration_s"});
+  f.onlyKeys({}, {"name", "recording", "robot", "params", "initial_pose", "scene", "commands", "signals", "role",
+                  "tags", "step_duration_s"});
   ManifestTrial t;
   t.line = line;
   t.recording = resolvePath(dir, f.text({"recording"}, "", true));
-  if (!fs::is_regular_file(t.recording)) f.failValue({"recording"}, "no such file (relative paths start at the manifest's directory)");
+  if (!fs::is_regular_file(t.recording))
+    f.failValue({"recording"}, "no such file (relative paths start at the manifest's directory)");
   t.name = f.text({"name"}, fs::path(t.recording).stem().string());
   if (t.name.empty()) f.failValue({"name"}, "must not be empty");
   (void)index;
@@ -449,7 +478,8 @@ RecordingManifest parseRecordingManifest(const std::string& text, const std::str
   } catch (const json::parse_error& e) {
     // e.byte is the 1-based position of the offending byte: count the lines before it.
     const std::size_t end = std::min<std::size_t>(e.byte, text.size());
-    const int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(end > 0 ? end - 1 : 0), '\n'));
+    const int line =
+        1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(end > 0 ? end - 1 : 0), '\n'));
     std::string what = e.what();
     const std::size_t p = what.find("syntax error");
     throw InputError(file, line, "json", p == std::string::npos ? what : what.substr(p));
@@ -458,7 +488,8 @@ RecordingManifest parseRecordingManifest(const std::string& text, const std::str
   RecordingManifest m;
   m.source = file;
   m.dir = fs::absolute(fs::path(file)).parent_path().lexically_normal().string();
-  if (!root.is_object()) throw InputError(file, 1, "manifest", "'" + shown(root).substr(0, 40) + "': expected a JSON object");
+  if (!root.is_object())
+    throw InputError(file, 1, "manifest", "'" + shown(root).substr(0, 40) + "': expected a JSON object");
   const json empty = json::object();
   const Fields top(file, lines, root, "", "", nullptr);
   top.onlyKeys({}, {"format", "description", "authors_wall", "wall_face_x_m", "defaults", "trials"});
@@ -473,7 +504,8 @@ RecordingManifest parseRecordingManifest(const std::string& text, const std::str
   if (defaults && !defaults->is_object()) top.fail({"defaults"}, shown(*defaults), "expected an object");
   const json* trials = top.find({"trials"});
   if (!trials) top.fail({"trials"}, "", "required field missing");
-  if (!trials->is_array() || trials->empty()) top.fail({"trials"}, shown(*trials).substr(0, 40), "expected a non-empty array");
+  if (!trials->is_array() || trials->empty())
+    top.fail({"trials"}, shown(*trials).substr(0, 40), "expected a non-empty array");
   std::set<std::string> names;
   for (std::size_t k = 0; k < trials->size(); ++k) {
     const json& tj = (*trials)[k];

@@ -20,12 +20,11 @@
 /// Errors name `file:line: field` and the bad value: a syntax error at nlohmann's byte position,
 /// a semantic error at the line of the key (or of the inherited default that supplied it).
 
+#include <Eigen/Geometry>
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <Eigen/Geometry>
 
 #include "sim/robot_model.h"
 
@@ -50,8 +49,8 @@ enum class CommandHold {
 /// column is compared with the simulated signal of its SI name (the unit suffix replaced:
 /// `_deg` -> `_rad`, `_mm` -> `_m`, ...) and scored as weight x integral sum (real - sim)^2 dt.
 struct SignalSpec {
-  std::string column;  ///< e.g. "torso/tilt_rad", "*/q_rad", "l_foot/contact"
-  std::string unit;    ///< the column's unit; must be the column name's suffix ("1": no unit)
+  std::string column;        ///< e.g. "torso/tilt_rad", "*/q_rad", "l_foot/contact"
+  std::string unit;          ///< the column's unit; must be the column name's suffix ("1": no unit)
   double scale_to_si = 1.0;  ///< SI value = file value x scale_to_si
   double weight = 1.0;       ///< >= 0; 0: reported, not scored
 };
@@ -64,35 +63,35 @@ struct ManifestTrial {
   std::string params;     ///< parameter file applied to the robot; "" = none
 
   InitialPoseSource initial = InitialPoseSource::kFirstFrame;
-  std::string root_columns = "torso";  ///< kFirstFrame: prefix of <p>/rotvec_{x,y,z}, <p>/{x,y}_m
+  std::string root_columns = "torso";           ///< kFirstFrame: prefix of <p>/rotvec_{x,y,z}, <p>/{x,y}_m
   std::map<std::string, double> initial_q_rad;  ///< kExplicit: joint -> angle
   bool has_root_pose = false;                   ///< kExplicit: a root pose was given
   Eigen::Vector3d root_xyz_m = Eigen::Vector3d::Zero();
   Eigen::Vector3d root_rotvec_rad = Eigen::Vector3d::Zero();
   std::optional<double> settle_s;  ///< unset: the command's --settle
 
-  bool has_scene = false;         ///< true: `scene_boxes` replace the robot file's scene
+  bool has_scene = false;  ///< true: `scene_boxes` replace the robot file's scene
   std::vector<SceneBox> scene_boxes;
 
-  std::string commands;            ///< the commanded motion (time_s, one column per joint)
+  std::string commands;  ///< the commanded motion (time_s, one column per joint)
   CommandHold hold = CommandHold::kFrames;
-  double rate_hz = 0;              ///< kRate
+  double rate_hz = 0;                 ///< kRate
   double command_scale_to_rad = 1.0;  ///< the command file's units: rad 1, deg pi/180
-  bool whole_ticks = false;        ///< the servos received int(ticks) of the robot's motor map
-  std::string balance;             ///< "" open loop, else an ankle-balance spec (sim/ankle_balance.h)
+  bool whole_ticks = false;           ///< the servos received int(ticks) of the robot's motor map
+  std::string balance;                ///< "" open loop, else an ankle-balance spec (sim/ankle_balance.h)
 
   std::vector<SignalSpec> measured;  ///< "signals": the first is the trial's headline signal (printed RMS)
-  std::string role = "train";       ///< train, validate or test
+  std::string role = "train";        ///< train, validate or test
   std::vector<std::string> tags;
-  double step_duration_s = -1;      ///< the lean-to-stand ramp duration (printed); < 0: none
-  int line = 0;                     ///< the manifest line of the trial (error messages)
+  double step_duration_s = -1;  ///< the lean-to-stand ramp duration (printed); < 0: none
+  int line = 0;                 ///< the manifest line of the trial (error messages)
 };
 
 struct RecordingManifest {
-  std::string source;  ///< the manifest file, or the legacy package directory
-  std::string dir;     ///< directory relative paths are resolved against
-  bool authors_wall = false;     ///< the BIOLOID authors' wall behind the robot (calib/recording_replay.h)
-  double wall_face_x_m = -0.087; ///< x of its front face
+  std::string source;             ///< the manifest file, or the legacy package directory
+  std::string dir;                ///< directory relative paths are resolved against
+  bool authors_wall = false;      ///< the BIOLOID authors' wall behind the robot (calib/recording_replay.h)
+  double wall_face_x_m = -0.087;  ///< x of its front face
   std::vector<ManifestTrial> trials;
 };
 

@@ -178,7 +178,8 @@ std::shared_ptr<RobotModel> replayModel(const RobotModel& base, const ReplayTria
       int j = -1;
       for (std::size_t k = 0; k < m->joints.size(); ++k)
         if (m->joints[k].name == name) j = static_cast<int>(k);
-      if (j < 0) throw InputError(m->source_file, 0, "initial_pose.joints_rad", "'" + name + "': no such joint in the robot");
+      if (j < 0)
+        throw InputError(m->source_file, 0, "initial_pose.joints_rad", "'" + name + "': no such joint in the robot");
       m->initial_q[static_cast<std::size_t>(j)] = q;
     }
     if (spec.has_root_pose) {
@@ -394,8 +395,8 @@ void scoreTrial(const ReplayTrial& trial, const std::vector<SignalGroup>& groups
 
 }  // namespace
 
-ReplayResult replayTrial(const RobotModel& base, const ReplayTrial& trial, const MotorMap& map,
-                         const ReplayOptions& o, Log* log) {
+ReplayResult replayTrial(const RobotModel& base, const ReplayTrial& trial, const MotorMap& map, const ReplayOptions& o,
+                         Log* log) {
   ReplayResult r;
   const auto model = replayModel(base, trial, o);
   const std::vector<double> t_rec = trial.recording->column("time_s");

@@ -70,9 +70,9 @@ struct ReplayTrial {
 };
 
 struct ReplaySet {
-  std::string root;  ///< the manifest file or data package directory
-  bool authors_wall = true;      ///< the manifest's authors_wall (the command line may override)
-  double wall_face_x_m = -0.087; ///< the manifest's wall_face_x_m
+  std::string root;               ///< the manifest file or data package directory
+  bool authors_wall = true;       ///< the manifest's authors_wall (the command line may override)
+  double wall_face_x_m = -0.087;  ///< the manifest's wall_face_x_m
   std::vector<ReplayTrial> trials;
   /// Reads every trial of the recordings at `path` (loadRecordings: a manifest or the lean-to-stand
   /// layout), sorted as listed (InputError naming file, line, field for a bad manifest, a missing
@@ -97,34 +97,34 @@ ReplayTrial readTrial(const ManifestTrial& spec);
 bool globMatch(const std::string& pattern, const std::string& name);
 
 struct ReplayOptions {
-  bool wall = true;              ///< the authors' wall behind the robot
-  double wall_face_x_m = -0.087; ///< x of the wall's front face (authors' model: -0.087)
-  bool hold_commands = true;     ///< zero-order hold at the recorded frames, whole ticks (else the
-                                 ///< motion sampled every step, unquantised)
-  double settle_s = 0.0;         ///< hold the first frame's command this long before the recording's
-                                 ///< t_0 (the model's rest on the wall; 0: start moving at once)
-  std::uint64_t sim_seed = 0;    ///< SimOptions::seed
-  double log_period_s = 0.01;    ///< period of the optional simulated log
-  double joint_weight = 0.0;     ///< W of the encoder term (file comment; 0: tilt only, paper 002)
+  bool wall = true;               ///< the authors' wall behind the robot
+  double wall_face_x_m = -0.087;  ///< x of the wall's front face (authors' model: -0.087)
+  bool hold_commands = true;      ///< zero-order hold at the recorded frames, whole ticks (else the
+                                  ///< motion sampled every step, unquantised)
+  double settle_s = 0.0;          ///< hold the first frame's command this long before the recording's
+                                  ///< t_0 (the model's rest on the wall; 0: start moving at once)
+  std::uint64_t sim_seed = 0;     ///< SimOptions::seed
+  double log_period_s = 0.01;     ///< period of the optional simulated log
+  double joint_weight = 0.0;      ///< W of the encoder term (file comment; 0: tilt only, paper 002)
 };
 
 struct SignalScore {
-  std::string column;  ///< the entry's column or glob
-  int columns = 0;     ///< recording columns it matched
-  double weight = 0;   ///< the weight used (joint_weight for joint angles when W > 0)
+  std::string column;                                  ///< the entry's column or glob
+  int columns = 0;                                     ///< recording columns it matched
+  double weight = 0;                                   ///< the weight used (joint_weight for joint angles when W > 0)
   double E = std::numeric_limits<double>::infinity();  ///< integral sum_c (real - sim)^2 dt, SI units^2 s
 };
 
 struct ReplayResult {
   /// The headline signal (the first entry's first column; the torso tilt in the BIOLOID sets).
-  std::vector<double> time_s, tilt_real_rad, tilt_sim_rad;  ///< at the recording's frames
-  std::string headline;                                      ///< its column name
-  double E_rad2_s = std::numeric_limits<double>::infinity();   ///< E of the first entry
+  std::vector<double> time_s, tilt_real_rad, tilt_sim_rad;    ///< at the recording's frames
+  std::string headline;                                       ///< its column name
+  double E_rad2_s = std::numeric_limits<double>::infinity();  ///< E of the first entry
   double rms_rad = std::numeric_limits<double>::infinity();
   double E_joint_rad2_s = std::numeric_limits<double>::infinity();  ///< E of the joint-angle entry (E_q; 0 if none)
-  int joints_compared = 0;                                     ///< joints in E_q
-  std::vector<SignalScore> scores;                             ///< every entry, in manifest order
-  double score = std::numeric_limits<double>::infinity();      ///< sum_g w_g E_g (the objective)
+  int joints_compared = 0;                                          ///< joints in E_q
+  std::vector<SignalScore> scores;                                  ///< every entry, in manifest order
+  double score = std::numeric_limits<double>::infinity();           ///< sum_g w_g E_g (the objective)
   double max_tilt_sim_rad = 0;
   bool diverged = false;
   std::string error;  ///< divergence or refused parameters; E and RMS are +inf then
@@ -144,8 +144,8 @@ void checkReplayable(const RobotModel& base, const ReplayTrial& trial, const Rep
 
 /// Simulates one trial on `base` (which carries the candidate parameters). `log` (may be null)
 /// receives the Recorder columns every o.log_period_s. Never throws for a divergence.
-ReplayResult replayTrial(const RobotModel& base, const ReplayTrial& trial, const MotorMap& map,
-                         const ReplayOptions& o, Log* log = nullptr);
+ReplayResult replayTrial(const RobotModel& base, const ReplayTrial& trial, const MotorMap& map, const ReplayOptions& o,
+                         Log* log = nullptr);
 
 /// The calibration problem of paper 002 on a replay set: fitness = E_cali over the training (or
 /// held-out) trials with the parameter space's values applied. Immutable after construction, so

@@ -27,7 +27,8 @@ std::shared_ptr<const Motion> replayCommands(const ReplayTrial& trial, const Mot
   const Motion& cmd = *trial.motion;
   const std::vector<double> t_rec = trial.recording->column("time_s");
   const double t0 = t_rec.front();
-  const double settle = trial.spec.settle_s ? *trial.spec.settle_s : o.settle_s;  // replayTrial holds the first command this long first
+  const double settle =
+      trial.spec.settle_s ? *trial.spec.settle_s : o.settle_s;  // replayTrial holds the first command this long first
   const std::size_t J = cmd.jointCount();
   // As replayTrial: at a jump (two rows with one time) the earlier row applies at that time (the
   // authors' Motion.cpp), so commands are sampled one ulp early.
@@ -52,8 +53,10 @@ std::shared_ptr<const Motion> replayCommands(const ReplayTrial& trial, const Mot
       if (t <= t0) continue;
       // The earlier row of a jump is the left limit at its time; any other frame the value at it.
       std::vector<double> v(J);
-      if (k + 1 < cmd.frameCount() && cmd.times_s()[k + 1] == t) v = sample(t);
-      else cmd.sampleAll(t, v);
+      if (k + 1 < cmd.frameCount() && cmd.times_s()[k + 1] == t)
+        v = sample(t);
+      else
+        cmd.sampleAll(t, v);
       times.push_back(t - t0 + settle);
       values.push_back(v);
     }
@@ -77,8 +80,10 @@ std::shared_ptr<const Motion> replayCommands(const ReplayTrial& trial, const Mot
   // The times a held command changes, as replayTrial: the recorded frames, the command's rows or
   // a fixed rate from the first frame.
   std::vector<double> sw;
-  if (trial.spec.hold == CommandHold::kFrames) sw = t_rec;
-  else if (trial.spec.hold == CommandHold::kRows) sw = cmd.times_s();
+  if (trial.spec.hold == CommandHold::kFrames)
+    sw = t_rec;
+  else if (trial.spec.hold == CommandHold::kRows)
+    sw = cmd.times_s();
   else
     for (long k = 0; t0 + static_cast<double>(k) * (1.0 / trial.spec.rate_hz) <= t_rec.back(); ++k)
       sw.push_back(t0 + static_cast<double>(k) * (1.0 / trial.spec.rate_hz));

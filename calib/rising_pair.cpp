@@ -10,17 +10,17 @@
 namespace gapsim::calib {
 
 const std::vector<std::string>& realDataJoints() {
-  static const std::vector<std::string> j = {"l_hip",      "l_thigh", "l_shin", "l_heel",     "l_foot", "r_hip",
-                                             "r_thigh",    "r_shin",  "r_heel", "r_foot",     "l_shoulder",
-                                             "l_arm",      "l_hand",  "r_shoulder", "r_arm",  "r_hand"};
+  static const std::vector<std::string> j = {"l_hip",   "l_thigh",    "l_shin", "l_heel", "l_foot",     "r_hip",
+                                             "r_thigh", "r_shin",     "r_heel", "r_foot", "l_shoulder", "l_arm",
+                                             "l_hand",  "r_shoulder", "r_arm",  "r_hand"};
   return j;
 }
 
 std::vector<std::string> realRecordingColumns() {
   std::vector<std::string> c = {"time_s"};
   for (const auto& j : realDataJoints()) c.push_back(j + "/q_rad");
-  for (const char* s : {"torso/tilt_rad", "torso/pitch_signed_rad", "torso/rotvec_x", "torso/rotvec_y", "torso/rotvec_z",
-                        "torso/x_m", "torso/y_m", "torso/z_m"})
+  for (const char* s : {"torso/tilt_rad", "torso/pitch_signed_rad", "torso/rotvec_x", "torso/rotvec_y",
+                        "torso/rotvec_z", "torso/x_m", "torso/y_m", "torso/z_m"})
     c.push_back(s);
   return c;
 }
@@ -57,7 +57,8 @@ std::shared_ptr<const Log> readRisingRecording(const std::string& path) {
   auto rec = std::make_shared<Log>(Log::read(path));
   for (const std::string& c : realRecordingColumns()) {
     if (c.find("/q_rad") != std::string::npos) continue;  // joints the recording lacks start at the model's values
-    if (!rec->has(c)) throw InputError(path, 1, c, "the recording lacks this column (real-data dialect, docs/bioloid.md)");
+    if (!rec->has(c))
+      throw InputError(path, 1, c, "the recording lacks this column (real-data dialect, docs/bioloid.md)");
   }
   if (rec->rows() < 2) throw InputError(path, 0, "", "a recording needs at least two frames");
   const int tc = rec->columnIndex("time_s");

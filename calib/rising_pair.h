@@ -46,12 +46,12 @@ ReplayTrial risingPairTrial(const std::string& name, const RisingTask& task, con
                             const std::string& recording_path);
 
 struct RealityOutcome {
-  double t_end_s = 0;         ///< time of the last frame
-  double tilt_end_rad = 0;    ///< torso tilt in the last frame
-  double height_end_m = 0;    ///< torso origin z in the last frame
+  double t_end_s = 0;       ///< time of the last frame
+  double tilt_end_rad = 0;  ///< torso tilt in the last frame
+  double height_end_m = 0;  ///< torso origin z in the last frame
   double max_tilt_rad = 0;
-  bool upright = false;       ///< tilt below task.upright_tilt_rad and height above task.upright_height_m
-  bool complete = false;      ///< the recording reaches T + 1 (within one frame, 50 ms)
+  bool upright = false;   ///< tilt below task.upright_tilt_rad and height above task.upright_height_m
+  bool complete = false;  ///< the recording reaches T + 1 (within one frame, 50 ms)
 };
 
 /// Success on reality from a recording of a controller of duration T on `task`.

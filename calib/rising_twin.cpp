@@ -57,7 +57,11 @@ class TwinLoop : public Controller, public Observer {
 
 TwinLoop::TwinLoop(const RisingTask& task, const Motion& command, const MotorMap& map, double duration_s,
                    const RisingTwinSettings& s, Log& recording)
-    : command_(command), s_(s), duration_s_(duration_s), recording_(recording), rng_(s.noise_seed),
+    : command_(command),
+      s_(s),
+      duration_s_(duration_s),
+      recording_(recording),
+      rng_(s.noise_seed),
       target_(task.start_q) {
   const RobotModel& m = *task.model;
   std::vector<std::string> names;

@@ -35,7 +35,7 @@ struct RisingTwinSettings {
 };
 
 struct RisingTwinRun {
-  Log recording;              ///< real-data dialect
+  Log recording;  ///< real-data dialect
   bool diverged = false;
   std::string error;
 };

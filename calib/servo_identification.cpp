@@ -185,10 +185,10 @@ ServoIdResult identifyServo(const ServoStepLog& log, const ServoIdOptions& optio
 double normalQuantile(double p) {
   if (!(p > 0 && p < 1)) throw std::invalid_argument("normalQuantile: p must be in (0, 1)");
   // P. J. Acklam's rational approximation (relative error 1.15e-9) ...
-  static const double a[] = {-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
+  static const double a[] = {-3.969683028665376e+01, 2.209460984245205e+02,  -2.759285104469687e+02,
                              1.383577518672690e+02,  -3.066479806614716e+01, 2.506628277459239e+00};
   static const double b[] = {-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
-                             6.680131188771972e+01,  -1.328068155288572e+01};
+                             6.680131188771972e+01, -1.328068155288572e+01};
   static const double c[] = {-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
                              -2.549732539343734e+00, 4.374664141464968e+00,  2.938163982698783e+00};
   static const double d[] = {7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00,
@@ -276,8 +276,7 @@ class StepTestGoal : public Controller {
 class StepTestSampler : public Observer {
  public:
   StepTestSampler(const ServoStepLog& log, std::size_t i0, int joint, const Simulation& sim, ServoReplay& out)
-      : log_(log), t0_s_(log.time_s[i0]), next_(i0), joint_(joint), out_(out),
-        q_prev_rad_(sim.jointAngle_rad(joint)) {}
+      : log_(log), t0_s_(log.time_s[i0]), next_(i0), joint_(joint), out_(out), q_prev_rad_(sim.jointAngle_rad(joint)) {}
   /// Samples every log time the state `sim` has reached (before the run: those at its start).
   void sample(const Simulation& sim) {
     for (; next_ < log_.time_s.size() && !(sim.time_s() < log_.time_s[next_] - t0_s_); ++next_) {
@@ -308,10 +307,9 @@ class StepTestSampler : public Observer {
 
 }  // namespace
 
-ServoReplay replayServoExperiment(const ServoStepLog& log, const RobotModel& one_joint_model,
-                                  const std::string& joint, double model_inertia_kgm2,
-                                  double gains_inertia_kgm2, double kp_Nm_rad, double kd_Nm_s_rad,
-                                  double kc_Nm, double torque_limit_Nm) {
+ServoReplay replayServoExperiment(const ServoStepLog& log, const RobotModel& one_joint_model, const std::string& joint,
+                                  double model_inertia_kgm2, double gains_inertia_kgm2, double kp_Nm_rad,
+                                  double kd_Nm_s_rad, double kc_Nm, double torque_limit_Nm) {
   ServoReplay out;
   const auto sw = switchingInstants(log.q_target_rad);
   if (sw.empty()) throw InputError(log.source, 0, "q_target_rad", "q_target never changes: nothing to replay");

@@ -86,17 +86,17 @@ struct ServoIdSample {
 struct ServoIdResult {
   GainEstimate kp_Nm_rad, kd_Nm_s_rad, kc_Nm;
   double inertia_kgm2 = 0.0;
-  double residual_rms_Nm = 0.0;    ///< sqrt(RSS / n)
-  double measured_rms_Nm = 0.0;    ///< rms of I qdd (the signal the gains explain)
-  double r_squared = 0.0;          ///< 1 - RSS / sum (y - mean y)^2
+  double residual_rms_Nm = 0.0;  ///< sqrt(RSS / n)
+  double measured_rms_Nm = 0.0;  ///< rms of I qdd (the signal the gains explain)
+  double r_squared = 0.0;        ///< 1 - RSS / sum (y - mean y)^2
   /// rms over the samples of the three identified torque terms kp e, kd qd, kc sgn(qd) [N m]:
   /// which of them the fit balances against I qdd.
   std::array<double, 3> term_rms_Nm{};
   double smoothing_rms_rad = 0.0;  ///< rms of q - polynomial (how well the quartic fits)
   int dof = 0;                     ///< n - 3
   double t_quantile = 0.0;
-  bool clustered = false;          ///< intervals from the piece-clustered covariance
-  int interval_dof = 0;            ///< dof of t_quantile: pieces - 1 (clustered) or n - 3
+  bool clustered = false;             ///< intervals from the piece-clustered covariance
+  int interval_dof = 0;               ///< dof of t_quantile: pieces - 1 (clustered) or n - 3
   std::vector<std::size_t> switches;  ///< sample indices where q_target changes
   int pieces = 0;                     ///< polynomials fitted
   std::vector<ServoIdSample> samples;
@@ -136,10 +136,9 @@ struct ServoReplay {
   double rms_rad = 0.0;  ///< rms of q_sim - q over those samples
   std::vector<std::string> notes;
 };
-ServoReplay replayServoExperiment(const ServoStepLog& log, const RobotModel& one_joint_model,
-                                  const std::string& joint, double model_inertia_kgm2,
-                                  double gains_inertia_kgm2, double kp_Nm_rad, double kd_Nm_s_rad,
-                                  double kc_Nm,
+ServoReplay replayServoExperiment(const ServoStepLog& log, const RobotModel& one_joint_model, const std::string& joint,
+                                  double model_inertia_kgm2, double gains_inertia_kgm2, double kp_Nm_rad,
+                                  double kd_Nm_s_rad, double kc_Nm,
                                   double torque_limit_Nm = std::numeric_limits<double>::infinity());
 
 }  // namespace gapsim::calib

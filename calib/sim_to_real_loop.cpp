@@ -19,69 +19,70 @@
 #include "sim/input_error.h"
 #include "sim/motion_readers.h"
 #include "sim/parameters.h"
-#include "sim/urdf_parser.h"
 #include "sim/robot_library.h"
 #include "sim/simulation.h"
+#include "sim/urdf_parser.h"
 
 namespace gapsim::calib {
 
 namespace fs = std::filesystem;
 
 nlohmann::json SimToRealLoopOptions::toJson() const {
-    return {{"kind", "loop"},
-            {"robot", robot},
-            {"params", params},
-            {"tasks", tasks},
-            {"reality", reality},
-            {"twin_params", twin_params},
-            {"space", space},
-            {"init_dir", init_dir},
-            {"recordings", recordings},
-            {"iterations", iterations},
-            {"first_opt_generations", first_opt_generations},
-            {"opt_generations", opt_generations},
-            {"opt_population", opt_population},
-            {"cal_generations", cal_generations},
-            {"cal_population", cal_population},
-            {"opt_sigma0", opt_sigma0},
-            {"cal_sigma0", cal_sigma0},
-            {"cal_joint_weight", cal_joint_weight},
-            {"cal_settle_s", cal_settle_s},
-            {"robust_models", robust_models},
-            {"robust_gain_spread", robust_gain_spread},
-            {"seed", std::to_string(seed)}};
-  }
+  return {{"kind", "loop"},
+          {"robot", robot},
+          {"params", params},
+          {"tasks", tasks},
+          {"reality", reality},
+          {"twin_params", twin_params},
+          {"space", space},
+          {"init_dir", init_dir},
+          {"recordings", recordings},
+          {"iterations", iterations},
+          {"first_opt_generations", first_opt_generations},
+          {"opt_generations", opt_generations},
+          {"opt_population", opt_population},
+          {"cal_generations", cal_generations},
+          {"cal_population", cal_population},
+          {"opt_sigma0", opt_sigma0},
+          {"cal_sigma0", cal_sigma0},
+          {"cal_joint_weight", cal_joint_weight},
+          {"cal_settle_s", cal_settle_s},
+          {"robust_models", robust_models},
+          {"robust_gain_spread", robust_gain_spread},
+          {"seed", std::to_string(seed)}};
+}
 SimToRealLoopOptions SimToRealLoopOptions::fromJson(const nlohmann::json& j) {
-    SimToRealLoopOptions in;
-    in.robot = j.at("robot");
-    in.params = j.at("params");
-    in.tasks = j.at("tasks");
-    in.reality = j.at("reality");
-    in.twin_params = j.at("twin_params");
-    in.space = j.at("space");
-    in.init_dir = j.at("init_dir");
-    in.recordings = j.value("recordings", "");
-    in.iterations = j.at("iterations");
-    in.first_opt_generations = j.at("first_opt_generations");
-    in.opt_generations = j.at("opt_generations");
-    in.opt_population = j.at("opt_population");
-    in.cal_generations = j.at("cal_generations");
-    in.cal_population = j.at("cal_population");
-    in.opt_sigma0 = j.at("opt_sigma0");
-    in.cal_sigma0 = j.at("cal_sigma0");
-    // Loops started before these options calibrated on the tilt alone, without settling.
-    in.cal_joint_weight = j.value("cal_joint_weight", 0.0);
-    in.cal_settle_s = j.value("cal_settle_s", 0.0);
-    in.robust_models = j.value("robust_models", 1);
-    in.robust_gain_spread = j.value("robust_gain_spread", 0.2);
-    in.seed = std::stoull(j.at("seed").get<std::string>());
-    return in;
-  }
+  SimToRealLoopOptions in;
+  in.robot = j.at("robot");
+  in.params = j.at("params");
+  in.tasks = j.at("tasks");
+  in.reality = j.at("reality");
+  in.twin_params = j.at("twin_params");
+  in.space = j.at("space");
+  in.init_dir = j.at("init_dir");
+  in.recordings = j.value("recordings", "");
+  in.iterations = j.at("iterations");
+  in.first_opt_generations = j.at("first_opt_generations");
+  in.opt_generations = j.at("opt_generations");
+  in.opt_population = j.at("opt_population");
+  in.cal_generations = j.at("cal_generations");
+  in.cal_population = j.at("cal_population");
+  in.opt_sigma0 = j.at("opt_sigma0");
+  in.cal_sigma0 = j.at("cal_sigma0");
+  // Loops started before these options calibrated on the tilt alone, without settling.
+  in.cal_joint_weight = j.value("cal_joint_weight", 0.0);
+  in.cal_settle_s = j.value("cal_settle_s", 0.0);
+  in.robust_models = j.value("robust_models", 1);
+  in.robust_gain_spread = j.value("robust_gain_spread", 0.2);
+  in.seed = std::stoull(j.at("seed").get<std::string>());
+  return in;
+}
 
 void SimToRealLoopOptions::validate() const {
   if (iterations < 1) throw InputError("", 0, "--iterations", "must be >= 1");
   if (!(cal_joint_weight >= 0)) throw InputError("", 0, "--cal-joint-weight", "must be >= 0");
-  if (!(cal_settle_s >= 0 && cal_settle_s <= 10)) throw InputError("", 0, "--cal-settle", "expected a time in [0, 10] s");
+  if (!(cal_settle_s >= 0 && cal_settle_s <= 10))
+    throw InputError("", 0, "--cal-settle", "expected a time in [0, 10] s");
   if (robust_models < 1 || robust_models > 9) throw InputError("", 0, "--robust-models", "expected 1 to 9");
   if (!(robust_gain_spread >= 0 && robust_gain_spread < 1))
     throw InputError("", 0, "--robust-gain-spread", "expected a fraction in [0, 1)");
@@ -131,9 +132,9 @@ class Loop {
 
   SimToRealLoopResult run() {
     SimToRealLoopResult res;
-    say("loop: tasks %s, reality %s, %d iterations at most, CMA-ES seed %llu, %d job(s), %s\n",
-                joined(tasks_).c_str(), in_.reality == "twin" ? ("twin (" + in_.twin_params + ")").c_str() : in_.reality.c_str(),
-                in_.iterations, static_cast<unsigned long long>(in_.seed), jobs_, out_.c_str());
+    say("loop: tasks %s, reality %s, %d iterations at most, CMA-ES seed %llu, %d job(s), %s\n", joined(tasks_).c_str(),
+        in_.reality == "twin" ? ("twin (" + in_.twin_params + ")").c_str() : in_.reality.c_str(), in_.iterations,
+        static_cast<unsigned long long>(in_.seed), jobs_, out_.c_str());
     flush();
     std::vector<std::string> done;
     std::string params;  // the current calibrated parameter file ("" = the robot as configured)
@@ -154,8 +155,10 @@ class Loop {
       for (const auto& t : active) {
         const std::string rec = idir + "/" + t + "_recording.csv";
         if (fs::exists(rec)) continue;
-        if (in_.reality == "twin") runTwin(k, idir, t);
-        else if (!fetchRecording(k, idir, t)) missing.push_back(t);
+        if (in_.reality == "twin")
+          runTwin(k, idir, t);
+        else if (!fetchRecording(k, idir, t))
+          missing.push_back(t);
       }
       res.iterations = k;
       if (!missing.empty()) {
@@ -200,7 +203,7 @@ class Loop {
     for (const auto& t : tasks_)
       if (std::find(done.begin(), done.end(), t) == done.end()) failing += (failing.empty() ? "" : ", ") + t;
     say("loop: after %d iteration(s) still failing on reality: %s (continue with --resume %s --iterations N)\n",
-                in_.iterations, failing.c_str(), out_.c_str());
+        in_.iterations, failing.c_str(), out_.c_str());
     res.outcome = SimToRealLoopResult::Outcome::kStillFailing;
     res.table = table_;
     for (const auto& t : tasks_)
@@ -210,7 +213,8 @@ class Loop {
 
   /// Loads and checks every input (InputError before anything is written or simulated).
   void setup() {
-    if (in_.tasks == "all") tasks_ = risingTaskNames();
+    if (in_.tasks == "all")
+      tasks_ = risingTaskNames();
     else {
       std::stringstream ss(in_.tasks);
       for (std::string t; std::getline(ss, t, ',');)
@@ -245,7 +249,6 @@ class Loop {
       current_.at(t).checkAgainst(tasks_default_.at(t)->legs);
     }
   }
-
 
  private:
   void say(const char* f, ...) const __attribute__((format(printf, 2, 3))) {
@@ -294,7 +297,8 @@ class Loop {
         const bool resume = fs::exists(dir + "/checkpoint.json");
         // The worst over the robust models (the first: the calibrated model itself).
         std::vector<std::shared_ptr<const RisingTask>> tasks = {task};
-        for (const auto& m : robustModels(sim_model)) tasks.push_back(std::make_shared<const RisingTask>(makeRisingTask(t, *m)));
+        for (const auto& m : robustModels(sim_model))
+          tasks.push_back(std::make_shared<const RisingTask>(makeRisingTask(t, *m)));
         EvalFunction fn = [tasks, space](const Eigen::VectorXd& v) {
           EvalResult worst;
           for (std::size_t i = 0; i < tasks.size(); ++i) {
@@ -307,9 +311,8 @@ class Loop {
         auto cal = openRun(space, s, dir, resume, {{"kind", "loop-optimize"}, {"task", t}, {"iteration", k}});
         auto ev = backend(jobs_, fn);
         say("iteration %d %s: optimising the controller (%d dimensions, %d generations x %d, worst of %zu "
-                    "model(s))%s\n",
-                    k, t.c_str(), space.dimension(), G, in_.opt_population, tasks.size(),
-                    resumedNote(resume, *cal).c_str());
+            "model(s))%s\n",
+            k, t.c_str(), space.dimension(), G, in_.opt_population, tasks.size(), resumedNote(resume, *cal).c_str());
         flush();
         cal->run(*ev, nullptr);
         ev.reset();
@@ -346,7 +349,8 @@ class Loop {
       if (e.name == "servos/servo/kd") kd = e.value;
     }
     if (std::isnan(kp) || std::isnan(kd))
-      throw InputError(m.source_file, 0, "servos/servo/kp", "--robust-models needs the servo gains servos/servo/{kp,kd}");
+      throw InputError(m.source_file, 0, "servos/servo/kp",
+                       "--robust-models needs the servo gains servos/servo/{kp,kd}");
     for (int i = 0; i < K; ++i) {
       const double f = 1.0 + in_.robust_gain_spread * (2.0 * i / (K - 1) - 1.0);
       if (std::abs(f - 1.0) < 1e-12) continue;
@@ -365,7 +369,9 @@ class Loop {
     RisingTwinSettings s;
     s.noise_seed = in_.seed * 1000u + 10u * static_cast<unsigned>(k) + static_cast<unsigned>(taskIndex(t));
     const RisingTwinRun run = runRisingTwin(task, cmd, map_, ctrl.duration_s() + 1.0, s);
-    if (run.diverged) throw DivergenceError(0, "", "the twin diverged on " + t + " (iteration " + std::to_string(k) + "): " + run.error);
+    if (run.diverged)
+      throw DivergenceError(0, "",
+                            "the twin diverged on " + t + " (iteration " + std::to_string(k) + "): " + run.error);
     writeFileAtomically(idir + "/" + t + "_recording.csv", run.recording.toCsv());
   }
 
@@ -387,15 +393,15 @@ class Loop {
 
   void awaitRecordings(int k, const std::vector<std::string>& missing) {
     say("loop: waiting for reality (iteration %d). For each task below, put the robot in the task's start\n"
-                "pose (docs/bioloid.md, Rising tasks), play the commanded motion (time_s + 16 joint angles in rad, the\n"
-                "real-data dialect of motions/lean-to-stand/*.csv) and record it with motion capture and the encoders\n"
-                "from the start of the motion to at least T + 1 s, as a CSV in the dialect of\n"
-                "rising/lean-to-stand/*.csv (time_s, <joint>/q_rad, torso/tilt_rad, torso/pitch_signed_rad,\n"
-                "torso/rotvec_{x,y,z}, torso/{x,y,z}_m):\n",
-                k);
+        "pose (docs/bioloid.md, Rising tasks), play the commanded motion (time_s + 16 joint angles in rad, the\n"
+        "real-data dialect of motions/lean-to-stand/*.csv) and record it with motion capture and the encoders\n"
+        "from the start of the motion to at least T + 1 s, as a CSV in the dialect of\n"
+        "rising/lean-to-stand/*.csv (time_s, <joint>/q_rad, torso/tilt_rad, torso/pitch_signed_rad,\n"
+        "torso/rotvec_{x,y,z}, torso/{x,y,z}_m):\n",
+        k);
     for (const auto& t : missing)
       say("  %s: play %s (T = %.3f s), record %s\n", t.c_str(), realityName(k, t, "command").c_str(),
-                  current_.at(t).duration_s(), realityName(k, t, "recording").c_str());
+          current_.at(t).duration_s(), realityName(k, t, "recording").c_str());
     say("then continue with: gapsim-cli loop --resume %s\n", out_.c_str());
   }
 
@@ -416,7 +422,7 @@ class Loop {
     set.root = out_;
     for (const Pair& p : pairs_)
       set.trials.push_back(risingPairTrial("iter" + std::to_string(p.iteration) + "/" + p.task,
-                                                  *tasks_default_.at(p.task), p.motion, p.recording));
+                                           *tasks_default_.at(p.task), p.motion, p.recording));
     for (const auto& t : prior_.trials) set.trials.push_back(t);
     ReplayOptions opt;
     opt.wall = false;  // each pair brings its task's scene
@@ -434,11 +440,12 @@ class Loop {
     const bool resume = fs::exists(dir + "/checkpoint.json");
     auto cal = openRun(space, s, dir, resume, {{"kind", "loop-calibrate"}, {"iteration", k}});
     auto ev = backend(jobs_, fn);
-    if (!prior_.trials.empty()) say("iteration %d: + %zu recorded trials of %s\n", k, prior_.trials.size(), in_.recordings.c_str());
-    say("iteration %d: calibrating on %zu pairs (%d dimensions, %d generations x %d, encoder weight %g, settle %g s)%s\n",
-                k, pairs_.size(),
-                space.dimension(), s.generations, s.lambda, opt.joint_weight, opt.settle_s,
-                resumedNote(resume, *cal).c_str());
+    if (!prior_.trials.empty())
+      say("iteration %d: + %zu recorded trials of %s\n", k, prior_.trials.size(), in_.recordings.c_str());
+    say("iteration %d: calibrating on %zu pairs (%d dimensions, %d generations x %d, encoder weight %g, settle %g "
+        "s)%s\n",
+        k, pairs_.size(), space.dimension(), s.generations, s.lambda, opt.joint_weight, opt.settle_s,
+        resumedNote(resume, *cal).c_str());
     flush();
     cal->run(*ev, nullptr);
     ev.reset();
@@ -446,25 +453,24 @@ class Loop {
     *Ea = cal->bestFitness();
     writeFileAtomically(out_params, slurpFile(dir + "/best.params"));
     writeFileAtomically(summary, "E_cali_before_rad2_s,E_cali_after_rad2_s,pairs\n" + fmt("%.17g", *Eb) + "," +
-                                            fmt("%.17g", *Ea) + "," + std::to_string(pairs_.size()) + "\n");
+                                     fmt("%.17g", *Ea) + "," + std::to_string(pairs_.size()) + "\n");
     return out_params;
   }
 
   void printCalibrated(int k, const std::string& params) const {
     std::string s;
     const ParameterSpace cal = ParameterSpace::load(params);
-    for (const SpaceEntry& e : cal.entries())
-      s += " " + e.name + " " + fmt("%.4g", e.value);
+    for (const SpaceEntry& e : cal.entries()) s += " " + e.name + " " + fmt("%.4g", e.value);
     say("iteration %d: calibrated%s\n", k, s.c_str());
   }
 
   void printRow(const LoopTaskRow& r) const {
     say("iteration %d %-5s: sim V_ctrl %.4g (T %.3f s, %s in sim) | reality: tilt %.3f rad, height %.3f m at "
-                "%.2f s: %s | E_cali %s -> %s rad^2 s (%d pairs)\n",
-                r.iteration, r.task.c_str(), r.V_sim, r.T_s, r.upright_sim ? "upright" : "NOT upright",
-                r.real.tilt_end_rad, r.real.height_end_m, r.real.t_end_s, r.real.upright ? "SUCCESS" : "FAIL",
-                std::isnan(r.E_before) ? "-" : fmt("%.4g", r.E_before).c_str(),
-                std::isnan(r.E_after) ? "-" : fmt("%.4g", r.E_after).c_str(), r.pairs);
+        "%.2f s: %s | E_cali %s -> %s rad^2 s (%d pairs)\n",
+        r.iteration, r.task.c_str(), r.V_sim, r.T_s, r.upright_sim ? "upright" : "NOT upright", r.real.tilt_end_rad,
+        r.real.height_end_m, r.real.t_end_s, r.real.upright ? "SUCCESS" : "FAIL",
+        std::isnan(r.E_before) ? "-" : fmt("%.4g", r.E_before).c_str(),
+        std::isnan(r.E_after) ? "-" : fmt("%.4g", r.E_after).c_str(), r.pairs);
   }
 
   void writeTable() const {
@@ -473,9 +479,9 @@ class Loop {
         "E_cali_before_rad2_s,E_cali_after_rad2_s\n";
     for (const auto& r : table_)
       s += std::to_string(r.iteration) + "," + r.task + "," + fmt("%.6g", r.T_s) + "," + fmt("%.6g", r.V_sim) + "," +
-           (r.upright_sim ? "1" : "0") + "," + fmt("%.6g", r.real.tilt_end_rad) + "," + fmt("%.6g", r.real.height_end_m) +
-           "," + fmt("%.6g", r.real.t_end_s) + "," + (r.real.upright ? "1" : "0") + "," + std::to_string(r.pairs) + "," +
-           (std::isnan(r.E_before) ? "" : fmt("%.6g", r.E_before)) + "," +
+           (r.upright_sim ? "1" : "0") + "," + fmt("%.6g", r.real.tilt_end_rad) + "," +
+           fmt("%.6g", r.real.height_end_m) + "," + fmt("%.6g", r.real.t_end_s) + "," + (r.real.upright ? "1" : "0") +
+           "," + std::to_string(r.pairs) + "," + (std::isnan(r.E_before) ? "" : fmt("%.6g", r.E_before)) + "," +
            (std::isnan(r.E_after) ? "" : fmt("%.6g", r.E_after)) + "\n";
     writeFileAtomically(out_ + "/loop.csv", s);
   }

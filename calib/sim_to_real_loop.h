@@ -17,10 +17,9 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "calib/rising_pair.h"
 
@@ -28,21 +27,21 @@ namespace gapsim::calib {
 
 /// The loop's inputs (files as absolute paths: a resumed loop reads them from loop.json).
 struct SimToRealLoopOptions {
-  std::string robot = "bioloid";   ///< a BIOLOID model: name or robot file
-  std::string params;              ///< parameter file applied to the simulated robot first ("" none)
-  std::string tasks = "all";       ///< lean, sit, kneel, a comma-separated list or all
-  std::string reality = "twin";    ///< twin (a simulated robot with hidden parameters) or a directory
-  std::string twin_params;         ///< the twin's hidden parameter file
-  std::string space;               ///< calibration parameter space CSV
-  std::string init_dir;            ///< initial controllers <task>.csv
-  std::string recordings;  ///< a recording manifest whose trials join every calibration ("" none)
+  std::string robot = "bioloid";  ///< a BIOLOID model: name or robot file
+  std::string params;             ///< parameter file applied to the simulated robot first ("" none)
+  std::string tasks = "all";      ///< lean, sit, kneel, a comma-separated list or all
+  std::string reality = "twin";   ///< twin (a simulated robot with hidden parameters) or a directory
+  std::string twin_params;        ///< the twin's hidden parameter file
+  std::string space;              ///< calibration parameter space CSV
+  std::string init_dir;           ///< initial controllers <task>.csv
+  std::string recordings;         ///< a recording manifest whose trials join every calibration ("" none)
   int iterations = 3;
-  int first_opt_generations = -1;  // -1: opt_generations
+  int first_opt_generations = -1;                                                         // -1: opt_generations
   int opt_generations = 8, opt_population = 8, cal_generations = 15, cal_population = 8;  // the acceptance runs' budget
   double opt_sigma0 = 0.1, cal_sigma0 = 0.2;
   /// W of the encoder term in E_cali (calib/recording_replay.h; 0: the tilt only, paper 002).
   double cal_joint_weight = 10.0;  // docs/bioloid.md "Acceptance runs": W = 1 too weak, 10 finds mass and gains
-  double cal_settle_s = 0.0;  ///< ReplayOptions::settle_s of the calibration's replays
+  double cal_settle_s = 0.0;       ///< ReplayOptions::settle_s of the calibration's replays
   /// Robust re-optimisation: the controller's fitness is the worst over `robust_models` models,
   /// the calibrated one with all servo gains (kp, kd) scaled by factors evenly spread over
   /// [1 - robust_gain_spread, 1 + robust_gain_spread] (1: the calibrated model alone).

@@ -20,8 +20,8 @@ namespace gapsim::calib {
 struct ParameterRange {
   std::string name;  ///< a parameter name of sim/parameters.h
   double lower = 0, upper = 0;
-  bool relative = true;      ///< bounds are factors of the model's current value
-  bool logarithmic = true;   ///< draw log-uniformly (needs lower > 0)
+  bool relative = true;     ///< bounds are factors of the model's current value
+  bool logarithmic = true;  ///< draw log-uniformly (needs lower > 0)
 };
 
 /// The default bounds for the Nao's MoToFlex leg drivetrains and soft legs: the spread a real

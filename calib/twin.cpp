@@ -56,9 +56,10 @@ std::vector<std::string> writeTwinLogs(const RobotModel& hidden, const ScenarioS
       }
       out.appendRow(row);
     }
-    const std::string path = out_dir.empty()
-                                 ? sc.reference_path
-                                 : (std::filesystem::path(out_dir) / std::filesystem::path(sc.reference_path).filename()).string();
+    const std::string path =
+        out_dir.empty()
+            ? sc.reference_path
+            : (std::filesystem::path(out_dir) / std::filesystem::path(sc.reference_path).filename()).string();
     if (!std::filesystem::path(path).parent_path().empty())
       std::filesystem::create_directories(std::filesystem::path(path).parent_path());
     out.write(path);

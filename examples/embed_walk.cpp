@@ -14,7 +14,7 @@ int main() {
   using namespace gapsim;
   auto nao = std::make_shared<const RobotModel>(loadRobotFile(resolveRobotFile("nao")));
   const Motion walk = loadMotion(robotsDirectory() + "/nao/motions/walk_200mm_s_1s.csv");
-  Simulation sim(nao);                                     // full MoToFlex pipeline, the file's solver
+  Simulation sim(nao);  // full MoToFlex pipeline, the file's solver
   RunConfig run;
   run.duration_s = walk.endTime_s() + 1.0;
   run.balance = motionController(walk);  // the ankle balance the walk names

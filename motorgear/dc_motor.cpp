@@ -11,12 +11,9 @@ namespace {
 using P = DcMotor::Params;
 
 const std::array<Field<P>, 6> kFields{{
-    {"L", "H", "armature inductance", [](const P& p) { return p.L_H; },
-     [](P& p, double v) { p.L_H = v; }},
-    {"R", "Ohm", "armature resistance", [](const P& p) { return p.R_Ohm; },
-     [](P& p, double v) { p.R_Ohm = v; }},
-    {"K_t", "N*m/A", "torque constant", [](const P& p) { return p.K_t_Nm_A; },
-     [](P& p, double v) { p.K_t_Nm_A = v; }},
+    {"L", "H", "armature inductance", [](const P& p) { return p.L_H; }, [](P& p, double v) { p.L_H = v; }},
+    {"R", "Ohm", "armature resistance", [](const P& p) { return p.R_Ohm; }, [](P& p, double v) { p.R_Ohm = v; }},
+    {"K_t", "N*m/A", "torque constant", [](const P& p) { return p.K_t_Nm_A; }, [](P& p, double v) { p.K_t_Nm_A = v; }},
     {"S", "-", "stiffness factor scaling the current, in [0,1]", [](const P& p) { return p.S; },
      [](P& p, double v) { p.S = v; }},
     {"B_v", "N*m*s/rad", "speed friction incl. back-EMF, motor-side torque per joint speed",
@@ -29,28 +26,20 @@ const std::array<Field<P>, 6> kFields{{
 
 void DcMotor::Params::validate() const {
   using detail::num;
-  if (!(L_H > 0) || !(R_Ohm > 0) || !(K_t_Nm_A > 0) || !std::isfinite(L_H) ||
-      !std::isfinite(R_Ohm) || !std::isfinite(K_t_Nm_A))
+  if (!(L_H > 0) || !(R_Ohm > 0) || !(K_t_Nm_A > 0) || !std::isfinite(L_H) || !std::isfinite(R_Ohm) ||
+      !std::isfinite(K_t_Nm_A))
     throw std::invalid_argument("DcMotor: L, R, K_t must be finite and > 0, got L = " + num(L_H) +
-                                " H, R = " + num(R_Ohm) + " Ohm, K_t = " + num(K_t_Nm_A) +
-                                " N*m/A");
-  if (!(S >= 0 && S <= 1))
-    throw std::invalid_argument("DcMotor: stiffness S must be in [0, 1], got " + num(S));
-  if (!(B_v_Nm_s_rad >= 0) || !std::isfinite(B_v_Nm_s_rad) || !(K_e_V_s_rad >= 0) ||
-      !std::isfinite(K_e_V_s_rad))
-    throw std::invalid_argument("DcMotor: B_v and K_e must be finite and >= 0, got B_v = " +
-                                num(B_v_Nm_s_rad) + " N*m*s/rad, K_e = " + num(K_e_V_s_rad) +
-                                " V*s/rad");
+                                " H, R = " + num(R_Ohm) + " Ohm, K_t = " + num(K_t_Nm_A) + " N*m/A");
+  if (!(S >= 0 && S <= 1)) throw std::invalid_argument("DcMotor: stiffness S must be in [0, 1], got " + num(S));
+  if (!(B_v_Nm_s_rad >= 0) || !std::isfinite(B_v_Nm_s_rad) || !(K_e_V_s_rad >= 0) || !std::isfinite(K_e_V_s_rad))
+    throw std::invalid_argument("DcMotor: B_v and K_e must be finite and >= 0, got B_v = " + num(B_v_Nm_s_rad) +
+                                " N*m*s/rad, K_e = " + num(K_e_V_s_rad) + " V*s/rad");
 }
 
 std::vector<std::string> DcMotor::Params::paramNames() { return fieldNames<P>(kFields); }
 std::vector<ParamInfo> DcMotor::Params::paramInfo() { return fieldInfo<P>(kFields); }
-double DcMotor::Params::get(std::string_view name) const {
-  return getField<P>(kFields, *this, "DcMotor", name);
-}
-void DcMotor::Params::set(std::string_view name, double value) {
-  setField<P>(kFields, *this, "DcMotor", name, value);
-}
+double DcMotor::Params::get(std::string_view name) const { return getField<P>(kFields, *this, "DcMotor", name); }
+void DcMotor::Params::set(std::string_view name, double value) { setField<P>(kFields, *this, "DcMotor", name, value); }
 
 DcMotor::DcMotor(const Params& params) : params_(params) { params_.validate(); }
 
@@ -70,9 +59,7 @@ double DcMotor::step(double dt_s, double U_V, double omega_joint_rad_s, double o
   return s.torque_Nm;
 }
 
-double DcMotor::stallTorque_Nm(double U_V) const {
-  return params_.S * params_.K_t_Nm_A * U_V / params_.R_Ohm;
-}
+double DcMotor::stallTorque_Nm(double U_V) const { return params_.S * params_.K_t_Nm_A * U_V / params_.R_Ohm; }
 
 double DcMotor::noLoadJointSpeed_rad_s(double U_V, double ratio) const {
   const Params& p = params_;

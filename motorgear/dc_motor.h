@@ -38,14 +38,14 @@ namespace gapsim::motorgear {
 class DcMotor {
  public:
   struct Params {
-    double L_H = 3.09e-4;          ///< armature inductance [H]                      name "L"
-    double R_Ohm = 6.44;           ///< armature resistance [Ohm]                    name "R"
-    double K_t_Nm_A = 1.95e-2;     ///< torque constant [N m/A]                      name "K_t"
-    double S = 0.7;                ///< stiffness factor in [0, 1] [-]                name "S"
+    double L_H = 3.09e-4;            ///< armature inductance [H]                      name "L"
+    double R_Ohm = 6.44;             ///< armature resistance [Ohm]                    name "R"
+    double K_t_Nm_A = 1.95e-2;       ///< torque constant [N m/A]                      name "K_t"
+    double S = 0.7;                  ///< stiffness factor in [0, 1] [-]                name "S"
     double B_v_Nm_s_rad = 5.346e-2;  ///< speed friction incl. back-EMF, times JOINT speed
                                      ///< [N m (motor) / (rad/s joint)]              name "B_v"
-    double K_e_V_s_rad = 0.0;      ///< true back-EMF constant, times MOTOR speed [V s/rad]
-                                   ///< (0 = MoToFlex: back-EMF folded into B_v)     name "K_e"
+    double K_e_V_s_rad = 0.0;        ///< true back-EMF constant, times MOTOR speed [V s/rad]
+                                     ///< (0 = MoToFlex: back-EMF folded into B_v)     name "K_e"
 
     void validate() const;
     double electricalTimeConstant_s() const { return L_H / R_Ohm; }
@@ -58,7 +58,7 @@ class DcMotor {
   };
 
   struct State {
-    double U_R_V = 0.0;        ///< voltage across R (state of the RL filter) [V]
+    double U_R_V = 0.0;  ///< voltage across R (state of the RL filter) [V]
     // Last outputs, for probes.
     double current_A = 0.0;    ///< I = U_R / R [A]
     double back_emf_V = 0.0;   ///< K_e omega_motor [V]

@@ -16,7 +16,8 @@
 ///
 /// Implementations: motorgear/drives.h (ideal servo, MoToFlex chain, Dynamixel servo, friction
 /// only), motorgear/servo_drive.h (voltage-domain Dynamixel; the gear-friction and backlash
-/// wrappers that go around any drive). The simulation picks one per joint in one place (makeDrive, sim/drive_registry.cpp).
+/// wrappers that go around any drive). The simulation picks one per joint in one place (makeDrive,
+/// sim/drive_registry.cpp).
 ///
 /// Snapshots (sim/sim_state.h): clone() copies a drive with its state (chains, delay lines, filter
 /// states); restore() puts a clone's state back into the drive it was taken from, in place, so

@@ -75,7 +75,8 @@ std::vector<EnvelopePoint> torqueSpeedEnvelope(const Drive& drive, const std::ve
   o.validate();
   std::vector<EnvelopePoint> out;
   out.reserve(speeds_rad_s.size());
-  for (double v : speeds_rad_s) out.push_back({v, maxTorqueAtSpeed(drive, v, +1, o), maxTorqueAtSpeed(drive, v, -1, o)});
+  for (double v : speeds_rad_s)
+    out.push_back({v, maxTorqueAtSpeed(drive, v, +1, o), maxTorqueAtSpeed(drive, v, -1, o)});
   return out;
 }
 
@@ -115,7 +116,8 @@ std::vector<double> envelopeSpeeds(double max_rad_s, int n, const std::vector<do
   std::vector<double> out;
   for (double x : v) {
     if (!out.empty() && std::abs(x - out.back()) <= 1e-12 * max_rad_s) {
-      const bool x_exact = x == 0.0 || std::any_of(extra.begin(), extra.end(), [&](double e) { return std::abs(e) == std::abs(x); });
+      const bool x_exact =
+          x == 0.0 || std::any_of(extra.begin(), extra.end(), [&](double e) { return std::abs(e) == std::abs(x); });
       if (x_exact) out.back() = x;
       continue;
     }

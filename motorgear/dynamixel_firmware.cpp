@@ -15,9 +15,7 @@ using P = DynamixelFirmware::Params;
 const std::array<Field<P>, 14> kFields{{
     {"law", "-", "0: compliance margin/slope (AX, RX); 1: PID (MX, X)",
      [](const P& p) { return static_cast<double>(static_cast<int>(p.law)); },
-     [](P& p, double v) {
-       p.law = static_cast<DynamixelFirmware::Law>(toInt(v, 0, 1, "DynamixelFirmware: law"));
-     }},
+     [](P& p, double v) { p.law = static_cast<DynamixelFirmware::Law>(toInt(v, 0, 1, "DynamixelFirmware: law")); }},
     {"tick", "rad", "encoder and goal resolution (0: not quantised)", [](const P& p) { return p.tick_rad; },
      [](P& p, double v) { p.tick_rad = v; }},
     {"supply", "V", "supply voltage", [](const P& p) { return p.supply_V; }, [](P& p, double v) { p.supply_V = v; }},

@@ -11,12 +11,10 @@ namespace {
 using P = DynamixelServo::Params;
 
 const std::array<Field<P>, 7> kFields{{
-    {"kp", "N*m/rad", "position gain", [](const P& p) { return p.kp_Nm_rad; },
-     [](P& p, double v) { p.kp_Nm_rad = v; }},
+    {"kp", "N*m/rad", "position gain", [](const P& p) { return p.kp_Nm_rad; }, [](P& p, double v) { p.kp_Nm_rad = v; }},
     {"kd", "N*m*s/rad", "velocity gain", [](const P& p) { return p.kd_Nm_s_rad; },
      [](P& p, double v) { p.kd_Nm_s_rad = v; }},
-    {"kc", "N*m", "Coulomb friction", [](const P& p) { return p.kc_Nm; },
-     [](P& p, double v) { p.kc_Nm = v; }},
+    {"kc", "N*m", "Coulomb friction", [](const P& p) { return p.kc_Nm; }, [](P& p, double v) { p.kc_Nm = v; }},
     {"tau_min", "N*m", "lower torque clamp", [](const P& p) { return p.tau_min_Nm; },
      [](P& p, double v) { p.tau_min_Nm = v; }},
     {"tau_max", "N*m", "upper torque clamp", [](const P& p) { return p.tau_max_Nm; },
@@ -41,13 +39,11 @@ void DynamixelServo::Params::validate() const {
   using detail::num;
   for (double v : {kp_Nm_rad, kd_Nm_s_rad, kc_Nm})
     if (!(v >= 0) || !std::isfinite(v))
-      throw std::invalid_argument("DynamixelServo: kp, kd, kc must be finite and >= 0, got kp = " +
-                                  num(kp_Nm_rad) + " N*m/rad, kd = " + num(kd_Nm_s_rad) +
-                                  " N*m*s/rad, kc = " + num(kc_Nm) + " N*m");
-  if (!(tau_min_Nm <= 0 && 0 <= tau_max_Nm) || !std::isfinite(tau_min_Nm) ||
-      !std::isfinite(tau_max_Nm))
-    throw std::invalid_argument("DynamixelServo: need tau_min <= 0 <= tau_max, got tau_min = " +
-                                num(tau_min_Nm) + " N*m, tau_max = " + num(tau_max_Nm) + " N*m");
+      throw std::invalid_argument("DynamixelServo: kp, kd, kc must be finite and >= 0, got kp = " + num(kp_Nm_rad) +
+                                  " N*m/rad, kd = " + num(kd_Nm_s_rad) + " N*m*s/rad, kc = " + num(kc_Nm) + " N*m");
+  if (!(tau_min_Nm <= 0 && 0 <= tau_max_Nm) || !std::isfinite(tau_min_Nm) || !std::isfinite(tau_max_Nm))
+    throw std::invalid_argument("DynamixelServo: need tau_min <= 0 <= tau_max, got tau_min = " + num(tau_min_Nm) +
+                                " N*m, tau_max = " + num(tau_max_Nm) + " N*m");
   if (!(speed_max_rad_s >= 0) || !std::isfinite(speed_max_rad_s))
     throw std::invalid_argument("DynamixelServo: speed_max must be finite and >= 0 (0 = no limit), got " +
                                 num(speed_max_rad_s) + " rad/s");
@@ -58,9 +54,7 @@ void DynamixelServo::Params::validate() const {
     throw std::invalid_argument("DynamixelServo: delay_s must be in [0, 1] s, got " + num(delay_s) + " s");
 }
 
-std::vector<std::string> DynamixelServo::Params::paramNames() {
-  return fieldNames<P>(kFields);
-}
+std::vector<std::string> DynamixelServo::Params::paramNames() { return fieldNames<P>(kFields); }
 std::vector<ParamInfo> DynamixelServo::Params::paramInfo() { return fieldInfo<P>(kFields); }
 double DynamixelServo::Params::get(std::string_view name) const {
   return getField<P>(kFields, *this, "DynamixelServo", name);
@@ -71,8 +65,7 @@ void DynamixelServo::Params::set(std::string_view name, double value) {
 
 DynamixelServo::DynamixelServo(const Params& params) : params_(params) { params_.validate(); }
 
-double DynamixelServo::torque_Nm(const Params& p, double q_bar_rad, double q_rad,
-                                 double qd_rad_s) {
+double DynamixelServo::torque_Nm(const Params& p, double q_bar_rad, double q_rad, double qd_rad_s) {
   const double sgn = qd_rad_s > 0 ? 1.0 : (qd_rad_s < 0 ? -1.0 : 0.0);
   const double tau = drive_Nm(p, q_bar_rad, q_rad) - p.kd_Nm_s_rad * qd_rad_s - p.kc_Nm * sgn;
   if (std::isnan(tau)) return tau;

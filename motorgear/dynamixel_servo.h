@@ -29,13 +29,13 @@ namespace gapsim::motorgear {
 class DynamixelServo {
  public:
   struct Params {
-    double kp_Nm_rad = 9.272;     ///< "kp"
-    double kd_Nm_s_rad = 0.3069;  ///< "kd"
-    double kc_Nm = 0.03;          ///< Coulomb friction "kc"
-    double tau_min_Nm = -0.75;    ///< "tau_min"
-    double tau_max_Nm = 0.75;     ///< "tau_max"
-    double speed_max_rad_s = 0.0; ///< "speed_max": no-load speed of the drive term (0: no limit)
-    double delay_s = 0.0;         ///< "delay_s": goal-position dead time (Simulation only)
+    double kp_Nm_rad = 9.272;      ///< "kp"
+    double kd_Nm_s_rad = 0.3069;   ///< "kd"
+    double kc_Nm = 0.03;           ///< Coulomb friction "kc"
+    double tau_min_Nm = -0.75;     ///< "tau_min"
+    double tau_max_Nm = 0.75;      ///< "tau_max"
+    double speed_max_rad_s = 0.0;  ///< "speed_max": no-load speed of the drive term (0: no limit)
+    double delay_s = 0.0;          ///< "delay_s": goal-position dead time (Simulation only)
 
     void validate() const;
     /// Names: kp, kd, kc, tau_min, tau_max, speed_max, delay_s.

@@ -15,9 +15,7 @@ using P = Gear::Params;
 const std::array<Field<P>, 12> kFields{{
     {"variant", "-", "0 motoflex2011 (torque filter), 1 coupled (deflection against the joint)",
      [](const P& p) { return static_cast<double>(p.variant); },
-     [](P& p, double v) {
-       p.variant = static_cast<Gear::Variant>(toInt(v, 0, 1, "Gear variant"));
-     }},
+     [](P& p, double v) { p.variant = static_cast<Gear::Variant>(toInt(v, 0, 1, "Gear variant")); }},
     {"sigma", "-", "reduction ratio omega_motor/omega_joint", [](const P& p) { return p.sigma; },
      [](P& p, double v) { p.sigma = v; }},
     {"m_g", "kg*m^2", "gear mass (joint side)", [](const P& p) { return p.m_g_kgm2; },
@@ -28,8 +26,8 @@ const std::array<Field<P>, 12> kFields{{
      [](P& p, double v) { p.B_g_Nm_s_rad = v; }},
     {"l_h", "rad", "hull length (dead-zone width)", [](const P& p) { return p.l_h_rad; },
      [](P& p, double v) { p.l_h_rad = v; }},
-    {"B_m", "N*m*s/rad", "coupled: gear mass friction against the housing",
-     [](const P& p) { return p.B_m_Nm_s_rad; }, [](P& p, double v) { p.B_m_Nm_s_rad = v; }},
+    {"B_m", "N*m*s/rad", "coupled: gear mass friction against the housing", [](const P& p) { return p.B_m_Nm_s_rad; },
+     [](P& p, double v) { p.B_m_Nm_s_rad = v; }},
     {"substeps", "-", "substeps per frame", [](const P& p) { return double(p.substeps); },
      [](P& p, double v) { p.substeps = toInt(v, 1, 1000000, "Gear substeps"); }},
     {"frame", "s", "frame length step() is called with", [](const P& p) { return p.frame_s; },
@@ -40,9 +38,7 @@ const std::array<Field<P>, 12> kFields{{
      [](const P& p) { return p.J_joint_kgm2; }, [](P& p, double v) { p.J_joint_kgm2 = v; }},
     {"integrator", "-", "0 substeps (semi-implicit Euler), 1 exact (closed form, event-driven)",
      [](const P& p) { return static_cast<double>(p.integrator); },
-     [](P& p, double v) {
-       p.integrator = static_cast<Gear::Integrator>(toInt(v, 0, 1, "Gear integrator"));
-     }},
+     [](P& p, double v) { p.integrator = static_cast<Gear::Integrator>(toInt(v, 0, 1, "Gear integrator")); }},
 }};
 
 bool finitePositive(double v) { return std::isfinite(v) && v > 0; }
@@ -53,48 +49,43 @@ bool finiteNonNegative(double v) { return std::isfinite(v) && v >= 0; }
 void Gear::Params::validate() const {
   using detail::num;
   const int var = static_cast<int>(variant);
-  if (var < 0 || var > 1)
-    throw std::invalid_argument("Gear: variant must be 0 or 1, got " + std::to_string(var));
-  if (!finitePositive(sigma) || !finitePositive(m_g_kgm2) || !finitePositive(D_g_Nm_rad) ||
-      !finitePositive(frame_s))
-    throw std::invalid_argument("Gear: sigma, m_g, D_g, frame must be finite and > 0, got sigma = " +
-                                num(sigma) + ", m_g = " + num(m_g_kgm2) + " kg*m^2, D_g = " +
-                                num(D_g_Nm_rad) + " N*m/rad, frame = " + num(frame_s) + " s");
-  if (!finiteNonNegative(B_g_Nm_s_rad) || !finiteNonNegative(B_m_Nm_s_rad) ||
-      !finiteNonNegative(l_h_rad) || !finiteNonNegative(J_rotor_kgm2) ||
-      !finiteNonNegative(J_joint_kgm2))
-    throw std::invalid_argument("Gear: B_g, B_m, l_h, J_rotor, J_joint must be finite and >= 0, got B_g = " +
-                                num(B_g_Nm_s_rad) + " N*m*s/rad, B_m = " + num(B_m_Nm_s_rad) +
-                                " N*m*s/rad, l_h = " + num(l_h_rad) + " rad, J_rotor = " +
-                                num(J_rotor_kgm2) + " kg*m^2, J_joint = " + num(J_joint_kgm2) +
-                                " kg*m^2");
-  if (substeps < 1)
-    throw std::invalid_argument("Gear: substeps must be >= 1, got " + std::to_string(substeps));
+  if (var < 0 || var > 1) throw std::invalid_argument("Gear: variant must be 0 or 1, got " + std::to_string(var));
+  if (!finitePositive(sigma) || !finitePositive(m_g_kgm2) || !finitePositive(D_g_Nm_rad) || !finitePositive(frame_s))
+    throw std::invalid_argument("Gear: sigma, m_g, D_g, frame must be finite and > 0, got sigma = " + num(sigma) +
+                                ", m_g = " + num(m_g_kgm2) + " kg*m^2, D_g = " + num(D_g_Nm_rad) +
+                                " N*m/rad, frame = " + num(frame_s) + " s");
+  if (!finiteNonNegative(B_g_Nm_s_rad) || !finiteNonNegative(B_m_Nm_s_rad) || !finiteNonNegative(l_h_rad) ||
+      !finiteNonNegative(J_rotor_kgm2) || !finiteNonNegative(J_joint_kgm2))
+    throw std::invalid_argument(
+        "Gear: B_g, B_m, l_h, J_rotor, J_joint must be finite and >= 0, got B_g = " + num(B_g_Nm_s_rad) +
+        " N*m*s/rad, B_m = " + num(B_m_Nm_s_rad) + " N*m*s/rad, l_h = " + num(l_h_rad) +
+        " rad, J_rotor = " + num(J_rotor_kgm2) + " kg*m^2, J_joint = " + num(J_joint_kgm2) + " kg*m^2");
+  if (substeps < 1) throw std::invalid_argument("Gear: substeps must be >= 1, got " + std::to_string(substeps));
   const int integ = static_cast<int>(integrator);
   if (integ < 0 || integ > 1)
     throw std::invalid_argument("Gear: integrator must be 0 or 1, got " + std::to_string(integ));
   if (integrator == Integrator::kExact && variant == Variant::kCoupled && J_joint_kgm2 > 0)
     throw std::invalid_argument(
         "Gear: integrator 1 (exact) supports variant 1 (coupled) only with J_joint = 0, got "
-        "J_joint = " + num(J_joint_kgm2) + " kg*m^2 (the in-frame joint reaction with B_m > 0 "
+        "J_joint = " +
+        num(J_joint_kgm2) +
+        " kg*m^2 (the in-frame joint reaction with B_m > 0 "
         "makes the contact dynamics third order); set integrator 0 (substeps) or J_joint 0");
   // The substep limit is checked with kExact too, so that switching the integrator never turns
   // a valid parameter set into an unstable one.
   const double wh = omega_rad_s() * substep_s();
   if (!(wh < 2.0))
     throw std::invalid_argument(
-        "Gear: unstable substep: omega * dt_g = " + num(wh) + " >= 2 with omega = sqrt(D_g/m_g) = " +
-        num(omega_rad_s()) + " rad/s (D_g = " + num(D_g_Nm_rad) + " N*m/rad, m_g = " +
-        num(m_g_kgm2) + " kg*m^2), dt_g = frame/substeps = " + num(frame_s) + " s / " +
-        std::to_string(substeps) + " = " + num(substep_s()) + " s; need dt_g < " +
-        num(maxStableSubstep_s()) + " s, i.e. substeps >= " + std::to_string(minStableSubsteps()));
+        "Gear: unstable substep: omega * dt_g = " + num(wh) +
+        " >= 2 with omega = sqrt(D_g/m_g) = " + num(omega_rad_s()) + " rad/s (D_g = " + num(D_g_Nm_rad) +
+        " N*m/rad, m_g = " + num(m_g_kgm2) + " kg*m^2), dt_g = frame/substeps = " + num(frame_s) + " s / " +
+        std::to_string(substeps) + " = " + num(substep_s()) + " s; need dt_g < " + num(maxStableSubstep_s()) +
+        " s, i.e. substeps >= " + std::to_string(minStableSubsteps()));
 }
 
 double Gear::Params::omega_rad_s() const { return std::sqrt(D_g_Nm_rad / m_g_kgm2); }
 
-double Gear::Params::dampingRatio() const {
-  return B_g_Nm_s_rad / (2.0 * std::sqrt(D_g_Nm_rad * m_g_kgm2));
-}
+double Gear::Params::dampingRatio() const { return B_g_Nm_s_rad / (2.0 * std::sqrt(D_g_Nm_rad * m_g_kgm2)); }
 
 int Gear::Params::minStableSubsteps() const {
   // Smallest N with omega * frame / N < 2.
@@ -133,13 +124,8 @@ Gear::Params Gear::Params::typeB() {
 
 std::vector<std::string> Gear::Params::paramNames() { return fieldNames<P>(kFields); }
 std::vector<ParamInfo> Gear::Params::paramInfo() { return fieldInfo<P>(kFields); }
-double Gear::Params::get(std::string_view name) const {
-  return getField<P>(kFields, *this, "Gear", name);
-}
-void Gear::Params::set(std::string_view name, double value) {
-  setField<P>(kFields, *this, "Gear", name, value);
-}
-
+double Gear::Params::get(std::string_view name) const { return getField<P>(kFields, *this, "Gear", name); }
+void Gear::Params::set(std::string_view name, double value) { setField<P>(kFields, *this, "Gear", name, value); }
 
 double Gear::springDeflection(Variant variant, double x, double l_h) {
   // Written so that a NaN deflection yields NaN (comparisons with NaN are false).
@@ -177,8 +163,7 @@ double Gear::step(double dt_s, double T_motor_Nm, double q_rad, double qd_rad_s)
   s.initialised = true;
   const double Tin = params_.sigma * T_motor_Nm;  // Alg. 2 line 1
   s.input_torque_Nm = Tin;
-  return params_.integrator == Integrator::kExact ? stepExact(dt_s, Tin, qd_rad_s)
-                                                   : stepSubsteps(dt_s, Tin, qd_rad_s);
+  return params_.integrator == Integrator::kExact ? stepExact(dt_s, Tin, qd_rad_s) : stepSubsteps(dt_s, Tin, qd_rad_s);
 }
 
 double Gear::stepSubsteps(double dt_s, double Tin, double qd_rad_s) {
@@ -204,8 +189,7 @@ double Gear::stepSubsteps(double dt_s, double Tin, double qd_rad_s) {
     if (coupled) {
       const double Bc = ph != 0.0 ? p.B_g_Nm_s_rad : 0.0;
       // m (v' - v)/h = Tin - D ph - Bc (v' - qd) - B_m v'   (viscous terms implicit)
-      vm = (vm + h * inv_m * (Tin - p.D_g_Nm_rad * ph + Bc * qd)) /
-           (1.0 + h * inv_m * (Bc + p.B_m_Nm_s_rad));
+      vm = (vm + h * inv_m * (Tin - p.D_g_Nm_rad * ph + Bc * qd)) / (1.0 + h * inv_m * (Bc + p.B_m_Nm_s_rad));
       Ts = p.D_g_Nm_rad * ph + Bc * (vm - qd);
       qd += h_over_J * Ts;  // joint reacts within the frame (symplectic pair with the mass)
       x += h * (vm - qd);
@@ -266,19 +250,9 @@ constexpr double kPi = 3.14159265358979323846;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr int kMaxEvents = 256;
 
-constexpr std::array<double, 13> kInvFact{1.0,
-                                          1.0,
-                                          1.0 / 2,
-                                          1.0 / 6,
-                                          1.0 / 24,
-                                          1.0 / 120,
-                                          1.0 / 720,
-                                          1.0 / 5040,
-                                          1.0 / 40320,
-                                          1.0 / 362880,
-                                          1.0 / 3628800,
-                                          1.0 / 39916800,
-                                          1.0 / 479001600};
+constexpr std::array<double, 13> kInvFact{
+    1.0,        1.0,         1.0 / 2,      1.0 / 6,       1.0 / 24,       1.0 / 120,      1.0 / 720,
+    1.0 / 5040, 1.0 / 40320, 1.0 / 362880, 1.0 / 3628800, 1.0 / 39916800, 1.0 / 479001600};
 
 using Mode = detail::GearMode;
 
@@ -381,8 +355,10 @@ struct Traj {
         // y' ~ v0 cos(th) - (K/wd) sin(th) = R cos(th + phi): zeros at th = pi/2 - phi + n pi.
         const double phi = std::atan2(K * m.inv_wd, v0);
         double th = 0.5 * kPi - phi;
-        if (th <= 0.0) th += kPi;
-        else if (th > kPi) th -= kPi;
+        if (th <= 0.0)
+          th += kPi;
+        else if (th > kPi)
+          th -= kPi;
         return th / m.wd;
       }
       // y' = 0  <=>  tanh(beta t)/beta = v0/K (critical: t = v0/K), at most one root.
@@ -398,9 +374,7 @@ struct Traj {
   }
 
   // Only underdamped contact has more than one velocity zero; the next one is half a period on.
-  double secondStop(double first) const {
-    return m.w2 > 0 && m.s > 0 ? first + kPi * m.inv_wd : kInf;
-  }
+  double secondStop(double first) const { return m.w2 > 0 && m.s > 0 ? first + kPi * m.inv_wd : kInf; }
 };
 
 // Root of h(t) = d (y(t) - g), increasing on [lo, hi] with h(lo) < 0 <= h(hi); (y_lo, v_lo) is
@@ -408,8 +382,8 @@ struct Traj {
 // zeros (underdamped contact, a half-swing) h ~ A - B cos(pi s), exact without damping; else
 // from lo. Steps: root of the local quadratic model h + h' d + h'' d^2/2 (h'' from the ODE, so
 // one evaluation per step, cubic convergence), Newton or bisection when that leaves the bracket.
-double crossing(const Traj& tr, double g, int d, double lo, double h_lo, double y_lo,
-                double v_lo, double hi, double h_hi, bool half_swing, double& v_out) {
+double crossing(const Traj& tr, double g, int d, double lo, double h_lo, double y_lo, double v_lo, double hi,
+                double h_hi, bool half_swing, double& v_out) {
   double t = lo, y = y_lo, v = v_lo;
   if (half_swing) {
     const double c = std::clamp((h_lo + h_hi) / (h_hi - h_lo), -1.0, 1.0);
@@ -420,8 +394,10 @@ double crossing(const Traj& tr, double g, int d, double lo, double h_lo, double 
   for (int it = 0; it < 100; ++it) {
     const double h = d * (y - g);
     if (t > lo) {
-      if (h < 0) lo = t;
-      else hi = t;
+      if (h < 0)
+        lo = t;
+      else
+        hi = t;
     }
     if (h == 0.0 && t > lo) {
       v_out = v;
@@ -467,8 +443,7 @@ Gear::Gear(const Params& params) : params_(params) {
   const bool coupled = p.variant == Variant::kCoupled;
   const double inv_m = 1.0 / p.m_g_kgm2;
   fly_ = makeMode(0.0, (coupled ? p.B_m_Nm_s_rad : p.B_g_Nm_s_rad) * inv_m, 0.0);
-  touch_ = makeMode(p.D_g_Nm_rad * inv_m,
-                    (coupled ? p.B_g_Nm_s_rad + p.B_m_Nm_s_rad : p.B_g_Nm_s_rad) * inv_m,
+  touch_ = makeMode(p.D_g_Nm_rad * inv_m, (coupled ? p.B_g_Nm_s_rad + p.B_m_Nm_s_rad : p.B_g_Nm_s_rad) * inv_m,
                     coupled ? p.B_g_Nm_s_rad * inv_m : 0.0);
 }
 
@@ -550,8 +525,10 @@ double Gear::stepExact(double dt_s, double Tin, double qd_rad_s) {
       tau = te, y1 = g[hit], v1 = ve;
     } else {
       tau = rem;
-      if (b == rem) y1 = yb, v1 = vb;
-      else tr.eval(rem, y1, v1);
+      if (b == rem)
+        y1 = yb, v1 = vb;
+      else
+        tr.eval(rem, y1, v1);
     }
     if (sd != 0) impulse += f * tau - (v1 - v) - (md.lam - md.lam_s) * (y1 - y0);
     x = y1 + off;

@@ -46,13 +46,13 @@
 // (m (y'_1 - y'_0) = F tau - c (y_1 - y_0) - D int y). Same equations as the substeps, without
 // their error: no stability limit, no limit cycle, cost ~80-100 ns per frame plus ~0.15 us per
 // face crossing (type B rattles at the faces after torque reversals: 6-14 crossings per frame on
-// average in bench_motorgear, 1.1-2.1 us per frame; the substeps need 8-12 us at N = 1000). The switches cannot accumulate (the force is continuous
-// at a face and F constant, so ever gentler re-entries end on one side of the face); 256 per
-// frame only guard against rounding-level grazing, the rest of such a frame falls back to
-// substeps at w h = 0.05. Not supported: kCoupled with J_joint > 0 (the joint reaction with
-// B_m > 0 makes the contact 3rd order); validate() rejects it, use kSubsteps there. Note that the nearly undamped type-B rattle is chaotic (a
-// 1e-12 perturbation reaches 0.1 N m within 40 frames), so any two integrators, or one at two
-// step counts, part ways there after some frames.
+// average in bench_motorgear, 1.1-2.1 us per frame; the substeps need 8-12 us at N = 1000). The switches cannot
+// accumulate (the force is continuous at a face and F constant, so ever gentler re-entries end on one side of the
+// face); 256 per frame only guard against rounding-level grazing, the rest of such a frame falls back to substeps at w
+// h = 0.05. Not supported: kCoupled with J_joint > 0 (the joint reaction with B_m > 0 makes the contact 3rd order);
+// validate() rejects it, use kSubsteps there. Note that the nearly undamped type-B rattle is chaotic (a 1e-12
+// perturbation reaches 0.1 N m within 40 frames), so any two integrators, or one at two step counts, part ways there
+// after some frames.
 //
 // Substep integration: semi-implicit Euler, spring explicit at the start of the substep, viscous
 // terms implicit, position with the new velocity:
@@ -120,31 +120,31 @@ class Gear {
   enum class Integrator { kSubsteps = 0, kExact = 1 };
 
   struct Params {
-    Variant variant = Variant::kMotoflex2011;  ///< name "variant": 0 motoflex2011, 1 coupled
-    double sigma = 201.3;            ///< reduction ratio omega_motor/omega_joint [-]   "sigma"
-    double m_g_kgm2 = 1.0808e-3;     ///< gear mass, joint side [kg m^2]                "m_g"
-    double D_g_Nm_rad = 6.1308e6;    ///< gear spring constant, joint side [N m/rad]    "D_g"
-    double B_g_Nm_s_rad = 84.365;    ///< gear viscous friction [N m s/rad]             "B_g"
-    double l_h_rad = 1.3010e-5;      ///< hull length = dead-zone width [rad]           "l_h"
-    double B_m_Nm_s_rad = 0.0;       ///< kCoupled: mass-to-housing friction [N m s/rad] "B_m"
-    int substeps = 100;              ///< N substeps per frame (kSubsteps) [-]          "substeps"
+    Variant variant = Variant::kMotoflex2011;       ///< name "variant": 0 motoflex2011, 1 coupled
+    double sigma = 201.3;                           ///< reduction ratio omega_motor/omega_joint [-]   "sigma"
+    double m_g_kgm2 = 1.0808e-3;                    ///< gear mass, joint side [kg m^2]                "m_g"
+    double D_g_Nm_rad = 6.1308e6;                   ///< gear spring constant, joint side [N m/rad]    "D_g"
+    double B_g_Nm_s_rad = 84.365;                   ///< gear viscous friction [N m s/rad]             "B_g"
+    double l_h_rad = 1.3010e-5;                     ///< hull length = dead-zone width [rad]           "l_h"
+    double B_m_Nm_s_rad = 0.0;                      ///< kCoupled: mass-to-housing friction [N m s/rad] "B_m"
+    int substeps = 100;                             ///< N substeps per frame (kSubsteps) [-]          "substeps"
     Integrator integrator = Integrator::kSubsteps;  ///< 0 substeps, 1 exact          "integrator"
-    double frame_s = 1e-3;           ///< step length step() is called with [s]         "frame"
-    double J_rotor_kgm2 = 0.0;       ///< rotor inertia, motor side [kg m^2]            "J_rotor"
-    double J_joint_kgm2 = 0.0;       ///< kCoupled: joint inertia about its axis incl. armature,
-                                     ///< for the in-frame joint reaction; 0 = joint at constant
-                                     ///< qd through the frame [kg m^2]                 "J_joint"
+    double frame_s = 1e-3;                          ///< step length step() is called with [s]         "frame"
+    double J_rotor_kgm2 = 0.0;                      ///< rotor inertia, motor side [kg m^2]            "J_rotor"
+    double J_joint_kgm2 = 0.0;                      ///< kCoupled: joint inertia about its axis incl. armature,
+                                                    ///< for the in-frame joint reaction; 0 = joint at constant
+                                                    ///< qd through the frame [kg m^2]                 "J_joint"
 
     /// Throws std::invalid_argument with the numbers, including the stability limit
     /// sqrt(D_g/m_g) * frame_s/substeps < 2 (for either integrator) and kExact with kCoupled
     /// and J_joint > 0 (not supported).
     void validate() const;
 
-    double omega_rad_s() const;            ///< sqrt(D_g / m_g)
-    double dampingRatio() const;           ///< B_g / (2 sqrt(D_g m_g))
+    double omega_rad_s() const;   ///< sqrt(D_g / m_g)
+    double dampingRatio() const;  ///< B_g / (2 sqrt(D_g m_g))
     double substep_s() const { return frame_s / substeps; }
     double maxStableSubstep_s() const { return 2.0 / omega_rad_s(); }
-    int minStableSubsteps() const;         ///< smallest N with omega*frame/N < 2
+    int minStableSubsteps() const;  ///< smallest N with omega*frame/N < 2
     double reflectedInertia_kgm2() const { return sigma * sigma * J_rotor_kgm2; }
 
     /// MoToFlex gear type A (201.3) and B (130.85), motoflex_nao_parameters.csv.
@@ -160,11 +160,11 @@ class Gear {
   };
 
   struct State {
-    double p_m_rad = 0.0;        ///< mass position (kMotoflex2011: in the hull frame;
-                                 ///< kCoupled: absolute joint-side angle, a probe) [rad]
-    double v_m_rad_s = 0.0;      ///< mass speed [rad/s]
-    double deflection_rad = 0.0; ///< kMotoflex2011: p_m; kCoupled: delta = p_m - q (state)
-    bool initialised = false;    ///< kCoupled: false -> first step sets p_m = q, v_m = qd
+    double p_m_rad = 0.0;         ///< mass position (kMotoflex2011: in the hull frame;
+                                  ///< kCoupled: absolute joint-side angle, a probe) [rad]
+    double v_m_rad_s = 0.0;       ///< mass speed [rad/s]
+    double deflection_rad = 0.0;  ///< kMotoflex2011: p_m; kCoupled: delta = p_m - q (state)
+    bool initialised = false;     ///< kCoupled: false -> first step sets p_m = q, v_m = qd
     // Last outputs, for probes (end of the last substep unless stated).
     double input_torque_Nm = 0.0;   ///< T' = sigma T_M
     double spring_rad = 0.0;        ///< p_h, spring compression beyond the hull

@@ -13,8 +13,7 @@ using P = IdealServo::Params;
 const std::array<Field<P>, 3> kFields{{
     {"gain", "1/s", "velocity per angle error", [](const P& p) { return p.gain_1_s; },
      [](P& p, double v) { p.gain_1_s = v; }},
-    {"max_velocity", "rad/s", "commanded velocity clamp",
-     [](const P& p) { return p.max_velocity_rad_s; },
+    {"max_velocity", "rad/s", "commanded velocity clamp", [](const P& p) { return p.max_velocity_rad_s; },
      [](P& p, double v) { p.max_velocity_rad_s = v; }},
     {"fmax", "N*m", "joint-motor force limit", [](const P& p) { return p.fmax_Nm; },
      [](P& p, double v) { p.fmax_Nm = v; }},
@@ -26,16 +25,14 @@ void IdealServo::Params::validate() const {
   using detail::num;
   if (!(gain_1_s > 0) || !(max_velocity_rad_s > 0) || !(fmax_Nm >= 0) || !std::isfinite(gain_1_s) ||
       !std::isfinite(max_velocity_rad_s) || !std::isfinite(fmax_Nm))
-    throw std::invalid_argument("IdealServo: need gain > 0, max_velocity > 0, fmax >= 0, got gain = " +
-                                num(gain_1_s) + " 1/s, max_velocity = " + num(max_velocity_rad_s) +
-                                " rad/s, fmax = " + num(fmax_Nm) + " N*m");
+    throw std::invalid_argument("IdealServo: need gain > 0, max_velocity > 0, fmax >= 0, got gain = " + num(gain_1_s) +
+                                " 1/s, max_velocity = " + num(max_velocity_rad_s) + " rad/s, fmax = " + num(fmax_Nm) +
+                                " N*m");
 }
 
 std::vector<std::string> IdealServo::Params::paramNames() { return fieldNames<P>(kFields); }
 std::vector<ParamInfo> IdealServo::Params::paramInfo() { return fieldInfo<P>(kFields); }
-double IdealServo::Params::get(std::string_view name) const {
-  return getField<P>(kFields, *this, "IdealServo", name);
-}
+double IdealServo::Params::get(std::string_view name) const { return getField<P>(kFields, *this, "IdealServo", name); }
 void IdealServo::Params::set(std::string_view name, double value) {
   setField<P>(kFields, *this, "IdealServo", name, value);
 }

@@ -21,9 +21,9 @@ namespace gapsim::motorgear {
 class IdealServo {
  public:
   struct Params {
-    double gain_1_s = 100.0;             ///< proportional velocity gain [1/s]  "gain"
-    double max_velocity_rad_s = 6.4;     ///< velocity clamp [rad/s]            "max_velocity"
-    double fmax_Nm = 100.0;              ///< ODE joint-motor force limit [N m] "fmax"
+    double gain_1_s = 100.0;          ///< proportional velocity gain [1/s]  "gain"
+    double max_velocity_rad_s = 6.4;  ///< velocity clamp [rad/s]            "max_velocity"
+    double fmax_Nm = 100.0;           ///< ODE joint-motor force limit [N m] "fmax"
 
     void validate() const;
     /// Names: gain, max_velocity, fmax.

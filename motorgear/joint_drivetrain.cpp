@@ -21,8 +21,7 @@ const std::array<Field<P>, 4> kFlags{{
     {"enable/motor", "-", "1: RL motor model; 0: T_M = S K_t U / R",
      [](const P& p) { return p.enable_motor ? 1.0 : 0.0; },
      [](P& p, double v) { p.enable_motor = toBool(v, "enable/motor"); }},
-    {"enable/gear", "-", "1: gear model; 0: T_j = sigma T_M",
-     [](const P& p) { return p.enable_gear ? 1.0 : 0.0; },
+    {"enable/gear", "-", "1: gear model; 0: T_j = sigma T_M", [](const P& p) { return p.enable_gear ? 1.0 : 0.0; },
      [](P& p, double v) { p.enable_gear = toBool(v, "enable/gear"); }},
 }};
 
@@ -31,25 +30,34 @@ struct ProbeField {
   std::string_view name;
   double (*get)(const Pr&);
 };
-#define GAPSIM_PROBE(field) \
-  ProbeField { #field, [](const Pr& p) { return static_cast<double>(p.field); } }
+#define GAPSIM_PROBE(field)                                          \
+  ProbeField {                                                       \
+#field, [](const Pr& p) { return static_cast<double>(p.field); } \
+  }
 const std::array<ProbeField, 17> kProbes{{
-    GAPSIM_PROBE(q_target_rad),       GAPSIM_PROBE(error_rad),
-    GAPSIM_PROBE(U_unclamped_V),      GAPSIM_PROBE(U_V),
-    GAPSIM_PROBE(pid_saturated),      GAPSIM_PROBE(U_R_V),
-    GAPSIM_PROBE(current_A),          GAPSIM_PROBE(motor_friction_Nm),
-    GAPSIM_PROBE(motor_torque_Nm),    GAPSIM_PROBE(gear_input_torque_Nm),
-    GAPSIM_PROBE(gear_mass_position_rad), GAPSIM_PROBE(gear_mass_speed_rad_s),
-    GAPSIM_PROBE(gear_deflection_rad), GAPSIM_PROBE(spring_rad),
-    GAPSIM_PROBE(hull_contact),       GAPSIM_PROBE(spring_torque_Nm),
+    GAPSIM_PROBE(q_target_rad),
+    GAPSIM_PROBE(error_rad),
+    GAPSIM_PROBE(U_unclamped_V),
+    GAPSIM_PROBE(U_V),
+    GAPSIM_PROBE(pid_saturated),
+    GAPSIM_PROBE(U_R_V),
+    GAPSIM_PROBE(current_A),
+    GAPSIM_PROBE(motor_friction_Nm),
+    GAPSIM_PROBE(motor_torque_Nm),
+    GAPSIM_PROBE(gear_input_torque_Nm),
+    GAPSIM_PROBE(gear_mass_position_rad),
+    GAPSIM_PROBE(gear_mass_speed_rad_s),
+    GAPSIM_PROBE(gear_deflection_rad),
+    GAPSIM_PROBE(spring_rad),
+    GAPSIM_PROBE(hull_contact),
+    GAPSIM_PROBE(spring_torque_Nm),
     GAPSIM_PROBE(joint_torque_Nm),
 }};
 #undef GAPSIM_PROBE
 
 // Splits "stage/leaf" at the first '/'.
 bool splitStage(std::string_view name, std::string_view stage, std::string_view& leaf) {
-  if (name.size() > stage.size() + 1 && name.substr(0, stage.size()) == stage &&
-      name[stage.size()] == '/') {
+  if (name.size() > stage.size() + 1 && name.substr(0, stage.size()) == stage && name[stage.size()] == '/') {
     leaf = name.substr(stage.size() + 1);
     return true;
   }
@@ -72,8 +80,7 @@ Pid::Params effectivePid(const P& p) {
 
 Gear::Params effectiveGear(const P& p) {
   Gear::Params g = p.gear;
-  if (p.enable_motor && g.variant == Gear::Variant::kCoupled)
-    g.B_m_Nm_s_rad += g.sigma * p.motor.B_v_Nm_s_rad;
+  if (p.enable_motor && g.variant == Gear::Variant::kCoupled) g.B_m_Nm_s_rad += g.sigma * p.motor.B_v_Nm_s_rad;
   return g;
 }
 
@@ -134,8 +141,7 @@ double JointDrivetrain::Params::get(std::string_view name) const {
     if (splitStage(name, "motor", leaf)) return motor.get(leaf);
     if (splitStage(name, "gear", leaf)) return gear.get(leaf);
   } catch (const std::invalid_argument& e) {
-    throw std::invalid_argument("JointDrivetrain: unknown parameter '" + std::string(name) +
-                                "': " + e.what());
+    throw std::invalid_argument("JointDrivetrain: unknown parameter '" + std::string(name) + "': " + e.what());
   }
   return getField<P>(kFlags, *this, "JointDrivetrain", name);
 }
@@ -147,8 +153,7 @@ void JointDrivetrain::Params::set(std::string_view name, double value) {
     if (splitStage(name, "motor", leaf)) return motor.set(leaf, value);
     if (splitStage(name, "gear", leaf)) return gear.set(leaf, value);
   } catch (const std::invalid_argument& e) {
-    throw std::invalid_argument("JointDrivetrain: cannot set '" + std::string(name) +
-                                "': " + e.what());
+    throw std::invalid_argument("JointDrivetrain: cannot set '" + std::string(name) + "': " + e.what());
   }
   setField<P>(kFlags, *this, "JointDrivetrain", name, value);
 }
@@ -230,8 +235,7 @@ double JointDrivetrain::step(double dt_s, double q_target_rad, double q_rad, dou
     pr.U_R_V = motor_.state().U_R_V - U_e_external;
     pr.current_A = pr.U_R_V / p.motor.R_Ohm;
     // kCoupled: report the motor-side friction the gear applies (start-of-frame mass speed).
-    pr.motor_friction_Nm =
-        coupled ? p.motor.B_v_Nm_s_rad * omega_joint_side : motor_.state().friction_Nm;
+    pr.motor_friction_Nm = coupled ? p.motor.B_v_Nm_s_rad * omega_joint_side : motor_.state().friction_Nm;
   } else {
     // Static gain of the motor: the PID output acts as a torque, scale S K_t / R [N m/V].
     T_M = p.motor.S * p.motor.K_t_Nm_A / p.motor.R_Ohm * U;

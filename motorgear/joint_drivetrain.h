@@ -81,22 +81,22 @@ class JointDrivetrain {
   /// Every internal signal of the last step (for recording, plotting, tests).
   struct Probes {
     double q_target_rad = 0.0;
-    double error_rad = 0.0;              ///< q_target - q
-    double U_unclamped_V = 0.0;          ///< PID output before the battery clamp
-    double U_V = 0.0;                    ///< voltage applied to the motor
+    double error_rad = 0.0;      ///< q_target - q
+    double U_unclamped_V = 0.0;  ///< PID output before the battery clamp
+    double U_V = 0.0;            ///< voltage applied to the motor
     bool pid_saturated = false;
-    double U_R_V = 0.0;                  ///< voltage across R
+    double U_R_V = 0.0;  ///< voltage across R
     double current_A = 0.0;
-    double motor_friction_Nm = 0.0;      ///< B_v * omega (motor side)
-    double motor_torque_Nm = 0.0;        ///< T_M (motor side)
-    double gear_input_torque_Nm = 0.0;   ///< T' = sigma T_M (joint side)
-    double gear_mass_position_rad = 0.0; ///< p_m (radius 1: also metres)
-    double gear_mass_speed_rad_s = 0.0;  ///< pd_m
-    double gear_deflection_rad = 0.0;    ///< kMotoflex2011: p_m; kCoupled: p_m - q
-    double spring_rad = 0.0;             ///< p_h, compression beyond the hull
+    double motor_friction_Nm = 0.0;       ///< B_v * omega (motor side)
+    double motor_torque_Nm = 0.0;         ///< T_M (motor side)
+    double gear_input_torque_Nm = 0.0;    ///< T' = sigma T_M (joint side)
+    double gear_mass_position_rad = 0.0;  ///< p_m (radius 1: also metres)
+    double gear_mass_speed_rad_s = 0.0;   ///< pd_m
+    double gear_deflection_rad = 0.0;     ///< kMotoflex2011: p_m; kCoupled: p_m - q
+    double spring_rad = 0.0;              ///< p_h, compression beyond the hull
     bool hull_contact = false;
-    double spring_torque_Nm = 0.0;       ///< T_s, last substep
-    double joint_torque_Nm = 0.0;        ///< T_j returned by step()
+    double spring_torque_Nm = 0.0;  ///< T_s, last substep
+    double joint_torque_Nm = 0.0;   ///< T_j returned by step()
 
     /// Names of the fields above (same spelling), booleans as 0/1.
     static std::vector<std::string> names();

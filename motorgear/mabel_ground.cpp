@@ -10,8 +10,10 @@ namespace {
 
 using P = CompliantGround::Params;
 
-#define GAPSIM_FIELD(name, unit, desc) \
-  Field<P> { #name, unit, desc, [](const P& p) { return p.name; }, [](P& p, double v) { p.name = v; } }
+#define GAPSIM_FIELD(name, unit, desc)                                                        \
+  Field<P> {                                                                                  \
+#name, unit, desc, [](const P& p) { return p.name; }, [](P & p, double v) { p.name = v; } \
+  }
 const std::array<Field<P>, 10> kFields{{
     GAPSIM_FIELD(lambda_a, "N s/m^(n+1)", "normal damping while penetrating (Table VII lambda_v^a)"),
     GAPSIM_FIELD(lambda_b, "N s/m^(n+1)", "normal damping while rebounding (Table VII lambda_v^b)"),
@@ -70,7 +72,7 @@ CompliantGround::SpringDamper CompliantGround::normalSpringDamper(const Params& 
 }
 
 CompliantGround::Tangential CompliantGround::tangential(const Params& p, const State& s, double fn,
-                                                       const Eigen::Vector2d& v) {
+                                                        const Eigen::Vector2d& v) {
   Tangential t;
   t.c_Ns_m = fn * (p.sigma_h1 + p.alpha_h2);
   if (t.c_Ns_m <= 0) return t;

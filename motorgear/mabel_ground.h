@@ -36,16 +36,16 @@ namespace gapsim::motorgear {
 class CompliantGround {
  public:
   struct Params {
-    double lambda_a = 3.0e6;   ///< N s/m^(n+1): damping while penetrating
-    double lambda_b = 4.5e6;   ///< N s/m^(n+1): damping while rebounding
-    double n = 1.5;            ///< exponent
-    double k = 4.38e7;         ///< N/m^n stiffness
-    double sigma_h0 = 260.0;   ///< 1/m bristle stiffness per unit normal force
-    double sigma_h1 = 2.25;    ///< s/m bristle damping per unit normal force
-    double alpha_h0 = 1.71;    ///< breakaway friction coefficient g(0)
-    double alpha_h2 = 0.54;    ///< s/m viscous friction per unit normal force
-    double alpha_h3 = 0.9;     ///< sliding friction coefficient g(inf)
-    double v_s = 0.01;         ///< m/s Stribeck speed
+    double lambda_a = 3.0e6;  ///< N s/m^(n+1): damping while penetrating
+    double lambda_b = 4.5e6;  ///< N s/m^(n+1): damping while rebounding
+    double n = 1.5;           ///< exponent
+    double k = 4.38e7;        ///< N/m^n stiffness
+    double sigma_h0 = 260.0;  ///< 1/m bristle stiffness per unit normal force
+    double sigma_h1 = 2.25;   ///< s/m bristle damping per unit normal force
+    double alpha_h0 = 1.71;   ///< breakaway friction coefficient g(0)
+    double alpha_h2 = 0.54;   ///< s/m viscous friction per unit normal force
+    double alpha_h3 = 0.9;    ///< sliding friction coefficient g(inf)
+    double v_s = 0.01;        ///< m/s Stribeck speed
 
     void validate() const;  ///< throws std::invalid_argument naming the field
     static std::vector<ParamInfo> paramInfo();

@@ -46,8 +46,7 @@ class MabelLegDrive : public CoupledDrive {
   const Params& params() const { return p_; }
 
   /// The paper's link coordinates of a hip and knee angle and rate.
-  static MabelTransmission::LinkState linkState(double hip_rad, double hipd_rad_s, double knee_rad,
-                                                double kneed_rad_s);
+  static MabelTransmission::LinkState linkState(double hip_rad, double hipd_rad_s, double knee_rad, double kneed_rad_s);
 
  private:
   Params p_;

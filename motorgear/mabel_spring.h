@@ -45,9 +45,9 @@ class MabelSpring {
   enum class Branch { Free = 0, Stop = 1, StopClosing = 2 };
 
   struct Output {
-    double tau_Nm = 0.0;        ///< torque on q_Bsp
-    double dtau_dq = 0.0;       ///< N m/rad
-    double dtau_dqd = 0.0;      ///< N m s/rad
+    double tau_Nm = 0.0;    ///< torque on q_Bsp
+    double dtau_dq = 0.0;   ///< N m/rad
+    double dtau_dqd = 0.0;  ///< N m s/rad
     Branch branch = Branch::Free;
   };
 

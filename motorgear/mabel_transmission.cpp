@@ -10,10 +10,9 @@ namespace gapsim::motorgear {
 namespace {
 
 // Table IX (kg m^2).
-constexpr double kJ_mLS = 9.0144e-4, kJ_mLA = 4.4928e-4, kJ_Ath = 1.6680e-3, kJ_Bth = 2.2181e-3,
-                 kJ_Dth = 1.0826e-3, kJ_Ash = 1.6974e-3, kJ_Bsh = 2.2181e-3, kJ_Dsh = 2.0542e-3,
-                 kJ_Asp = 2.3464e-3, kJ_Bsp = 1.8686e-3, kJ_Dsp = 1.9313e-3, kJ_mLSsd = 2.7117e-3,
-                 kJ_mLAsd = 1.0950e-3;
+constexpr double kJ_mLS = 9.0144e-4, kJ_mLA = 4.4928e-4, kJ_Ath = 1.6680e-3, kJ_Bth = 2.2181e-3, kJ_Dth = 1.0826e-3,
+                 kJ_Ash = 1.6974e-3, kJ_Bsh = 2.2181e-3, kJ_Dsh = 2.0542e-3, kJ_Asp = 2.3464e-3, kJ_Bsp = 1.8686e-3,
+                 kJ_Dsp = 1.9313e-3, kJ_mLSsd = 2.7117e-3, kJ_mLAsd = 1.0950e-3;
 constexpr double kSdLA = 11.77, kSdLS = 9.647;  // step-down ratios (Sec. II-B, Figs. 6-7)
 
 // Pulleys turning with the leg-angle motor when q_mLS and q_Bsp are held (Fig. 6): the motor
@@ -53,30 +52,33 @@ MabelTransmission::Motor makeMotor(double gamma, double K_T, double b, double mu
 
 using P = MabelTransmission::Params;
 
-#define GAPSIM_MOTOR_FIELDS(M)                                                                                    \
-  Field<P>{#M "/gamma", "-", "gear ratio link -> motor (eqs. 5-6)", [](const P& p) { return p.M.gamma; },         \
-           [](P& p, double v) { p.M.gamma = v; }},                                                                \
-      Field<P>{#M "/K_T", "-", "torque = (u + b)/K_T (Table IV)", [](const P& p) { return p.M.K_T; },             \
-               [](P& p, double v) { p.M.K_T = v; }},                                                              \
-      Field<P>{#M "/b", "N m", "amplifier bias (Table IV)", [](const P& p) { return p.M.b_Nm; },                  \
-               [](P& p, double v) { p.M.b_Nm = v; }},                                                             \
-      Field<P>{#M "/mu", "N m s/rad", "viscous friction, motor side (Table V)",                                   \
-               [](const P& p) { return p.M.mu_Nms_rad; }, [](P& p, double v) { p.M.mu_Nms_rad = v; }},            \
-      Field<P>{#M "/alpha", "-", "rotor inertia factor (Table IV)", [](const P& p) { return p.M.alpha; },         \
-               [](P& p, double v) { p.M.alpha = v; }},                                                            \
-      Field<P>{#M "/J_rotor_man", "kg m^2", "manufacturer's rotor inertia",                                       \
-               [](const P& p) { return p.M.J_rotor_man_kgm2; }, [](P& p, double v) { p.M.J_rotor_man_kgm2 = v; }}, \
-      Field<P>{#M "/J_pulley", "kg m^2", "lumped pulleys seen from the motor (Table IX)",                         \
-               [](const P& p) { return p.M.J_pulley_kgm2; }, [](P& p, double v) { p.M.J_pulley_kgm2 = v; }},      \
-      Field<P>{#M "/K_C", "N m/rad", "cable stretch stiffness (Table VII)",                                       \
-               [](const P& p) { return p.M.K_C_Nm_rad; }, [](P& p, double v) { p.M.K_C_Nm_rad = v; }},            \
-      Field<P>{#M "/Kd_C", "N m s/rad", "cable stretch damping (Table VII)",                                      \
-               [](const P& p) { return p.M.Kd_C_Nms_rad; }, [](P& p, double v) { p.M.Kd_C_Nms_rad = v; }}
+#define GAPSIM_MOTOR_FIELDS(M)                                                                                         \
+  Field<P>{#M "/gamma", "-", "gear ratio link -> motor (eqs. 5-6)", [](const P& p) { return p.M.gamma; },              \
+           [](P& p, double v) { p.M.gamma = v; }},                                                                     \
+      Field<P>{#M "/K_T", "-", "torque = (u + b)/K_T (Table IV)", [](const P& p) { return p.M.K_T; },                  \
+               [](P& p, double v) { p.M.K_T = v; }},                                                                   \
+      Field<P>{#M "/b", "N m", "amplifier bias (Table IV)", [](const P& p) { return p.M.b_Nm; },                       \
+               [](P& p, double v) { p.M.b_Nm = v; }},                                                                  \
+      Field<P>{#M "/mu", "N m s/rad", "viscous friction, motor side (Table V)",                                        \
+               [](const P& p) { return p.M.mu_Nms_rad; }, [](P& p, double v) { p.M.mu_Nms_rad = v; }},                 \
+      Field<P>{#M "/alpha", "-", "rotor inertia factor (Table IV)", [](const P& p) { return p.M.alpha; },              \
+               [](P& p, double v) { p.M.alpha = v; }},                                                                 \
+      Field<P>{#M "/J_rotor_man", "kg m^2", "manufacturer's rotor inertia",                                            \
+               [](const P& p) { return p.M.J_rotor_man_kgm2; }, [](P& p, double v) { p.M.J_rotor_man_kgm2 = v; }},     \
+      Field<P>{#M "/J_pulley", "kg m^2", "lumped pulleys seen from the motor (Table IX)",                              \
+               [](const P& p) { return p.M.J_pulley_kgm2; }, [](P& p, double v) { p.M.J_pulley_kgm2 = v; }},           \
+      Field<P>{#M "/K_C", "N m/rad", "cable stretch stiffness (Table VII)", [](const P& p) { return p.M.K_C_Nm_rad; }, \
+               [](P& p, double v) { p.M.K_C_Nm_rad = v; }},                                                            \
+      Field<P> {                                                                                                       \
+#M "/Kd_C", "N m s/rad", "cable stretch damping (Table VII)",                                                      \
+        [](const P& p) { return p.M.Kd_C_Nms_rad; }, [](P & p, double v) { p.M.Kd_C_Nms_rad = v; }                     \
+  }
 
 /// 0 or 1 only: anything else is a typo, not "locked a bit".
 bool lockValue(const char* name, double v) {
   if (v != 0.0 && v != 1.0)
-    throw std::invalid_argument(std::string("MABEL transmission: ") + name + " = " + detail::num(v) + " must be 0 or 1");
+    throw std::invalid_argument(std::string("MABEL transmission: ") + name + " = " + detail::num(v) +
+                                " must be 0 or 1");
   return v == 1.0;
 }
 
@@ -112,16 +114,32 @@ struct ProbeField {
   std::string_view name;
   double (*get)(const Pr&);
 };
-#define GAPSIM_PROBE(field) \
-  ProbeField { #field, [](const Pr& p) { return static_cast<double>(p.field); } }
+#define GAPSIM_PROBE(field)                                          \
+  ProbeField {                                                       \
+#field, [](const Pr& p) { return static_cast<double>(p.field); } \
+  }
 const std::array<ProbeField, 22> kProbes{{
-    GAPSIM_PROBE(q_LA_rad),           GAPSIM_PROBE(q_LS_rad),           GAPSIM_PROBE(q_mLA_rad),
-    GAPSIM_PROBE(q_mLS_rad),          GAPSIM_PROBE(q_Bsp_rad),          GAPSIM_PROBE(qd_mLA_rad_s),
-    GAPSIM_PROBE(qd_mLS_rad_s),       GAPSIM_PROBE(qd_Bsp_rad_s),       GAPSIM_PROBE(u_mLA_Nm),
-    GAPSIM_PROBE(u_mLS_Nm),           GAPSIM_PROBE(motor_torque_mLA_Nm), GAPSIM_PROBE(motor_torque_mLS_Nm),
-    GAPSIM_PROBE(stretch_mLA_rad),    GAPSIM_PROBE(stretch_mLS_rad),    GAPSIM_PROBE(cable_torque_mLA_Nm),
-    GAPSIM_PROBE(cable_torque_mLS_Nm), GAPSIM_PROBE(spring_torque_Nm),  GAPSIM_PROBE(spring_branch),
-    GAPSIM_PROBE(tau_LA_Nm),          GAPSIM_PROBE(tau_LS_Nm),          GAPSIM_PROBE(tau_Th_Nm),
+    GAPSIM_PROBE(q_LA_rad),
+    GAPSIM_PROBE(q_LS_rad),
+    GAPSIM_PROBE(q_mLA_rad),
+    GAPSIM_PROBE(q_mLS_rad),
+    GAPSIM_PROBE(q_Bsp_rad),
+    GAPSIM_PROBE(qd_mLA_rad_s),
+    GAPSIM_PROBE(qd_mLS_rad_s),
+    GAPSIM_PROBE(qd_Bsp_rad_s),
+    GAPSIM_PROBE(u_mLA_Nm),
+    GAPSIM_PROBE(u_mLS_Nm),
+    GAPSIM_PROBE(motor_torque_mLA_Nm),
+    GAPSIM_PROBE(motor_torque_mLS_Nm),
+    GAPSIM_PROBE(stretch_mLA_rad),
+    GAPSIM_PROBE(stretch_mLS_rad),
+    GAPSIM_PROBE(cable_torque_mLA_Nm),
+    GAPSIM_PROBE(cable_torque_mLS_Nm),
+    GAPSIM_PROBE(spring_torque_Nm),
+    GAPSIM_PROBE(spring_branch),
+    GAPSIM_PROBE(tau_LA_Nm),
+    GAPSIM_PROBE(tau_LS_Nm),
+    GAPSIM_PROBE(tau_Th_Nm),
     GAPSIM_PROBE(tau_Sh_Nm),
 }};
 #undef GAPSIM_PROBE
@@ -136,9 +154,11 @@ void checkMotor(const MabelTransmission::Motor& m, const char* name) {
   if (!std::isfinite(m.b_Nm)) bad("b", m.b_Nm, "must be finite");
   if (!std::isfinite(m.mu_Nms_rad) || m.mu_Nms_rad < 0) bad("mu", m.mu_Nms_rad, "must be >= 0");
   if (!std::isfinite(m.alpha) || m.alpha < 0) bad("alpha", m.alpha, "must be >= 0");
-  if (!std::isfinite(m.J_rotor_man_kgm2) || m.J_rotor_man_kgm2 < 0) bad("J_rotor_man", m.J_rotor_man_kgm2, "must be >= 0");
+  if (!std::isfinite(m.J_rotor_man_kgm2) || m.J_rotor_man_kgm2 < 0)
+    bad("J_rotor_man", m.J_rotor_man_kgm2, "must be >= 0");
   if (!std::isfinite(m.J_pulley_kgm2) || m.J_pulley_kgm2 < 0) bad("J_pulley", m.J_pulley_kgm2, "must be >= 0");
-  if (!(m.inertia_kgm2() > 0)) bad("J_pulley", m.J_pulley_kgm2, "(with alpha J_rotor_man) must give a motor inertia > 0");
+  if (!(m.inertia_kgm2() > 0))
+    bad("J_pulley", m.J_pulley_kgm2, "(with alpha J_rotor_man) must give a motor inertia > 0");
   if (!std::isfinite(m.K_C_Nm_rad) || m.K_C_Nm_rad <= 0) bad("K_C", m.K_C_Nm_rad, "must be > 0");
   if (!std::isfinite(m.Kd_C_Nms_rad) || m.Kd_C_Nms_rad < 0) bad("Kd_C", m.Kd_C_Nms_rad, "must be >= 0");
 }
@@ -183,12 +203,11 @@ void MabelTransmission::Params::validate() const {
   for (const auto* m : {&mLA, &mLS}) {
     const double w = std::sqrt(m->K_C_Nm_rad * m->gamma * m->gamma / J_link_min_kgm2);
     if (max_step_s * w > 1.0)
-      throw std::invalid_argument(std::string("MABEL transmission: numerics/max_step = ") + detail::num(max_step_s) +
-                                  " s is too long for the cable " + (m == &mLA ? "mLA" : "mLS") + " (K_C = " +
-                                  detail::num(m->K_C_Nm_rad) + ", gamma = " + detail::num(m->gamma) +
-                                  ", J_link_min = " + detail::num(J_link_min_kgm2) +
-                                  "): need max_step sqrt(K_C gamma^2 / J_link_min) <= 1, i.e. max_step <= " +
-                                  detail::num(1.0 / w) + " s");
+      throw std::invalid_argument(
+          std::string("MABEL transmission: numerics/max_step = ") + detail::num(max_step_s) +
+          " s is too long for the cable " + (m == &mLA ? "mLA" : "mLS") + " (K_C = " + detail::num(m->K_C_Nm_rad) +
+          ", gamma = " + detail::num(m->gamma) + ", J_link_min = " + detail::num(J_link_min_kgm2) +
+          "): need max_step sqrt(K_C gamma^2 / J_link_min) <= 1, i.e. max_step <= " + detail::num(1.0 / w) + " s");
   }
 }
 
@@ -327,10 +346,9 @@ void MabelTransmission::fillProbes(double u_A, double u_S, double q_LA, double q
   o.motor_torque_mLS_Nm = (u_S + S.b_Nm) / S.K_T;
   o.stretch_mLA_rad = s_.q_mLA_rad - A.gamma * q_LA;
   o.stretch_mLS_rad = s_.q_mLS_rad - S.gamma * q_LS + r * s_.q_Bsp_rad;
-  o.cable_torque_mLA_Nm =
-      A.K_C_Nm_rad * o.stretch_mLA_rad + A.Kd_C_Nms_rad * (s_.qd_mLA_rad_s - A.gamma * qd_LA);
-  o.cable_torque_mLS_Nm = S.K_C_Nm_rad * o.stretch_mLS_rad +
-                          S.Kd_C_Nms_rad * (s_.qd_mLS_rad_s - S.gamma * qd_LS + r * s_.qd_Bsp_rad_s);
+  o.cable_torque_mLA_Nm = A.K_C_Nm_rad * o.stretch_mLA_rad + A.Kd_C_Nms_rad * (s_.qd_mLA_rad_s - A.gamma * qd_LA);
+  o.cable_torque_mLS_Nm =
+      S.K_C_Nm_rad * o.stretch_mLS_rad + S.Kd_C_Nms_rad * (s_.qd_mLS_rad_s - S.gamma * qd_LS + r * s_.qd_Bsp_rad_s);
   const MabelSpring::Output sp = MabelSpring::torque(p_.spring, s_.q_Bsp_rad, s_.qd_Bsp_rad_s);
   o.spring_torque_Nm = sp.tau_Nm;
   o.spring_branch = static_cast<double>(sp.branch);

@@ -70,16 +70,16 @@ class MabelTransmission {
   struct Params {
     Motor mLA{};
     Motor mLS{};
-    double gamma_Bsp = 5.18;          ///< gamma_LS->Bsp
-    double J_Bsp_kgm2 = 2.35e-3;      ///< B_Spring pulley (+ half-speed D_Spring idler), Table IX
+    double gamma_Bsp = 5.18;      ///< gamma_LS->Bsp
+    double J_Bsp_kgm2 = 2.35e-3;  ///< B_Spring pulley (+ half-speed D_Spring idler), Table IX
     MabelSpring::Params spring{};
-    double max_step_s = 1e-3;         ///< longest internal step (see the stability note above)
+    double max_step_s = 1e-3;  ///< longest internal step (see the stability note above)
     /// Mechanical locks of the test stand (paper Sec. V: the B_Spring pulley is fixed, and in a
     /// SISO experiment the other motor coordinate is locked): a locked coordinate keeps the angle
     /// it had at reset() and zero speed; its cable still couples it to the links. Names lock/mLA,
     /// lock/mLS, lock/Bsp (0 or 1).
     bool lock_mLA = false, lock_mLS = false, lock_Bsp = false;
-    double J_link_min_kgm2 = 0.1;     ///< smallest link-side inertia on q_LA or q_LS it must be stable with
+    double J_link_min_kgm2 = 0.1;  ///< smallest link-side inertia on q_LA or q_LS it must be stable with
 
     void validate() const;  ///< throws std::invalid_argument naming the field and the numbers
 
@@ -107,17 +107,17 @@ class MabelTransmission {
 
   /// Every signal of the last step, by name (see names()).
   struct Probes {
-    double q_LA_rad = 0, q_LS_rad = 0;              ///< eq. (1)
+    double q_LA_rad = 0, q_LS_rad = 0;  ///< eq. (1)
     double q_mLA_rad = 0, q_mLS_rad = 0, q_Bsp_rad = 0;
     double qd_mLA_rad_s = 0, qd_mLS_rad_s = 0, qd_Bsp_rad_s = 0;
-    double u_mLA_Nm = 0, u_mLS_Nm = 0;              ///< commands
+    double u_mLA_Nm = 0, u_mLS_Nm = 0;                        ///< commands
     double motor_torque_mLA_Nm = 0, motor_torque_mLS_Nm = 0;  ///< (u + b)/K_T
     double stretch_mLA_rad = 0, stretch_mLS_rad = 0;          ///< lambda, motor coordinates
     double cable_torque_mLA_Nm = 0, cable_torque_mLS_Nm = 0;  ///< tau_c
-    double spring_torque_Nm = 0;                    ///< tau_Bsp, eq. (30)
-    double spring_branch = 0;                       ///< 0 free, 1 hard stop, 2 hard stop closing
-    double tau_LA_Nm = 0, tau_LS_Nm = 0;            ///< generalised forces on q_LA, q_LS (mean over the frame's substeps)
-    double tau_Th_Nm = 0, tau_Sh_Nm = 0;            ///< on q_Th, q_Sh
+    double spring_torque_Nm = 0;                              ///< tau_Bsp, eq. (30)
+    double spring_branch = 0;                                 ///< 0 free, 1 hard stop, 2 hard stop closing
+    double tau_LA_Nm = 0, tau_LS_Nm = 0;  ///< generalised forces on q_LA, q_LS (mean over the frame's substeps)
+    double tau_Th_Nm = 0, tau_Sh_Nm = 0;  ///< on q_Th, q_Sh
 
     static std::vector<std::string> names();
     double get(std::string_view name) const;  ///< throws std::invalid_argument if unknown

@@ -51,32 +51,28 @@ template <class P>
 std::vector<ParamInfo> fieldInfo(std::span<const Field<P>> table) {
   std::vector<ParamInfo> out;
   out.reserve(table.size());
-  for (const auto& f : table)
-    out.push_back({std::string(f.name), std::string(f.unit), std::string(f.description)});
+  for (const auto& f : table) out.push_back({std::string(f.name), std::string(f.unit), std::string(f.description)});
   return out;
 }
 
 /// Throws std::invalid_argument naming the component, the unknown name and the known ones.
 [[noreturn]] inline void throwUnknown(std::string_view component, std::string_view name,
                                       const std::vector<std::string>& known) {
-  std::string msg = std::string(component) + ": unknown parameter '" + std::string(name) +
-                    "' (known:";
+  std::string msg = std::string(component) + ": unknown parameter '" + std::string(name) + "' (known:";
   for (const auto& k : known) msg += " " + k;
   msg += ")";
   throw std::invalid_argument(msg);
 }
 
 template <class P>
-double getField(std::span<const Field<P>> table, const P& p, std::string_view component,
-                std::string_view name) {
+double getField(std::span<const Field<P>> table, const P& p, std::string_view component, std::string_view name) {
   for (const auto& f : table)
     if (f.name == name) return f.get(p);
   throwUnknown(component, name, fieldNames(table));
 }
 
 template <class P>
-void setField(std::span<const Field<P>> table, P& p, std::string_view component,
-              std::string_view name, double value) {
+void setField(std::span<const Field<P>> table, P& p, std::string_view component, std::string_view name, double value) {
   for (const auto& f : table)
     if (f.name == name) {
       f.set(p, value);
@@ -88,9 +84,8 @@ void setField(std::span<const Field<P>> table, P& p, std::string_view component,
 /// Converts a double to an integer in [lo, hi] or throws with the number.
 inline int toInt(double v, int lo, int hi, std::string_view what) {
   if (!std::isfinite(v) || v != std::floor(v) || v < lo || v > hi)
-    throw std::invalid_argument(std::string(what) + ": expected an integer in [" +
-                                std::to_string(lo) + ", " + std::to_string(hi) + "], got " +
-                                std::to_string(v));
+    throw std::invalid_argument(std::string(what) + ": expected an integer in [" + std::to_string(lo) + ", " +
+                                std::to_string(hi) + "], got " + std::to_string(v));
   return static_cast<int>(v);
 }
 

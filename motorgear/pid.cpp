@@ -14,42 +14,36 @@ using P = Pid::Params;
 const std::array<Field<P>, 6> kFields{{
     {"p", "V/rad", "discrete proportional gain", [](const P& p) { return p.p_V_rad; },
      [](P& p, double v) { p.p_V_rad = v; }},
-    {"i", "V/(rad s)", "integral gain Ki (on the time integral of the error)",
-     [](const P& p) { return p.i_V_rad_s; }, [](P& p, double v) { p.i_V_rad_s = v; }},
-    {"d", "V/rad", "discrete derivative gain (per control period)",
-     [](const P& p) { return p.d_V_rad; }, [](P& p, double v) { p.d_V_rad = v; }},
+    {"i", "V/(rad s)", "integral gain Ki (on the time integral of the error)", [](const P& p) { return p.i_V_rad_s; },
+     [](P& p, double v) { p.i_V_rad_s = v; }},
+    {"d", "V/rad", "discrete derivative gain (per control period)", [](const P& p) { return p.d_V_rad; },
+     [](P& p, double v) { p.d_V_rad = v; }},
     {"dt_ref", "s", "control period at which d (a per-step difference gain) is defined",
      [](const P& p) { return p.dt_ref_s; }, [](P& p, double v) { p.dt_ref_s = v; }},
     {"U_bat", "V", "battery voltage clamp", [](const P& p) { return p.U_bat_V; },
      [](P& p, double v) { p.U_bat_V = v; }},
     {"anti_windup", "-", "0 none, 1 conditional integration, 2 integrator clamp",
      [](const P& p) { return static_cast<double>(p.anti_windup); },
-     [](P& p, double v) {
-       p.anti_windup = static_cast<Pid::AntiWindup>(toInt(v, 0, 2, "Pid anti_windup"));
-     }},
+     [](P& p, double v) { p.anti_windup = static_cast<Pid::AntiWindup>(toInt(v, 0, 2, "Pid anti_windup")); }},
 }};
 
 }  // namespace
 
 void Pid::Params::validate() const {
   using detail::num;
-  if (!(p_V_rad >= 0) || !(i_V_rad_s >= 0) || !(d_V_rad >= 0) || !std::isfinite(p_V_rad) ||
-      !std::isfinite(i_V_rad_s) || !std::isfinite(d_V_rad))
+  if (!(p_V_rad >= 0) || !(i_V_rad_s >= 0) || !(d_V_rad >= 0) || !std::isfinite(p_V_rad) || !std::isfinite(i_V_rad_s) ||
+      !std::isfinite(d_V_rad))
     throw std::invalid_argument("Pid: gains must be finite and >= 0, got p = " + num(p_V_rad) +
-                                " V/rad, i = " + num(i_V_rad_s) + " V/(rad s), d = " + num(d_V_rad) +
-                                " V/rad");
+                                " V/rad, i = " + num(i_V_rad_s) + " V/(rad s), d = " + num(d_V_rad) + " V/rad");
   if (!(dt_ref_s > 0) || !std::isfinite(dt_ref_s))
     throw std::invalid_argument("Pid: dt_ref must be > 0, got " + num(dt_ref_s) + " s");
   if (!(U_bat_V > 0))  // +infinity is allowed: no battery clamp
-    throw std::invalid_argument("Pid: U_bat must be > 0 (or +inf for no clamp), got " +
-                                num(U_bat_V) + " V");
+    throw std::invalid_argument("Pid: U_bat must be > 0 (or +inf for no clamp), got " + num(U_bat_V) + " V");
   const int aw = static_cast<int>(anti_windup);
-  if (aw < 0 || aw > 2)
-    throw std::invalid_argument("Pid: anti_windup must be 0, 1 or 2, got " + std::to_string(aw));
+  if (aw < 0 || aw > 2) throw std::invalid_argument("Pid: anti_windup must be 0, 1 or 2, got " + std::to_string(aw));
 }
 
-Pid::Params Pid::Params::fromContinuous(double Kp, double Ki, double Kd, double dt_ref,
-                                        double U_bat) {
+Pid::Params Pid::Params::fromContinuous(double Kp, double Ki, double Kd, double dt_ref, double U_bat) {
   Params p;
   p.p_V_rad = Kp;
   p.i_V_rad_s = Ki;
@@ -59,16 +53,10 @@ Pid::Params Pid::Params::fromContinuous(double Kp, double Ki, double Kd, double 
   return p;
 }
 
-std::vector<std::string> Pid::Params::paramNames() {
-  return fieldNames<P>(kFields);
-}
+std::vector<std::string> Pid::Params::paramNames() { return fieldNames<P>(kFields); }
 std::vector<ParamInfo> Pid::Params::paramInfo() { return fieldInfo<P>(kFields); }
-double Pid::Params::get(std::string_view name) const {
-  return getField<P>(kFields, *this, "Pid", name);
-}
-void Pid::Params::set(std::string_view name, double value) {
-  setField<P>(kFields, *this, "Pid", name, value);
-}
+double Pid::Params::get(std::string_view name) const { return getField<P>(kFields, *this, "Pid", name); }
+void Pid::Params::set(std::string_view name, double value) { setField<P>(kFields, *this, "Pid", name, value); }
 
 Pid::Pid(const Params& params) : params_(params) { params_.validate(); }
 

@@ -36,8 +36,8 @@
 //   kClamp        the integral term Ki*integral is clipped to [-U_bat, U_bat].
 // The first step has no previous error: its derivative term is 0 (no kick from a zero history).
 //
-// Validity: any finite inputs; gains >= 0, U_bat > 0 (+infinity disables the clamp), dt > 0. step() never throws; a non-finite
-// input propagates to the output (the simulator detects it).
+// Validity: any finite inputs; gains >= 0, U_bat > 0 (+infinity disables the clamp), dt > 0. step() never throws; a
+// non-finite input propagates to the output (the simulator detects it).
 
 #include <string>
 #include <string_view>
@@ -52,11 +52,11 @@ class Pid {
   enum class AntiWindup { kNone = 0, kConditional = 1, kClamp = 2 };
 
   struct Params {
-    double p_V_rad = 319.47;     ///< discrete proportional gain p = Kp [V/rad]
-    double i_V_rad_s = 14.186;   ///< integral gain Ki (MoToFlex integrates e dt) [V/(rad s)]
-    double d_V_rad = 163.56;     ///< discrete derivative gain per control period [V/rad]
-    double dt_ref_s = 1e-3;      ///< control period at which d is defined [s]
-    double U_bat_V = 21.6;       ///< battery voltage, output clamp +-U_bat [V]
+    double p_V_rad = 319.47;                            ///< discrete proportional gain p = Kp [V/rad]
+    double i_V_rad_s = 14.186;                          ///< integral gain Ki (MoToFlex integrates e dt) [V/(rad s)]
+    double d_V_rad = 163.56;                            ///< discrete derivative gain per control period [V/rad]
+    double dt_ref_s = 1e-3;                             ///< control period at which d is defined [s]
+    double U_bat_V = 21.6;                              ///< battery voltage, output clamp +-U_bat [V]
     AntiWindup anti_windup = AntiWindup::kConditional;  ///< name "anti_windup": 0 none, 1 cond., 2 clamp
 
     /// Throws std::invalid_argument naming the offending values.
@@ -66,8 +66,8 @@ class Pid {
     double Ki_V_rad_s() const { return i_V_rad_s; }
     double Kd_V_s_rad() const { return d_V_rad * dt_ref_s; }
     /// Discrete gains for continuous ones at control period dt_ref_s.
-    static Params fromContinuous(double Kp_V_rad, double Ki_V_rad_s, double Kd_V_s_rad,
-                                 double dt_ref_s, double U_bat_V = 21.6);
+    static Params fromContinuous(double Kp_V_rad, double Ki_V_rad_s, double Kd_V_s_rad, double dt_ref_s,
+                                 double U_bat_V = 21.6);
 
     /// Names: p, i, d, dt_ref, U_bat, anti_windup.
     static std::vector<std::string> paramNames();

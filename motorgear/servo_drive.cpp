@@ -308,8 +308,7 @@ void DynamixelServoModel::set(std::string_view name, double v) {
   else if (name == "backlash/drive_inertia")
     backlash.drive_inertia_kgm2 = v;
   else if (name == "backlash/encoder")
-    backlash.encoder =
-        toBool(v, "backlash/encoder") ? BacklashDrive::Encoder::Motor : BacklashDrive::Encoder::Output;
+    backlash.encoder = toBool(v, "backlash/encoder") ? BacklashDrive::Encoder::Motor : BacklashDrive::Encoder::Output;
   else
     drive.firmware.set(name, v);
 }

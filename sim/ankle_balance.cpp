@@ -84,8 +84,8 @@ int jointAbove(const RobotModel& m, int link) {
 AnkleBalance::AnkleBalance(const RobotModel& m, const BalanceParams& p) : p_(p) {
   p_.validate();
   if (m.foot_contacts.size() < 2)
-    throw InputError(m.source_file, 0, "balance", "ankle balance needs two foot contacts, the robot has " +
-                                                      std::to_string(m.foot_contacts.size()));
+    throw InputError(m.source_file, 0, "balance",
+                     "ankle balance needs two foot contacts, the robot has " + std::to_string(m.foot_contacts.size()));
   for (int i = 0; i < 2; ++i) {
     Foot& f = feet_[static_cast<std::size_t>(i)];
     f.contact = i;
@@ -103,8 +103,9 @@ AnkleBalance::AnkleBalance(const RobotModel& m, const BalanceParams& p) : p_(p) 
     f.pitch_sign = along(f.pitch_joint, 1);
     if (f.roll_sign == 0 || f.pitch_sign == 0)
       throw InputError(m.source_file, 0, "balance",
-                       "foot contact '" + fc.name + "' is not carried by an ankle roll joint (axis along x) below an "
-                       "ankle pitch joint (axis along y)");
+                       "foot contact '" + fc.name +
+                           "' is not carried by an ankle roll joint (axis along x) below an "
+                           "ankle pitch joint (axis along y)");
   }
 }
 

@@ -55,8 +55,7 @@ std::span<const motorgear::Field<BalanceParams>> balanceParamFields();
 /// The controller a motion names (Motion::controller): "balance" or "balance:KEYS" (keys as
 /// parseBalanceParams) gives the feedback's parameters, "" or "none" gives nullopt (open loop).
 /// Throws InputError(file, line, "controller") for any other controller name.
-std::optional<BalanceParams> parseMotionController(const std::string& spec, const std::string& file = {},
-                                                   int line = 0);
+std::optional<BalanceParams> parseMotionController(const std::string& spec, const std::string& file = {}, int line = 0);
 
 /// parseMotionController of the controller `motion` names, located at its `# controller:` line.
 std::optional<BalanceParams> motionController(const Motion& motion);

@@ -25,8 +25,10 @@ void compileSolver(const RobotModel& m, const SimOptions& o, CompiledModel& out)
   out.quickstep = o.quickstep.value_or(m.solver.quickstep);
   out.iterations = o.iterations.value_or(m.solver.iterations);
   out.seed = o.seed;
-  out.stepper = out.quickstep ? "QuickStep, " + std::to_string(out.iterations) + " iterations" : std::string("dWorldStep (exact LCP)");
-  out.stepper += ", dt " + sixDigits(out.dt_s) + " s, ERP " + sixDigits(m.solver.erp) + ", CFM " + sixDigits(m.solver.cfm);
+  out.stepper = out.quickstep ? "QuickStep, " + std::to_string(out.iterations) + " iterations"
+                              : std::string("dWorldStep (exact LCP)");
+  out.stepper +=
+      ", dt " + sixDigits(out.dt_s) + " s, ERP " + sixDigits(m.solver.erp) + ", CFM " + sixDigits(m.solver.cfm);
   const std::string why = "the run's options override the robot file";
   if (out.dt_s != m.solver.dt_s)
     out.changes.push_back({"solver dt", sixDigits(m.solver.dt_s) + " s", sixDigits(out.dt_s) + " s", why});
@@ -34,7 +36,8 @@ void compileSolver(const RobotModel& m, const SimOptions& o, CompiledModel& out)
     out.changes.push_back({"solver stepper", m.solver.quickstep ? "QuickStep" : "dWorldStep",
                            out.quickstep ? "QuickStep" : "dWorldStep", why});
   if (out.quickstep && out.iterations != m.solver.iterations)
-    out.changes.push_back({"solver iterations", std::to_string(m.solver.iterations), std::to_string(out.iterations), why});
+    out.changes.push_back(
+        {"solver iterations", std::to_string(m.solver.iterations), std::to_string(out.iterations), why});
 }
 
 void checkSceneBoxes(const RobotModel& m) {
@@ -72,7 +75,8 @@ std::vector<bool> weldedJoints(const RobotModel& m, std::vector<CompiledModel::C
       const bool light = m.solver.weld_mass_ratio > 0 && sub < m.solver.weld_mass_ratio * total;
       welded[ji] = j.movable() && (inside_weld || frame || light);
       if (welded[ji] && !inside_weld)
-        changes.push_back({"joint " + j.name, "movable, moves " + sixDigits(sub) + " kg (link " + m.links[j.child].name + " and below)",
+        changes.push_back({"joint " + j.name,
+                           "movable, moves " + sixDigits(sub) + " kg (link " + m.links[j.child].name + " and below)",
                            "welded to " + m.links[j.parent].name + " at its initial value",
                            frame ? std::string("it moves a massless frame: nothing to simulate")
                                  : "it moves " + sixDigits(sub / total) + " of the robot's " + sixDigits(total) +
@@ -150,7 +154,8 @@ CompiledModel compile(const RobotModel& m, const SimOptions& options) {
   CompileContext c{m, out, {}, {}, {}, {}, {}, {}, {}, {}};
   c.reality = &options.reality;
   if (options.reality.changesDrives())
-    out.changes.push_back({"hinge drives", "the robot file's", "wrapped by reality effects (command delay, Stribeck friction, backlash)",
+    out.changes.push_back({"hinge drives", "the robot file's",
+                           "wrapped by reality effects (command delay, Stribeck friction, backlash)",
                            "SimOptions::reality: a twin's reality (sim/reality.h)"});
   groupLinks(c);
   compilePoses(c);

@@ -26,11 +26,11 @@
 namespace gapsim {
 
 struct SimOptions {
-  std::uint64_t seed = 0;             ///< seeds QuickStep's row shuffling (and anything random later)
-  std::optional<double> dt_s;         ///< overrides the model's solver dt
-  std::optional<int> iterations;      ///< overrides the model's QuickStep iterations
-  std::optional<bool> quickstep;      ///< overrides the model's stepper
-  bool profile = false;               ///< time the stages (collision, ODE step, the rest)
+  std::uint64_t seed = 0;         ///< seeds QuickStep's row shuffling (and anything random later)
+  std::optional<double> dt_s;     ///< overrides the model's solver dt
+  std::optional<int> iterations;  ///< overrides the model's QuickStep iterations
+  std::optional<bool> quickstep;  ///< overrides the model's stepper
+  bool profile = false;           ///< time the stages (collision, ODE step, the rest)
   /// What a real robot adds to the model (sim/reality.h; all off by default). Simulation applies
   /// the model effects before compiling, compile() wraps the drives, Simulation::imu() adds the
   /// IMU biases; the log's sensor delay is applyRealityToLog's.

@@ -36,13 +36,15 @@ MassProps combine(const std::vector<Part>& parts) {
     const Eigen::Matrix3d R = p.frame.linear();
     const Eigen::Vector3d d = p.frame.translation() - r.com;
     // Parallel-axis theorem: I_c + m (|d|^2 E - d d^T).
-    r.inertia += R * p.inertia * R.transpose() +
-                 p.mass * (d.squaredNorm() * Eigen::Matrix3d::Identity() - d * d.transpose());
+    r.inertia +=
+        R * p.inertia * R.transpose() + p.mass * (d.squaredNorm() * Eigen::Matrix3d::Identity() - d * d.transpose());
   }
   return r;
 }
 
-bool positiveDefinite(const Eigen::Matrix3d& I) { return Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(I).eigenvalues().minCoeff() > 0; }
+bool positiveDefinite(const Eigen::Matrix3d& I) {
+  return Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(I).eigenvalues().minCoeff() > 0;
+}
 
 /// The mass and moments a body gets when the file gives it too little for ODE. A massless link
 /// moved by a joint with links of mass below it (a dummy link between two joints) gets
@@ -80,8 +82,8 @@ void regulariseZeroMoments(CompileContext& c, const std::string& name, MassProps
   c.out.changes.push_back({"body " + name + ": principal moments",
                            sixDigits(before[0]) + " " + sixDigits(before[1]) + " " + sixDigits(before[2]) + " kg m^2",
                            "at least " + sixDigits(floor),
-                           "ODE needs every moment > 0: that of a solid sphere of radius " + sixDigits(kMinGyrationRadius_m) +
-                               " m of the body's mass"});
+                           "ODE needs every moment > 0: that of a solid sphere of radius " +
+                               sixDigits(kMinGyrationRadius_m) + " m of the body's mass"});
 }
 
 /// Reflected rotor inertia about the joint axis (`axis` in the body's frame at q = 0). Added to the
@@ -92,10 +94,11 @@ void addArmature(CompileContext& c, const std::string& body, int joint, double a
                  const Eigen::Vector3d& axis, MassProps& mp) {
   if (!(armature_kgm2 > 0)) return;
   mp.inertia += armature_kgm2 * axis * axis.transpose();
-  c.out.changes.push_back({c.m.joints[static_cast<size_t>(joint)].name + ": armature", "the drive's reflected rotor inertia " +
-                               sixDigits(armature_kgm2) + " kg m^2 about the joint axis",
-                           "added to the inertia of body " + body,
-                           "ODE has no armature term: the rotor's inertia turns with the child body"});
+  c.out.changes.push_back(
+      {c.m.joints[static_cast<size_t>(joint)].name + ": armature",
+       "the drive's reflected rotor inertia " + sixDigits(armature_kgm2) + " kg m^2 about the joint axis",
+       "added to the inertia of body " + body,
+       "ODE has no armature term: the rotor's inertia turns with the child body"});
 }
 
 /// `I` with every principal moment raised to at least `floor_kgm2` (same principal axes): the
@@ -212,7 +215,8 @@ void compileRigidGroup(CompileContext& c, int rep, const std::vector<size_t>& me
   std::vector<Part> parts;
   for (size_t l : members) {
     const Link& L = m.links[l];
-    if (L.has_inertial) parts.push_back({L.inertial.mass_kg, rep_inv * c.pose_build[l] * L.inertial.origin, L.inertial.inertia_kgm2});
+    if (L.has_inertial)
+      parts.push_back({L.inertial.mass_kg, rep_inv * c.pose_build[l] * L.inertial.origin, L.inertial.inertia_kgm2});
   }
   MassProps mp = combine(parts);
   if (mp.mass <= 0) regulariseMassless(c, RL.name, mp);
@@ -231,7 +235,8 @@ void compileRigidGroup(CompileContext& c, int rep, const std::vector<size_t>& me
     c.out.link_last_body[l] = bi;
     c.out.link_in_body[l] = body0.inverse() * c.pose_build[l];
     for (size_t g = 0; g < m.links[l].collisions.size(); ++g)
-      addShape(c.out.bodies[bi], static_cast<int>(l), static_cast<int>(g), m.links[l].collisions[g], c.out.link_in_body[l]);
+      addShape(c.out.bodies[bi], static_cast<int>(l), static_cast<int>(g), m.links[l].collisions[g],
+               c.out.link_in_body[l]);
   }
 }
 
@@ -241,7 +246,8 @@ void nameBodyLinks(CompileContext& c) {
   CompiledModel& o = c.out;
   for (size_t bi = 0; bi < o.bodies.size(); ++bi)
     for (size_t l = 0; l < m.links.size(); ++l)
-      if (o.link_body[l] == static_cast<int>(bi) || (o.link_last_body[l] == static_cast<int>(bi) && o.link_body[l] != o.link_last_body[l]))
+      if (o.link_body[l] == static_cast<int>(bi) ||
+          (o.link_last_body[l] == static_cast<int>(bi) && o.link_body[l] != o.link_last_body[l]))
         o.bodies[bi].links.push_back(m.links[l].name);
   for (size_t f = 0; f < m.foot_contacts.size(); ++f) {
     const int bi = o.link_last_body[m.foot_contacts[f].link];
@@ -266,8 +272,10 @@ void compileBodies(CompileContext& c) {
       for (size_t l : members) c.out.static_link_pose[l] = c.pose_build[l];
       continue;
     }
-    if (const SoftLink* s = c.soft_of[rep]) compileSoftSegments(c, static_cast<int>(rep), *s);
-    else compileRigidGroup(c, static_cast<int>(rep), members);
+    if (const SoftLink* s = c.soft_of[rep])
+      compileSoftSegments(c, static_cast<int>(rep), *s);
+    else
+      compileRigidGroup(c, static_cast<int>(rep), members);
   }
   nameBodyLinks(c);
 }

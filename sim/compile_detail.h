@@ -17,11 +17,11 @@ namespace gapsim::detail {
 struct CompileContext {
   const RobotModel& m;
   CompiledModel& out;
-  std::vector<bool> rigid;                  ///< per joint: fixed, or welded
-  std::vector<int> group_of;                ///< per link: first link of its rigid group
-  std::vector<bool> is_static;              ///< per link: fixed to the world
-  std::vector<const SoftLink*> soft_of;     ///< per link: its soft-link spec (segments > 1), or null
-  std::vector<int> moving_joint;            ///< per link: the non-rigid joint whose child it is, or -1
+  std::vector<bool> rigid;                      ///< per joint: fixed, or welded
+  std::vector<int> group_of;                    ///< per link: first link of its rigid group
+  std::vector<bool> is_static;                  ///< per link: fixed to the world
+  std::vector<const SoftLink*> soft_of;         ///< per link: its soft-link spec (segments > 1), or null
+  std::vector<int> moving_joint;                ///< per link: the non-rigid joint whose child it is, or -1
   std::vector<Eigen::Isometry3d> pose_build;    ///< link poses, build configuration
   std::vector<Eigen::Isometry3d> pose_initial;  ///< link poses, initial pose
   const RealityEffects* reality = nullptr;      ///< drive effects wrapped around each hinge drive (sim/reality.h)

@@ -58,7 +58,8 @@ CompiledChain compileChain(CompileContext& c, int ji) {
     // instead of overshooting. Exact up to the RL lag L/R = 48 us << dt (I is linear in qd).
     if (p.enable_motor) {
       compiled.damping_Nm_s_rad = motorgear::DcMotor(p.motor).jointDamping_Nm_s_rad(p.gear.sigma);
-      c.out.changes.push_back({j.name + ": motor/B_v and back-EMF", "B_v " + sixDigits(p.motor.B_v_Nm_s_rad) + " N m s/rad, K_e " +
+      c.out.changes.push_back({j.name + ": motor/B_v and back-EMF",
+                               "B_v " + sixDigits(p.motor.B_v_Nm_s_rad) + " N m s/rad, K_e " +
                                    sixDigits(p.motor.K_e_V_s_rad) + " V s/rad in the chain",
                                "implicit damper row b = " + sixDigits(compiled.damping_Nm_s_rad) + " N m s/rad",
                                "explicit, b dt / J < 2 fails on light links (docs/drivetrain.md, Back-EMF)"});
@@ -69,9 +70,10 @@ CompiledChain compileChain(CompileContext& c, int ji) {
     // The coupled gear needs the joint's inertia for its in-frame joint reaction; the exact
     // integrator cannot take that reaction (3rd-order contact), so it falls back to substeps.
     p.gear.J_joint_kgm2 = subtreeInertiaAboutAxis(c.m, ji, c.pose_initial) + p.gear.reflectedInertia_kgm2();
-    c.out.changes.push_back({j.name + ": gear/J_joint and gear/integrator", "0 (none), as in the file",
-                             sixDigits(p.gear.J_joint_kgm2) + " kg m^2, substeps",
-                             "the coupled gear needs the joint inertia; the exact integrator cannot take its reaction"});
+    c.out.changes.push_back(
+        {j.name + ": gear/J_joint and gear/integrator", "0 (none), as in the file",
+         sixDigits(p.gear.J_joint_kgm2) + " kg m^2, substeps",
+         "the coupled gear needs the joint inertia; the exact integrator cannot take its reaction"});
     p.gear.integrator = motorgear::Gear::Integrator::kSubsteps;
   }
   return compiled;
@@ -79,11 +81,16 @@ CompiledChain compileChain(CompileContext& c, int ji) {
 
 const char* driveKindName(DriveKind k) {
   switch (k) {
-    case DriveKind::MoToFlex: return "MoToFlex chain";
-    case DriveKind::Dynamixel: return "Dynamixel servo";
-    case DriveKind::DynamixelVoltage: return "Dynamixel voltage model";
-    case DriveKind::Torque: return "torque input";
-    case DriveKind::Ideal: break;
+    case DriveKind::MoToFlex:
+      return "MoToFlex chain";
+    case DriveKind::Dynamixel:
+      return "Dynamixel servo";
+    case DriveKind::DynamixelVoltage:
+      return "Dynamixel voltage model";
+    case DriveKind::Torque:
+      return "torque input";
+    case DriveKind::Ideal:
+      break;
   }
   return "ideal servo";
 }
@@ -94,14 +101,16 @@ void compileDrive(CompileContext& c, int ji, bool hinge) {
   const Joint& j = c.m.joints[static_cast<size_t>(ji)];
   CompiledModel::Joint& cj = c.out.joints[static_cast<size_t>(ji)];
   const DriveKind kind = j.drive.kind;
-  const bool hinge_only = kind == DriveKind::MoToFlex || kind == DriveKind::Dynamixel || kind == DriveKind::DynamixelVoltage;
+  const bool hinge_only =
+      kind == DriveKind::MoToFlex || kind == DriveKind::Dynamixel || kind == DriveKind::DynamixelVoltage;
   const CompiledChain chain = kind == DriveKind::MoToFlex && hinge ? compileChain(c, ji) : CompiledChain{};
   cj.prototype = makeDrive(j, hinge, c.out.dt_s, c.m.initial_q[static_cast<size_t>(ji)], chain,
                            c.reality ? *c.reality : RealityEffects{});
   cj.drive = driveKindName(!hinge && hinge_only ? DriveKind::Ideal : kind);
   if (cj.drive == std::string("ideal servo") && j.servo.fmax_Nm <= 0) cj.drive = "passive (ideal servo, fmax 0)";
   if (!hinge && hinge_only)
-    c.out.changes.push_back({j.name + ": drive", driveKindName(kind), "ideal servo (gain " + sixDigits(j.servo.gain_1_s) + " 1/s)",
+    c.out.changes.push_back({j.name + ": drive", driveKindName(kind),
+                             "ideal servo (gain " + sixDigits(j.servo.gain_1_s) + " 1/s)",
                              "the MoToFlex chain and the Dynamixel servos drive hinges only"});
   if (hinge) cj.damper_Nm_s_rad = cj.prototype->damping_Nm_s_rad();  // damper rows are angular motors
 }
@@ -194,8 +203,9 @@ void compilePlanarBase(CompileContext& c) {
   P.normal_in_body = body_initial.linear().transpose() * P.normal;
   P.fmax = 100.0 * m.totalMass_kg() * std::max(1.0, m.solver.gravity_m_s2.norm());
   c.out.changes.push_back({"root " + m.links[m.root_link].name, "planar joint from world",
-                           "held in the plane with normal (" + sixDigits(P.normal.x()) + ", " + sixDigits(P.normal.y()) +
-                               ", " + sixDigits(P.normal.z()) + ") by motor rows of up to " + sixDigits(P.fmax) + " N (N m)",
+                           "held in the plane with normal (" + sixDigits(P.normal.x()) + ", " +
+                               sixDigits(P.normal.y()) + ", " + sixDigits(P.normal.z()) + ") by motor rows of up to " +
+                               sixDigits(P.fmax) + " N (N m)",
                            "ODE has no planar joint"});
 }
 

@@ -26,17 +26,17 @@ namespace gapsim {
 
 /// A body whose inertia the solver's inertia floor raised (SolverSettings::min_inertia_kgm2).
 struct InertiaFloorChange {
-  std::string body;                        ///< body name (first link of its rigid group; segments link#k)
-  Eigen::Vector3d principal_before_kgm2;   ///< principal moments before, ascending
-  double floor_kgm2 = 0;                   ///< every moment below this was raised to it
+  std::string body;                       ///< body name (first link of its rigid group; segments link#k)
+  Eigen::Vector3d principal_before_kgm2;  ///< principal moments before, ascending
+  double floor_kgm2 = 0;                  ///< every moment below this was raised to it
 };
 
 struct CompiledModel {
   /// A value that runs differently from the file's.
   struct Change {
-    std::string item;     ///< e.g. "LKneePitch: motor/B_v"
-    std::string in_file;  ///< the file's value (text)
-    std::string compiled; ///< what runs instead
+    std::string item;      ///< e.g. "LKneePitch: motor/B_v"
+    std::string in_file;   ///< the file's value (text)
+    std::string compiled;  ///< what runs instead
     std::string why;
   };
 
@@ -48,43 +48,45 @@ struct CompiledModel {
 
   /// One ODE body: a rigid group of links (joined by fixed or welded joints) or a soft-link segment.
   struct Body {
-    std::string name;                 ///< first link of the rigid group (soft segments: link#k)
-    std::vector<std::string> links;   ///< links merged into it (fixed joints); a soft link's last segment lists it too
+    std::string name;                ///< first link of the rigid group (soft segments: link#k)
+    std::vector<std::string> links;  ///< links merged into it (fixed joints); a soft link's last segment lists it too
     double mass_kg = 0;
     /// Inertia about the COM in the body frame, as ODE gets it (symmetric, armature and floors included).
     Eigen::Matrix3d inertia_kgm2 = Eigen::Matrix3d::Zero();
     Eigen::Vector3d principal_kgm2 = Eigen::Vector3d::Zero();  ///< of inertia_kgm2, ascending
-    double armature_kgm2 = 0;         ///< reflected rotor inertia of the joint that moves it (file's value)
+    double armature_kgm2 = 0;  ///< reflected rotor inertia of the joint that moves it (file's value)
     Eigen::Isometry3d pose_build = Eigen::Isometry3d::Identity();    ///< COM frame, build configuration
     Eigen::Isometry3d pose_initial = Eigen::Isometry3d::Identity();  ///< COM frame, initial pose
-    std::vector<Shape> shapes;        ///< in creation order
-    int foot = -1;                    ///< index into model.foot_contacts, or -1
+    std::vector<Shape> shapes;                                       ///< in creation order
+    int foot = -1;                                                   ///< index into model.foot_contacts, or -1
   };
 
   /// A robot joint as it runs.
   struct Joint {
     enum class Row { None, Hinge, Slider };  ///< None: fixed or welded (part of a body)
     Row row = Row::None;
-    bool welded = false;               ///< movable in the file, welded by the compile step
-    double welded_q = 0;               ///< the value a welded joint holds (fixed: 0)
+    bool welded = false;                    ///< movable in the file, welded by the compile step
+    double welded_q = 0;                    ///< the value a welded joint holds (fixed: 0)
     int child_body = -1, parent_body = -1;  ///< parent -1: the world
-    Eigen::Vector3d anchor_m = Eigen::Vector3d::Zero(), axis = Eigen::Vector3d::UnitZ();  ///< world, build configuration
-    bool stops = false;                ///< ODE joint stops at [lower, upper] (hinges: only within (-pi, pi))
+    Eigen::Vector3d anchor_m = Eigen::Vector3d::Zero(),
+                    axis = Eigen::Vector3d::UnitZ();  ///< world, build configuration
+    bool stops = false;  ///< ODE joint stops at [lower, upper] (hinges: only within (-pi, pi))
     double lower = 0, upper = 0;
-    bool mimic = false;                ///< follows its master (no drive)
-    std::string drive;                 ///< what drives it, as it runs (e.g. "MoToFlex", "ideal servo")
+    bool mimic = false;  ///< follows its master (no drive)
+    std::string drive;   ///< what drives it, as it runs (e.g. "MoToFlex", "ideal servo")
     /// The drive as built (state at the initial pose); the Simulation runs a clone. Null: no drive.
     std::shared_ptr<const motorgear::Drive> prototype;
-    double damper_Nm_s_rad = 0;        ///< b of the implicit damper row (0: none; hinges only)
+    double damper_Nm_s_rad = 0;  ///< b of the implicit damper row (0: none; hinges only)
   };
 
   /// A universal joint between two segments of a soft link, held at zero by its stops (spring-damper).
   struct SoftJoint {
-    std::string name;                  ///< <link>/soft<k>
-    int body1 = 0, body2 = 0;          ///< segment k and k-1
-    Eigen::Vector3d anchor_m = Eigen::Vector3d::Zero(), axis1 = Eigen::Vector3d::UnitX(), axis2 = Eigen::Vector3d::UnitY();
-    double stop_erp = 0, stop_cfm = 0; ///< from D_B and the damping at dt
-    double friction_Nm = 0;            ///< Coulomb friction row's bound (0: no row)
+    std::string name;          ///< <link>/soft<k>
+    int body1 = 0, body2 = 0;  ///< segment k and k-1
+    Eigen::Vector3d anchor_m = Eigen::Vector3d::Zero(), axis1 = Eigen::Vector3d::UnitX(),
+                    axis2 = Eigen::Vector3d::UnitY();
+    double stop_erp = 0, stop_cfm = 0;  ///< from D_B and the damping at dt
+    double friction_Nm = 0;             ///< Coulomb friction row's bound (0: no row)
   };
 
   /// RobotModel::planar_base: motor rows hold the root body in a plane.
@@ -92,9 +94,9 @@ struct CompiledModel {
     bool enabled = false;
     int body = -1;
     Eigen::Vector3d normal = Eigen::Vector3d::UnitY(), u = Eigen::Vector3d::UnitX(), v = Eigen::Vector3d::UnitZ();
-    double offset_m = 0;               ///< normal . position at the start
+    double offset_m = 0;  ///< normal . position at the start
     Eigen::Vector3d normal_in_body = Eigen::Vector3d::UnitY();
-    double fmax = 0;                   ///< bound of each row (N, N m)
+    double fmax = 0;  ///< bound of each row (N, N m)
   };
 
   // --- solver ---
@@ -102,11 +104,11 @@ struct CompiledModel {
   bool quickstep = true;
   int iterations = 0;
   std::uint64_t seed = 0;
-  std::string stepper;    ///< e.g. "QuickStep, 15 iterations, dt 0.001 s, ERP 0.2, CFM 1e-05"
+  std::string stepper;  ///< e.g. "QuickStep, 15 iterations, dt 0.001 s, ERP 0.2, CFM 1e-05"
 
-  std::vector<Body> bodies;                  ///< in creation order
-  std::vector<Joint> joints;                 ///< per model joint
-  std::vector<SoftJoint> soft_joints;        ///< in creation order
+  std::vector<Body> bodies;            ///< in creation order
+  std::vector<Joint> joints;           ///< per model joint
+  std::vector<SoftJoint> soft_joints;  ///< in creation order
   PlanarBase planar;
   /// A drive that moves several joints (sim/drive_registry.h, makeCoupledDrives), as built.
   struct CoupledDrive {
@@ -116,10 +118,10 @@ struct CompiledModel {
     int line = 0;
   };
   std::vector<CoupledDrive> coupled_drives;
-  std::vector<int> link_body;                        ///< per link: its body, -1 static (fixed to world)
-  std::vector<int> link_last_body;                   ///< soft links: the last segment; else link_body
-  std::vector<Eigen::Isometry3d> link_in_body;       ///< link frame in its body frame
-  std::vector<Eigen::Isometry3d> static_link_pose;   ///< world pose of static links
+  std::vector<int> link_body;                       ///< per link: its body, -1 static (fixed to world)
+  std::vector<int> link_last_body;                  ///< soft links: the last segment; else link_body
+  std::vector<Eigen::Isometry3d> link_in_body;      ///< link frame in its body frame
+  std::vector<Eigen::Isometry3d> static_link_pose;  ///< world pose of static links
   std::vector<Change> changes;
   std::vector<InertiaFloorChange> inertia_floor_changes;
 };

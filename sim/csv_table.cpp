@@ -47,7 +47,6 @@ std::string numberText(double v) {
   return std::string(buf, r.ptr);
 }
 
-
 }  // namespace
 
 CsvNumberStatus parseCsvNumber(std::string_view cell, double& value) {
@@ -92,8 +91,7 @@ CsvTable CsvTable::read(const std::string& path, const CsvReadOptions& opt) {
   return parse(readTextFile(path), path, opt);
 }
 
-CsvTable CsvTable::parse(std::string_view text, const std::string& name,
-                         const CsvReadOptions& opt) {
+CsvTable CsvTable::parse(std::string_view text, const std::string& name, const CsvReadOptions& opt) {
   if (opt.delimiter != '\0' && opt.delimiter != ',' && opt.delimiter != ';') {
     throw std::invalid_argument("CsvReadOptions::delimiter must be ',', ';' or '\\0'");
   }
@@ -126,8 +124,7 @@ CsvTable CsvTable::parse(std::string_view text, const std::string& name,
         const bool comma = line.find(',') != std::string_view::npos;
         const bool semicolon = line.find(';') != std::string_view::npos;
         if (comma && semicolon) {
-          throw InputError(name, line_no, "",
-                           "header row contains both ',' and ';': cannot tell the delimiter");
+          throw InputError(name, line_no, "", "header row contains both ',' and ';': cannot tell the delimiter");
         }
         t.delimiter_ = semicolon ? ';' : ',';
       }
@@ -141,8 +138,7 @@ CsvTable CsvTable::parse(std::string_view text, const std::string& name,
           col = col.substr(1, col.size() - 2);
         }
         if (col.empty()) {
-          throw InputError(name, line_no, "",
-                           "empty column name (column " + std::to_string(c + 1) + ")");
+          throw InputError(name, line_no, "", "empty column name (column " + std::to_string(c + 1) + ")");
         }
         t.columns_.emplace_back(col);
       }
@@ -158,18 +154,16 @@ CsvTable CsvTable::parse(std::string_view text, const std::string& name,
         const auto [it, inserted] = seen.emplace(t.columns_[c], c);
         if (!inserted) {
           throw InputError(name, line_no, t.columns_[c],
-                           "duplicate column name '" + t.columns_[c] + "' (columns " +
-                               std::to_string(it->second + 1) + " and " + std::to_string(c + 1) +
-                               ")");
+                           "duplicate column name '" + t.columns_[c] + "' (columns " + std::to_string(it->second + 1) +
+                               " and " + std::to_string(c + 1) + ")");
         }
       }
       if (!opt.time_column.empty()) {
         time_col = t.columnIndex(opt.time_column);
         if (time_col < 0) {
-          throw InputError(
-              name, line_no, opt.time_column,
-              "no '" + opt.time_column + "' column" +
-                  (opt.missing_time_hint.empty() ? std::string() : "; " + opt.missing_time_hint));
+          throw InputError(name, line_no, opt.time_column,
+                           "no '" + opt.time_column + "' column" +
+                               (opt.missing_time_hint.empty() ? std::string() : "; " + opt.missing_time_hint));
         }
       }
       continue;
@@ -181,14 +175,13 @@ CsvTable CsvTable::parse(std::string_view text, const std::string& name,
     if (cells.size() == n + 1 && trimBlanks(cells.back()).empty()) cells.pop_back();
     if (cells.size() != n) {
       throw InputError(name, line_no, cells.size() < n ? t.columns_[cells.size()] : std::string(),
-                       "expected " + std::to_string(n) + " cells separated by '" +
-                           std::string(1, t.delimiter_) + "', got " + std::to_string(cells.size()));
+                       "expected " + std::to_string(n) + " cells separated by '" + std::string(1, t.delimiter_) +
+                           "', got " + std::to_string(cells.size()));
     }
     for (std::size_t c = 0; c < n; ++c) {
       double v = 0.0;
       const CsvNumberStatus st = parseCsvNumber(cells[c], v);
-      if (st == CsvNumberStatus::Empty && opt.allow_empty_cells &&
-          static_cast<int>(c) != time_col) {
+      if (st == CsvNumberStatus::Empty && opt.allow_empty_cells && static_cast<int>(c) != time_col) {
         v = std::numeric_limits<double>::quiet_NaN();
       } else if (st != CsvNumberStatus::Ok) {
         throw InputError(name, line_no, t.columns_[c], csvNumberError(st, cells[c]));
@@ -198,14 +191,12 @@ CsvTable CsvTable::parse(std::string_view text, const std::string& name,
     if (time_col >= 0) {
       const double time = t.data_[t.data_.size() - n + static_cast<std::size_t>(time_col)];
       if (!t.row_lines_.empty()) {
-        const bool bad = opt.time_order == TimeOrder::StrictlyIncreasing ? !(time > prev_time)
-                                                                         : time < prev_time;
+        const bool bad = opt.time_order == TimeOrder::StrictlyIncreasing ? !(time > prev_time) : time < prev_time;
         if (bad) {
-          throw InputError(
-              name, line_no, opt.time_column,
-              "time " + numberText(time) + " s at line " + std::to_string(line_no) +
-                  (time == prev_time ? " does not increase from " : " goes back from ") +
-                  numberText(prev_time) + " s at line " + std::to_string(prev_time_line));
+          throw InputError(name, line_no, opt.time_column,
+                           "time " + numberText(time) + " s at line " + std::to_string(line_no) +
+                               (time == prev_time ? " does not increase from " : " goes back from ") +
+                               numberText(prev_time) + " s at line " + std::to_string(prev_time_line));
         }
       }
       prev_time = time;
@@ -238,8 +229,7 @@ std::vector<std::string> CsvTable::missingColumns(const std::vector<std::string>
 std::vector<double> CsvTable::column(std::string_view name) const {
   const int c = columnIndex(name);
   if (c < 0) {
-    throw InputError(path_, header_line_, std::string(name),
-                     "no column '" + std::string(name) + "'");
+    throw InputError(path_, header_line_, std::string(name), "no column '" + std::string(name) + "'");
   }
   std::vector<double> out(rows());
   for (std::size_t r = 0; r < out.size(); ++r) out[r] = at(r, static_cast<std::size_t>(c));

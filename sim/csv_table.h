@@ -55,8 +55,7 @@ class CsvTable {
   /// non-finite cell, time order violated, missing time column).
   static CsvTable read(const std::string& path, const CsvReadOptions& opt = {});
   /// Same, from text in memory; `name` is used as the file in error messages.
-  static CsvTable parse(std::string_view text, const std::string& name,
-                        const CsvReadOptions& opt = {});
+  static CsvTable parse(std::string_view text, const std::string& name, const CsvReadOptions& opt = {});
 
   const std::string& path() const { return path_; }
   const std::vector<std::string>& columns() const { return columns_; }
@@ -71,9 +70,7 @@ class CsvTable {
   /// Value at (row, col), both 0-based; unchecked.
   double at(std::size_t row, std::size_t col) const { return data_[row * columns_.size() + col]; }
   /// One row (cols() values).
-  std::span<const double> row(std::size_t row) const {
-    return {data_.data() + row * columns_.size(), columns_.size()};
-  }
+  std::span<const double> row(std::size_t row) const { return {data_.data() + row * columns_.size(), columns_.size()}; }
   /// A copy of the column `name`; throws InputError(path, headerLine, name) if absent.
   std::vector<double> column(std::string_view name) const;
   /// All values, row-major (rows() * cols()).

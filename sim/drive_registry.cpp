@@ -19,10 +19,14 @@ std::unique_ptr<motorgear::Drive> makeModelDrive(const Joint& j, bool hinge, dou
   switch (!hinge && chain_or_servo ? DriveKind::Ideal : d.kind) {
     case DriveKind::MoToFlex:
       return std::make_unique<MotoflexDrive>(chain.params, d.dry_friction_Nm, chain.damping_Nm_s_rad, q0_rad);
-    case DriveKind::Dynamixel: return std::make_unique<DynamixelDrive>(d.dynamixel, dt_s, q0_rad);
-    case DriveKind::DynamixelVoltage: return makeDynamixelServoDrive(d.voltage_servo, dt_s, q0_rad);
-    case DriveKind::Torque: return std::make_unique<FrictionDrive>(d.dry_friction_Nm);
-    case DriveKind::Ideal: break;
+    case DriveKind::Dynamixel:
+      return std::make_unique<DynamixelDrive>(d.dynamixel, dt_s, q0_rad);
+    case DriveKind::DynamixelVoltage:
+      return makeDynamixelServoDrive(d.voltage_servo, dt_s, q0_rad);
+    case DriveKind::Torque:
+      return std::make_unique<FrictionDrive>(d.dry_friction_Nm);
+    case DriveKind::Ideal:
+      break;
   }
   return std::make_unique<IdealServoDrive>(ideal);
 }
@@ -49,8 +53,8 @@ std::unique_ptr<motorgear::Drive> makeDrive(const Joint& j, bool hinge, double d
   }
   if (r.backlash_rad > 0)
     d = std::make_unique<BacklashDrive>(
-        std::move(d), BacklashDrive::Params{r.backlash_rad, r.backlash_drive_inertia_kgm2, BacklashDrive::Encoder::Motor},
-        q0_rad);
+        std::move(d),
+        BacklashDrive::Params{r.backlash_rad, r.backlash_drive_inertia_kgm2, BacklashDrive::Encoder::Motor}, q0_rad);
   return d;
 }
 
@@ -59,7 +63,7 @@ std::vector<CoupledDriveSlot> makeCoupledDrives(const RobotModel& m) {
   for (const MabelLegSpec& s : m.mabel_legs) {
     const motorgear::MabelLegDrive::Params p{s.params, s.kp_mLA, s.kd_mLA, s.kp_mLS, s.kd_mLS};
     out.push_back({std::make_unique<motorgear::MabelLegDrive>(p, m.initial_q[static_cast<size_t>(s.hip)],
-                                                             m.initial_q[static_cast<size_t>(s.knee)]),
+                                                              m.initial_q[static_cast<size_t>(s.knee)]),
                    {s.hip, s.knee},
                    "mabel_leg",
                    s.line});

@@ -27,7 +27,9 @@ Range anyNumber(const char* unit) { return {plausible::kAnyNumber.lo, plausible:
 /// The positive half of a component parameter's magnitude range: a spring constant.
 Range positive(const Range& r) { return {r.lo, r.hi, r.unit}; }
 
-GapsimAttribute text(const char* name, std::string doc) { return {name, AttributeKind::Text, {}, false, {}, std::move(doc)}; }
+GapsimAttribute text(const char* name, std::string doc) {
+  return {name, AttributeKind::Text, {}, false, {}, std::move(doc)};
+}
 GapsimAttribute number(const char* name, const Range& r, const char* doc) {
   return {name, AttributeKind::Number, r, false, {}, doc};
 }
@@ -50,8 +52,8 @@ GapsimAttribute choice(const char* name, std::vector<std::string> choices, const
 GapsimElement leafParam(const char* owner, const char* example_leaf) {
   return {"param",
           std::string("overrides one parameter of the ") + owner + " by its leaf name",
-          {text("name", (std::string("leaf name, e.g. ") + example_leaf +
-                         " (gapsim-cli params ROBOT lists the full names)")),
+          {text("name",
+                (std::string("leaf name, e.g. ") + example_leaf + " (gapsim-cli params ROBOT lists the full names)")),
            number("value", plausible::kAnyNumber, "the value, in the parameter's unit and within its range")},
           {}};
 }
@@ -83,18 +85,19 @@ GapsimElement makeSchema() {
         whole("iterations", kIterations, "QuickStep iterations"),
         whole("iterations_plain", kIterations, "QuickStep iterations of plain runs (default: iterations)"),
         number("min_inertia_kgm2", kInertiaFloor_kgm2, "floor on every body's principal moments (0 = none)"),
-        number("min_inertia_plain_kgm2", kInertiaFloor_kgm2,
-               "the floor of plain runs (default: min_inertia_kgm2)"),
+        number("min_inertia_plain_kgm2", kInertiaFloor_kgm2, "the floor of plain runs (default: min_inertia_kgm2)"),
         number("weld_mass_ratio", plausible::kFraction,
                "movable joints moving less than this fraction of the robot's mass are welded (0 = never)"),
-        number("erp", plausible::kFraction, "error reduction parameter of joints: the fraction of a joint error corrected per step"),
+        number("erp", plausible::kFraction,
+               "error reduction parameter of joints: the fraction of a joint error corrected per step"),
         number("cfm", plausible::kCfm, "constraint force mixing of joints, m/N (rad/(N m) for angular rows)"),
         vec3("gravity_m_s2", plausible::kAcceleration_m_s2, "gravity in the world frame")},
        {}},
       {"contact",
        "contact between the robot and the ground or scene",
        {number("mu", plausible::kFriction, "Coulomb friction coefficient, non-dimensional"),
-        number("soft_erp", plausible::kFraction, "error reduction parameter of contacts: the fraction of a penetration corrected per step"),
+        number("soft_erp", plausible::kFraction,
+               "error reduction parameter of contacts: the fraction of a penetration corrected per step"),
         number("soft_cfm", plausible::kCfm, "constraint force mixing of contacts, m/N"),
         number("slip1", plausible::kCfm, "force-dependent slip along the first friction direction, (m/s)/N"),
         number("slip2", plausible::kCfm, "force-dependent slip along the second friction direction, (m/s)/N"),
@@ -102,7 +105,10 @@ GapsimElement makeSchema() {
         number("surface_layer_m", plausible::kLength_m, "penetration depth left uncorrected"),
         flag("self_collision", "collide the robot's links with each other (default false)")},
        {}},
-      {"ground", "the ground", {choice("type", {"plane", "none"}, "plane: a plane at z = 0 (default); none: no ground")}, {}},
+      {"ground",
+       "the ground",
+       {choice("type", {"plane", "none"}, "plane: a plane at z = 0 (default); none: no ground")},
+       {}},
       {"sensors",
        "what the controller and the log read",
        {},
@@ -218,12 +224,18 @@ void appendRows(std::string& out, const GapsimElement& e, const std::string& pat
 
 std::string GapsimAttribute::accepted() const {
   switch (kind) {
-    case AttributeKind::Text: return "text";
-    case AttributeKind::Flag: return "true or false";
-    case AttributeKind::Choice: return joinNames(choices, " or ");
-    case AttributeKind::Whole: return "a whole number in " + plausible::describe(range);
-    case AttributeKind::Vec3: return "three numbers, each in " + plausible::describe(range);
-    case AttributeKind::Number: break;
+    case AttributeKind::Text:
+      return "text";
+    case AttributeKind::Flag:
+      return "true or false";
+    case AttributeKind::Choice:
+      return joinNames(choices, " or ");
+    case AttributeKind::Whole:
+      return "a whole number in " + plausible::describe(range);
+    case AttributeKind::Vec3:
+      return "three numbers, each in " + plausible::describe(range);
+    case AttributeKind::Number:
+      break;
   }
   // "-" marks a ratio in sim/plausible.h; in words it is no unit at all.
   const Range r{range.lo, range.hi, std::string_view(range.unit) == "-" ? "" : range.unit, range.lo_open, false};
@@ -231,9 +243,7 @@ std::string GapsimAttribute::accepted() const {
   return non_negative ? "0 or a number in " + plausible::describe(r) : plausible::describe(range);
 }
 
-bool GapsimAttribute::accepts(double v) const {
-  return plausible::accepts(range, v) && !(non_negative && v < 0);
-}
+bool GapsimAttribute::accepts(double v) const { return plausible::accepts(range, v) && !(non_negative && v < 0); }
 
 const GapsimAttribute* GapsimElement::attribute(std::string_view n) const {
   for (const GapsimAttribute& a : attributes)

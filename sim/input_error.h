@@ -47,8 +47,7 @@ class InputError : public std::runtime_error {
   const std::string& field() const { return field_; }
 
  private:
-  static std::string format(const std::string& file, int line, const std::string& field,
-                            const std::string& what) {
+  static std::string format(const std::string& file, int line, const std::string& field, const std::string& what) {
     // Command-line values have no file: "--dt: must be > 0".
     std::string s = file;
     if (line > 0) s += ":" + std::to_string(line);

@@ -48,7 +48,10 @@ int LegMirror::indexOf(const std::string& stem) const {
 
 KeyframeController::KeyframeController(std::vector<std::string> stems, std::vector<Keyframe> keyframes,
                                        std::string source, int header_line)
-    : stems_(std::move(stems)), keyframes_(std::move(keyframes)), source_(std::move(source)), header_line_(header_line) {
+    : stems_(std::move(stems)),
+      keyframes_(std::move(keyframes)),
+      source_(std::move(source)),
+      header_line_(header_line) {
   std::set<std::string> seen;
   for (const auto& s : stems_) {
     if (s.empty()) throw InputError(source_, header_line_, "header", "empty joint name");
@@ -63,8 +66,9 @@ KeyframeController::KeyframeController(std::vector<std::string> stems, std::vect
       throw InputError(source_, f.line, "duration_s",
                        where + "duration must be in (0, " + num(kMaxDuration_s) + "] s, got " + num(f.duration_s));
     if (f.q_rad.size() != stems_.size())
-      throw InputError(source_, f.line, "", where + std::to_string(f.q_rad.size()) + " joint values for " +
-                                                std::to_string(stems_.size()) + " joints");
+      throw InputError(
+          source_, f.line, "",
+          where + std::to_string(f.q_rad.size()) + " joint values for " + std::to_string(stems_.size()) + " joints");
     for (std::size_t j = 0; j < f.q_rad.size(); ++j) {
       if (!std::isfinite(f.q_rad[j])) throw InputError(source_, f.line, stems_[j] + "_rad", where + "not finite");
       plausible::check(f.q_rad[j], plausible::kJointTarget, source_, f.line, stems_[j] + "_rad",
@@ -143,7 +147,8 @@ void KeyframeController::checkAgainst(const LegMirror& legs) const {
     if (legs.indexOf(s) < 0) {
       std::string known;
       for (const auto& j : legs.joints) known += (known.empty() ? "" : ", ") + j.stem;
-      throw InputError(source_, header_line_, s + "_rad", "unknown leg joint '" + s + "' (the robot has: " + known + ")");
+      throw InputError(source_, header_line_, s + "_rad",
+                       "unknown leg joint '" + s + "' (the robot has: " + known + ")");
     }
 }
 

@@ -48,9 +48,9 @@ struct LegMirror {
 };
 
 struct Keyframe {
-  double duration_s = 0.0;     ///< d_k, time from the previous keyframe
-  std::vector<double> q_rad;   ///< one value per controller joint (right leg)
-  int line = 0;                ///< line in the file (0 if built in code)
+  double duration_s = 0.0;    ///< d_k, time from the previous keyframe
+  std::vector<double> q_rad;  ///< one value per controller joint (right leg)
+  int line = 0;               ///< line in the file (0 if built in code)
 };
 
 class KeyframeController {

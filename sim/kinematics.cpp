@@ -73,7 +73,8 @@ double lowestZ(const Geometry& g, const Eigen::Isometry3d& T) {
       if (!g.mesh) break;
       double z = std::numeric_limits<double>::infinity();
       for (const auto& t : g.mesh->hull)
-        for (std::uint32_t v : t) z = std::min(z, (T * g.mesh->vertices[v].cast<double>().cwiseProduct(g.mesh_scale)).z());
+        for (std::uint32_t v : t)
+          z = std::min(z, (T * g.mesh->vertices[v].cast<double>().cwiseProduct(g.mesh_scale)).z());
       return z;
     }
   }

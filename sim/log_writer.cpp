@@ -34,8 +34,8 @@ void appendRowText(std::string& out, std::span<const double> values) {
 
 void checkRow(std::span<const double> values, const std::vector<std::string>& columns) {
   if (values.size() != columns.size()) {
-    throw std::invalid_argument("log row has " + std::to_string(values.size()) +
-                                " values for " + std::to_string(columns.size()) + " columns");
+    throw std::invalid_argument("log row has " + std::to_string(values.size()) + " values for " +
+                                std::to_string(columns.size()) + " columns");
   }
   for (std::size_t c = 0; c < values.size(); ++c) {
     if (!std::isfinite(values[c])) {
@@ -56,9 +56,7 @@ void validateLogColumns(const std::vector<std::string>& columns) {
   if (columns.empty()) throw std::invalid_argument("a log needs at least one column");
   std::unordered_set<std::string_view> seen;
   for (const std::string& c : columns) {
-    const auto bad = [&](const char* why) {
-      throw std::invalid_argument("log column '" + c + "': " + why);
-    };
+    const auto bad = [&](const char* why) { throw std::invalid_argument("log column '" + c + "': " + why); };
     if (c.empty()) bad("empty name");
     if (c.find_first_of(",;\"\r\n") != std::string::npos) bad("contains , ; \" or a line break");
     if (c.front() == ' ' || c.front() == '\t' || c.back() == ' ' || c.back() == '\t') {
@@ -105,13 +103,9 @@ void LogWriter::close() {
 
 // ---------------------------------------------------------------- Log
 
-Log::Log(std::vector<std::string> columns) : columns_(std::move(columns)) {
-  validateLogColumns(columns_);
-}
+Log::Log(std::vector<std::string> columns) : columns_(std::move(columns)) { validateLogColumns(columns_); }
 
-Log Log::read(const std::string& path, const CsvReadOptions& opt) {
-  return fromTable(CsvTable::read(path, opt));
-}
+Log Log::read(const std::string& path, const CsvReadOptions& opt) { return fromTable(CsvTable::read(path, opt)); }
 
 Log Log::fromTable(const CsvTable& table) {
   Log log;

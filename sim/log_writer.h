@@ -81,9 +81,7 @@ class Log {
   int columnIndex(std::string_view name) const;
   bool has(std::string_view name) const { return columnIndex(name) >= 0; }
   double at(std::size_t row, std::size_t col) const { return data_[row * columns_.size() + col]; }
-  std::span<const double> row(std::size_t row) const {
-    return {data_.data() + row * columns_.size(), columns_.size()};
-  }
+  std::span<const double> row(std::size_t row) const { return {data_.data() + row * columns_.size(), columns_.size()}; }
   /// A copy of column `name`; std::out_of_range if absent.
   std::vector<double> column(std::string_view name) const;
   /// All values, row-major.

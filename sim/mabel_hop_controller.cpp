@@ -13,12 +13,18 @@ namespace gapsim {
 
 const char* phaseName(MabelHopController::Phase p) {
   switch (p) {
-    case MabelHopController::Phase::I: return "I";
-    case MabelHopController::Phase::II: return "II";
-    case MabelHopController::Phase::III: return "III";
-    case MabelHopController::Phase::IVa: return "IVa";
-    case MabelHopController::Phase::IVb: return "IVb";
-    case MabelHopController::Phase::V: return "V";
+    case MabelHopController::Phase::I:
+      return "I";
+    case MabelHopController::Phase::II:
+      return "II";
+    case MabelHopController::Phase::III:
+      return "III";
+    case MabelHopController::Phase::IVa:
+      return "IVa";
+    case MabelHopController::Phase::IVb:
+      return "IVb";
+    case MabelHopController::Phase::V:
+      return "V";
   }
   return "?";
 }
@@ -44,8 +50,8 @@ MabelHopController::MabelHopController(const Simulation& sim, const Params& p) :
     gamma_LS_[l] = tp.mLS.gamma;
     K_T_LA_[l] = tp.mLA.K_T;
     if (m.mabel_legs[l].hip != hip_[l] || m.mabel_legs[l].knee != knee_[l])
-      throw std::invalid_argument("hop controller: <mabel_leg> " + std::to_string(l) +
-                                  " must drive hip_" + (l ? "R" : "L") + " and knee_" + (l ? "R" : "L"));
+      throw std::invalid_argument("hop controller: <mabel_leg> " + std::to_string(l) + " must drive hip_" +
+                                  (l ? "R" : "L") + " and knee_" + (l ? "R" : "L"));
   }
   if (!(p.T_s > 0)) throw std::invalid_argument("hop controller: T_s must be > 0");
   phi_star_prev_ = (p.mirror ? 1 : -1) * sim.jointAngle_rad(boom_yaw_);
@@ -84,9 +90,12 @@ void MabelHopController::advancePhase(double t, const bool on[2], double phi_h, 
         phase_ = Phase::III;
       break;
     case Phase::III:
-      if (!on[0] && !on[1]) phase_ = Phase::V;
-      else if (!on[0]) phase_ = Phase::IVa;
-      else if (!on[1]) phase_ = Phase::IVb;
+      if (!on[0] && !on[1])
+        phase_ = Phase::V;
+      else if (!on[0])
+        phase_ = Phase::IVa;
+      else if (!on[1])
+        phase_ = Phase::IVb;
       break;
     case Phase::IVa:
       if (!on[1]) phase_ = Phase::V;
@@ -172,8 +181,9 @@ void MabelHopController::update(Simulation& sim) {
     // tau_LA acts on the paper's q_LA; the transmission's q_LA = pi - hip - knee/2 is its mirror.
     const double u_LA =
         std::clamp((p_.mirror ? 1 : -1) * K_T_LA_[l] * tau_LA / gamma_LA_[l], -p_.u_max_mLA_Nm, p_.u_max_mLA_Nm);
-    const double u_LS = std::clamp(p_.Kp_mLS_Nm_rad * (ref[2 * l + 1] - h[2 * l + 1]) - p_.Kd_mLS_Nms_rad * hd[2 * l + 1],
-                                   -p_.u_max_mLS_Nm, p_.u_max_mLS_Nm);
+    const double u_LS =
+        std::clamp(p_.Kp_mLS_Nm_rad * (ref[2 * l + 1] - h[2 * l + 1]) - p_.Kd_mLS_Nms_rad * hd[2 * l + 1],
+                   -p_.u_max_mLS_Nm, p_.u_max_mLS_Nm);
     last_u_[2 * l] = u_LA;
     last_u_[2 * l + 1] = u_LS;
   }
@@ -185,10 +195,14 @@ namespace {
 using H = MabelHopController::Params;
 constexpr double kDeg_rad = M_PI / 180;
 
-#define GAPSIM_HOP_DEG(key, member, what) \
-  {key, "deg", what, [](const H& p) { return p.member / kDeg_rad; }, [](H& p, double v) { p.member = v * kDeg_rad; }}
-#define GAPSIM_HOP(key, unit, member, what) \
-  {key, unit, what, [](const H& p) { return p.member; }, [](H& p, double v) { p.member = v; }}
+#define GAPSIM_HOP_DEG(key, member, what)                                                                             \
+  {                                                                                                                   \
+    key, "deg", what, [](const H& p) { return p.member / kDeg_rad; }, [](H& p, double v) { p.member = v * kDeg_rad; } \
+  }
+#define GAPSIM_HOP(key, unit, member, what)                                                    \
+  {                                                                                            \
+    key, unit, what, [](const H& p) { return p.member; }, [](H& p, double v) { p.member = v; } \
+  }
 
 const std::array<motorgear::Field<H>, 21> kHopFields{{
     GAPSIM_HOP_DEG("delta_LA_deg", delta_LA_rad, "leg angle at touchdown, delta_LA"),
@@ -228,7 +242,8 @@ void MabelHopController::Params::validate(const std::string& source) const {
       throw InputError(source, 0, std::string(f.name), sixDigits(f.get(*this)) + " is not a finite number");
   auto atLeast = [&](const char* key, double v, double lo, bool open) {
     if (open ? v > lo : v >= lo) return;
-    throw InputError(source, 0, key, sixDigits(v) + " is out of range: must be " + (open ? "> " : ">= ") + sixDigits(lo));
+    throw InputError(source, 0, key,
+                     sixDigits(v) + " is out of range: must be " + (open ? "> " : ">= ") + sixDigits(lo));
   };
   atLeast("Kp_LA", Kp_LA_Nm_rad, 0, false);
   atLeast("Kd_LA", Kd_LA_Nms_rad, 0, false);

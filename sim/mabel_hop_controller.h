@@ -52,9 +52,9 @@ class MabelHopController {
     double delta_plus_LS_L_rad = 5.0 * M_PI / 180, delta_plus_LS_R_rad = 5.0 * M_PI / 180;
     double h_Tor0_rad = 8.0 * M_PI / 180;
     double dphi_h_d_rad = -6.9 * M_PI / 180;
-    bool torso_update = true;       ///< eq. (51); false = the nominal controller
-    bool mirror = false;            ///< the other reading of Fig. 2 (see below)
-    double K_Tor = -2.0;            ///< CHOICE (the paper gives no value; found by search, see docs/mabel.md)
+    bool torso_update = true;  ///< eq. (51); false = the nominal controller
+    bool mirror = false;       ///< the other reading of Fig. 2 (see below)
+    double K_Tor = -2.0;       ///< CHOICE (the paper gives no value; found by search, see docs/mabel.md)
     // PD gains (CHOICE): leg angle as a torque on q_LA, leg shape on the motor angle.
     double Kp_LA_Nm_rad = 800, Kd_LA_Nms_rad = 300;
     double Kp_mLS_Nm_rad = 20, Kd_mLS_Nms_rad = 0.3;
@@ -103,7 +103,7 @@ class MabelHopController {
   double gamma_LA_[2], gamma_LS_[2], K_T_LA_[2];
   Phase phase_ = Phase::I;
   double next_t_ = 0;
-  double t_phase_ = 0;          ///< time of entering the current phase
+  double t_phase_ = 0;  ///< time of entering the current phase
   double la_frozen_[2] = {0, 0};
   Diff d_[4], d_phi_v_;
   double h_Tor_;

@@ -17,7 +17,7 @@ std::shared_ptr<RobotModel> hopStartModel(const RobotModel& model, double drop_m
   const int bp = m->jointIndex("boom_pitch"), tp = m->jointIndex("torso_pitch");
   if (bp < 0 || tp < 0) throw std::invalid_argument("a drop start needs the joints boom_pitch and torso_pitch");
   const double R = m->joints[tp].origin.translation().norm();  // pivot to hip: the boom radius
-  m->initial_q[bp] = -std::asin(std::min(1.0, drop_m / R));  // boom_pitch + = hip down
+  m->initial_q[bp] = -std::asin(std::min(1.0, drop_m / R));    // boom_pitch + = hip down
   return m;
 }
 
@@ -63,8 +63,10 @@ class HopTracker : public Controller, public Observer {
     }
     if (fall_time_s) return;
     std::string why;
-    if (sim.fallTime_s()) why = "torso tilt";
-    else if (hip_z < 0.6) why = "hip below 0.6 m";
+    if (sim.fallTime_s())
+      why = "torso tilt";
+    else if (hip_z < 0.6)
+      why = "hip below 0.6 m";
     else
       for (int f = 0; f < static_cast<int>(m_.foot_contacts.size()); ++f)
         if (sim.footContact(f).contact) why = "shin touches the ground";

@@ -20,15 +20,15 @@ namespace gapsim {
 
 struct HopSummary {
   RunSummary run;
-  int touchdowns = 0;            ///< I -> II transitions (hops landed)
-  int hops = 0;                  ///< touchdowns after the first (complete flight cycles)
+  int touchdowns = 0;  ///< I -> II transitions (hops landed)
+  int hops = 0;        ///< touchdowns after the first (complete flight cycles)
   std::optional<double> fall_time_s;
   std::string fall_reason;
-  double period_s = 0;           ///< mean time between touchdowns over the last 10 hops
-  double apex_hip_m = 0;         ///< mean highest hip (torso origin) height per flight, last 10 hops
-  double apex_toe_m = 0;         ///< mean highest clearance of the lower toe per flight, last 10 hops
-  double stance_hip_m = 0;       ///< hip height at the start of the run
-  double speed_m_s = 0;          ///< mean forward speed of the hip along the boom circle, last 10 hops
+  double period_s = 0;      ///< mean time between touchdowns over the last 10 hops
+  double apex_hip_m = 0;    ///< mean highest hip (torso origin) height per flight, last 10 hops
+  double apex_toe_m = 0;    ///< mean highest clearance of the lower toe per flight, last 10 hops
+  double stance_hip_m = 0;  ///< hip height at the start of the run
+  double speed_m_s = 0;     ///< mean forward speed of the hip along the boom circle, last 10 hops
 };
 
 /// A copy of `model` with the boom tilted up so that the hip starts drop_m higher (the hop run

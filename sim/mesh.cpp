@@ -5,6 +5,7 @@
 #include <assimp/material.h>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
+#include <tinyxml2.h>
 
 #include <Eigen/Geometry>
 #include <assimp/Importer.hpp>
@@ -16,8 +17,6 @@
 #include <mutex>
 #include <sstream>
 #include <stdexcept>
-
-#include <tinyxml2.h>
 
 extern "C" {
 #include <libqhull_r/qhull_ra.h>

@@ -22,8 +22,8 @@ std::string numberText(double v) {
 }  // namespace
 
 Motion::Motion(std::vector<std::string> joints, std::vector<double> times_s,
-               std::vector<std::vector<double>> values_rad, std::string source_file,
-               int header_line, std::vector<int> frame_lines)
+               std::vector<std::vector<double>> values_rad, std::string source_file, int header_line,
+               std::vector<int> frame_lines)
     : source_file_(std::move(source_file)),
       header_line_(header_line),
       frame_lines_(std::move(frame_lines)),
@@ -45,8 +45,7 @@ Motion::Motion(std::vector<std::string> joints, std::vector<double> times_s,
   }
   if (values_rad.size() != F) {
     throw InputError(source_file_, header_line_, "",
-                     std::to_string(F) + " frame times but " + std::to_string(values_rad.size()) +
-                         " frames of values");
+                     std::to_string(F) + " frame times but " + std::to_string(values_rad.size()) + " frames of values");
   }
 
   given_rad_.reserve(F * J);
@@ -54,20 +53,17 @@ Motion::Motion(std::vector<std::string> joints, std::vector<double> times_s,
     const int line = frameLine(k);
     if (!std::isfinite(times_s_[k])) {
       throw InputError(source_file_, line, "time_s",
-                       "non-finite time " + numberText(times_s_[k]) + " at frame " +
-                           std::to_string(k));
+                       "non-finite time " + numberText(times_s_[k]) + " at frame " + std::to_string(k));
     }
     if (k > 0 && times_s_[k] < times_s_[k - 1]) {
       throw InputError(source_file_, line, "time_s",
-                       "time goes back: " + numberText(times_s_[k]) + " s at frame " +
-                           std::to_string(k) + " after " + numberText(times_s_[k - 1]) + " s" +
-                           (frameLine(k - 1) > 0 ? " at line " + std::to_string(frameLine(k - 1))
-                                                 : std::string()));
+                       "time goes back: " + numberText(times_s_[k]) + " s at frame " + std::to_string(k) + " after " +
+                           numberText(times_s_[k - 1]) + " s" +
+                           (frameLine(k - 1) > 0 ? " at line " + std::to_string(frameLine(k - 1)) : std::string()));
     }
     if (values_rad[k].size() != J) {
       throw InputError(source_file_, line, "",
-                       "frame " + std::to_string(k) + " has " +
-                           std::to_string(values_rad[k].size()) + " values for " +
+                       "frame " + std::to_string(k) + " has " + std::to_string(values_rad[k].size()) + " values for " +
                            std::to_string(J) + " joints");
     }
     for (std::size_t j = 0; j < J; ++j) {
@@ -120,9 +116,7 @@ Motion::Motion(std::vector<std::string> joints, std::vector<double> times_s,
   }
 }
 
-int Motion::frameLine(std::size_t frame) const {
-  return frame < frame_lines_.size() ? frame_lines_[frame] : 0;
-}
+int Motion::frameLine(std::size_t frame) const { return frame < frame_lines_.size() ? frame_lines_[frame] : 0; }
 
 int Motion::jointIndex(std::string_view name) const {
   const auto it = std::find(joints_.begin(), joints_.end(), name);
@@ -177,8 +171,7 @@ void Motion::sampleAll(double t_s, std::vector<double>& out, MotionCursor& curso
   const std::size_t J = joints_.size();
   out.resize(J);
   if (!(t_s >= times_s_.front())) {
-    std::copy(filled_rad_.begin(), filled_rad_.begin() + static_cast<std::ptrdiff_t>(J),
-              out.begin());
+    std::copy(filled_rad_.begin(), filled_rad_.begin() + static_cast<std::ptrdiff_t>(J), out.begin());
     return;
   }
   const std::size_t k = frameAt(t_s, cursor);
@@ -190,9 +183,9 @@ void Motion::checkJoints(const std::vector<std::string>& known_joints) const {
     if (std::find(known_joints.begin(), known_joints.end(), j) != known_joints.end()) continue;
     std::string list;
     for (const std::string& k : known_joints) list += (list.empty() ? "" : ", ") + k;
-    throw InputError(source_file_, header_line_, j,
-                     "unknown joint '" + j + "' (the robot has: " +
-                         (list.empty() ? std::string("no joints") : list) + ")");
+    throw InputError(
+        source_file_, header_line_, j,
+        "unknown joint '" + j + "' (the robot has: " + (list.empty() ? std::string("no joints") : list) + ")");
   }
 }
 
@@ -201,8 +194,7 @@ std::vector<int> Motion::mapJoints(const std::vector<std::string>& known_joints)
   std::vector<int> map;
   map.reserve(joints_.size());
   for (const std::string& j : joints_) {
-    map.push_back(static_cast<int>(std::find(known_joints.begin(), known_joints.end(), j) -
-                                   known_joints.begin()));
+    map.push_back(static_cast<int>(std::find(known_joints.begin(), known_joints.end(), j) - known_joints.begin()));
   }
   return map;
 }

@@ -37,9 +37,8 @@ class Motion {
   /// only serve error messages. Throws InputError(source_file, line, field, ...) for: no joints,
   /// empty or duplicate joint name, no frames, a row whose size differs from the joint count,
   /// a non-finite or decreasing time, an infinite value, a joint never given a value.
-  Motion(std::vector<std::string> joints, std::vector<double> times_s,
-         std::vector<std::vector<double>> values_rad, std::string source_file = {},
-         int header_line = 0, std::vector<int> frame_lines = {});
+  Motion(std::vector<std::string> joints, std::vector<double> times_s, std::vector<std::vector<double>> values_rad,
+         std::string source_file = {}, int header_line = 0, std::vector<int> frame_lines = {});
 
   const std::string& sourceFile() const { return source_file_; }
 

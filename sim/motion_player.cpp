@@ -3,8 +3,7 @@
 
 namespace gapsim {
 
-MotionPlayer::MotionPlayer(const RobotModel& model, const Motion& motion)
-    : motion_(motion), target_(model.initial_q) {
+MotionPlayer::MotionPlayer(const RobotModel& model, const Motion& motion) : motion_(motion), target_(model.initial_q) {
   std::vector<std::string> names;
   for (const Joint& j : model.joints) names.push_back(j.name);
   map_ = motion.mapJoints(names);

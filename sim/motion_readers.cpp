@@ -35,7 +35,6 @@ std::string_view trimBlanks(std::string_view s) {
   return s;
 }
 
-
 bool endsWith(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
@@ -48,8 +47,8 @@ void checkTarget(double q, const std::string& path, int line, const std::string&
 /// Builds a Motion from a table: `time_col` < 0 means frame k at k * frame_period_s.
 Motion motionFromTable(const CsvTable& table, int time_col, double frame_period_s) {
   const auto& cols = table.columns();
-  const bool is_log = std::any_of(cols.begin(), cols.end(),
-                                  [](const std::string& c) { return endsWith(c, kTargetSuffix); });
+  const bool is_log =
+      std::any_of(cols.begin(), cols.end(), [](const std::string& c) { return endsWith(c, kTargetSuffix); });
   std::vector<std::string> joints;
   std::vector<std::size_t> source_cols;
   for (std::size_t c = 0; c < cols.size(); ++c) {
@@ -77,8 +76,8 @@ Motion motionFromTable(const CsvTable& table, int time_col, double frame_period_
     for (std::size_t b = a + 1; b < joints.size(); ++b) {
       if (joints[a] == joints[b]) {
         throw InputError(table.path(), table.headerLine(), cols[source_cols[b]],
-                         "joint '" + joints[a] + "' is given by two columns ('" +
-                             cols[source_cols[a]] + "' and '" + cols[source_cols[b]] + "')");
+                         "joint '" + joints[a] + "' is given by two columns ('" + cols[source_cols[a]] + "' and '" +
+                             cols[source_cols[b]] + "')");
       }
     }
   }
@@ -89,8 +88,8 @@ Motion motionFromTable(const CsvTable& table, int time_col, double frame_period_
   std::vector<int> lines(F);
   for (std::size_t k = 0; k < F; ++k) {
     lines[k] = table.lineOfRow(k);
-    times[k] = time_col >= 0 ? table.at(k, static_cast<std::size_t>(time_col))
-                             : static_cast<double>(k) * frame_period_s;
+    times[k] =
+        time_col >= 0 ? table.at(k, static_cast<std::size_t>(time_col)) : static_cast<double>(k) * frame_period_s;
     plausible::check(times[k], plausible::kMotionTime_s, table.path(), lines[k],
                      time_col >= 0 ? cols[static_cast<std::size_t>(time_col)] : "time_s", "time");
     for (std::size_t j = 0; j < joints.size(); ++j) {
@@ -98,8 +97,8 @@ Motion motionFromTable(const CsvTable& table, int time_col, double frame_period_
       checkTarget(values[k][j], table.path(), lines[k], cols[source_cols[j]]);
     }
   }
-  return Motion(std::move(joints), std::move(times), std::move(values), table.path(),
-                table.headerLine(), std::move(lines));
+  return Motion(std::move(joints), std::move(times), std::move(values), table.path(), table.headerLine(),
+                std::move(lines));
 }
 
 /// "MM:SS:mmm" -> seconds; false if malformed.
@@ -174,8 +173,7 @@ Motion readMotionCsv(const std::string& path) {
 Motion readJointTable(const std::string& path, double frame_period_s) {
   if (!(std::isfinite(frame_period_s) && frame_period_s > 0.0)) {
     throw InputError(path, 0, "frame_period_s",
-                     "frame period must be a positive number of seconds, got " +
-                         numberText(frame_period_s));
+                     "frame period must be a positive number of seconds, got " + numberText(frame_period_s));
   }
   plausible::check(frame_period_s, plausible::kFramePeriod_s, path, 0, "frame_period_s", "frame period");
   CsvReadOptions opt;
@@ -221,16 +219,14 @@ Motion readWebotsMotion(const std::string& path) {
                          "'#WEBOTS_MOTION,V1.0,'");
       }
       if (cells.size() < 2 || trimBlanks(cells[1]) != "V1.0") {
-        throw InputError(path, line_no, "version",
-                         "unsupported version '" +
-                             std::string(cells.size() < 2 ? "" : trimBlanks(cells[1])) +
-                             "' (expected V1.0)");
+        throw InputError(
+            path, line_no, "version",
+            "unsupported version '" + std::string(cells.size() < 2 ? "" : trimBlanks(cells[1])) + "' (expected V1.0)");
       }
       for (std::size_t c = 2; c < cells.size(); ++c) {
         const std::string_view name = trimBlanks(cells[c]);
         if (name.empty()) {
-          throw InputError(path, line_no, "",
-                           "empty joint name (column " + std::to_string(c + 1) + ")");
+          throw InputError(path, line_no, "", "empty joint name (column " + std::to_string(c + 1) + ")");
         }
         joints.emplace_back(name);
       }
@@ -240,24 +236,20 @@ Motion readWebotsMotion(const std::string& path) {
 
     if (cells.size() != joints.size() + 2) {
       throw InputError(path, line_no,
-                       cells.size() < joints.size() + 2 && cells.size() >= 2
-                           ? joints[cells.size() - 2]
-                           : std::string(),
-                       "expected time, pose name and " + std::to_string(joints.size()) +
-                           " values, got " + std::to_string(cells.size()) + " cells");
+                       cells.size() < joints.size() + 2 && cells.size() >= 2 ? joints[cells.size() - 2] : std::string(),
+                       "expected time, pose name and " + std::to_string(joints.size()) + " values, got " +
+                           std::to_string(cells.size()) + " cells");
     }
     double t_s = 0.0;
     if (!parseWebotsTime(cells[0], t_s)) {
       throw InputError(path, line_no, "time",
-                       "bad time '" + std::string(trimBlanks(cells[0])) +
-                           "' (expected MM:SS:mmm, e.g. 00:01:250)");
+                       "bad time '" + std::string(trimBlanks(cells[0])) + "' (expected MM:SS:mmm, e.g. 00:01:250)");
     }
     plausible::check(t_s, plausible::kMotionTime_s, path, line_no, "time", "time");
     if (!times.empty() && t_s < times.back()) {
       throw InputError(path, line_no, "time",
-                       "time " + numberText(t_s) + " s at line " + std::to_string(line_no) +
-                           " goes back from " + numberText(times.back()) + " s at line " +
-                           std::to_string(lines.back()));
+                       "time " + numberText(t_s) + " s at line " + std::to_string(line_no) + " goes back from " +
+                           numberText(times.back()) + " s at line " + std::to_string(lines.back()));
     }
     std::vector<double> row(joints.size());
     for (std::size_t j = 0; j < joints.size(); ++j) {
@@ -268,9 +260,9 @@ Motion readWebotsMotion(const std::string& path) {
       }
       const CsvNumberStatus st = parseCsvNumber(cell, row[j]);
       if (st != CsvNumberStatus::Ok) {
-        throw InputError(path, line_no, joints[j],
-                         st == CsvNumberStatus::Empty ? "empty value (write '*' for not given)"
-                                                      : csvNumberError(st, cell));
+        throw InputError(
+            path, line_no, joints[j],
+            st == CsvNumberStatus::Empty ? "empty value (write '*' for not given)" : csvNumberError(st, cell));
       }
       checkTarget(row[j], path, line_no, joints[j]);
     }
@@ -281,8 +273,7 @@ Motion readWebotsMotion(const std::string& path) {
   if (header_line == 0)
     throw InputError(path, 1, "header", "empty file: no #WEBOTS_MOTION header (only blank or comment lines)");
   if (times.empty()) throw InputError(path, header_line, "", "no poses after the header");
-  return Motion(std::move(joints), std::move(times), std::move(values), path, header_line,
-                std::move(lines));
+  return Motion(std::move(joints), std::move(times), std::move(values), path, header_line, std::move(lines));
 }
 
 Motion loadMotion(const std::string& path, std::optional<double> frame_period_s) {
@@ -305,8 +296,7 @@ Motion loadMotion(const std::string& path, std::optional<double> frame_period_s)
   }
   if (webots) {
     if (frame_period_s) {
-      throw InputError(path, 0, "frame_period_s",
-                       "a Webots .motion file carries its own times: give no frame period");
+      throw InputError(path, 0, "frame_period_s", "a Webots .motion file carries its own times: give no frame period");
     }
     return readWebotsMotion(path);
   }

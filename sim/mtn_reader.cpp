@@ -115,8 +115,8 @@ MotorMap MotorMap::read(const std::string& path) {
       continue;
     }
     if (cells.size() != header.size())
-      throw InputError(path, line, "", "expected " + std::to_string(header.size()) + " cells, got " +
-                                           std::to_string(cells.size()));
+      throw InputError(path, line, "",
+                       "expected " + std::to_string(header.size()) + " cells, got " + std::to_string(cells.size()));
     MotorMapEntry e;
     e.joint = cells[c_joint];
     if (e.joint.empty()) throw InputError(path, line, "urdf_joint", "empty joint name");
@@ -168,8 +168,9 @@ MtnFile MtnFile::read(const std::string& path) {
     const std::string t = trim(lines[li]);
     if (t.empty()) continue;
     if (t == "page_begin") {
-      if (page) throw InputError(path, line, "page_begin", "page begun at line " + std::to_string(page->line) +
-                                                               " has no page_end");
+      if (page)
+        throw InputError(path, line, "page_begin",
+                         "page begun at line " + std::to_string(page->line) + " has no page_end");
       f.pages.emplace_back();
       page = &f.pages.back();
       page->number = static_cast<int>(f.pages.size());
@@ -200,16 +201,18 @@ MtnFile MtnFile::read(const std::string& path) {
     } else if (key == "play_param") {
       const auto w = splitWords(value);
       if (w.size() != 5)
-        throw InputError(path, line, "play_param", "expected 5 values (next exit repeat speed_rate "
-                                                   "ctrl_inertial_force), got " + std::to_string(w.size()));
+        throw InputError(path, line, "play_param",
+                         "expected 5 values (next exit repeat speed_rate "
+                         "ctrl_inertial_force), got " +
+                             std::to_string(w.size()));
       if (!parseDouble(w[3], page->speed_rate) || !(page->speed_rate > 0))
         throw InputError(path, line, "play_param", "speed_rate must be a number > 0, got '" + w[3] + "'");
       seen_play_param = true;
     } else if (key == "step") {
       const auto w = splitWords(value);
       if (w.size() != kIds + 2)
-        throw InputError(path, line, "step", "expected 26 ticks + pause + time = 28 values, got " +
-                                                 std::to_string(w.size()));
+        throw InputError(path, line, "step",
+                         "expected 26 ticks + pause + time = 28 values, got " + std::to_string(w.size()));
       MtnStep s;
       s.line = line;
       s.ticks.resize(kIds);
@@ -247,13 +250,12 @@ const MtnPage& MtnFile::page(const std::string& name) const {
   for (const MtnPage& p : pages)
     if (!name.empty() && p.name == name) return p;
   int number = 0;
-  if (parseInt(name, number) && number >= 1 && number <= static_cast<int>(pages.size()))
-    return pages[number - 1];
+  if (parseInt(name, number) && number >= 1 && number <= static_cast<int>(pages.size())) return pages[number - 1];
   std::string list;
   for (const MtnPage& p : pages)
     if (!p.name.empty()) list += (list.empty() ? "" : ", ") + p.name + " (" + std::to_string(p.number) + ")";
-  throw InputError(path, 0, "page", "no page named '" + name + "' (pages: " +
-                                        (list.empty() ? std::string("none named") : list) + ")");
+  throw InputError(path, 0, "page",
+                   "no page named '" + name + "' (pages: " + (list.empty() ? std::string("none named") : list) + ")");
 }
 
 Motion mtnPageMotion(const MtnFile& file, const std::string& page_name, const MotorMap& map,

@@ -32,7 +32,7 @@ struct MotorMapEntry {
   std::string joint;
   int dynamixel_id = 0;  ///< 1-based, as on the bus and as the index in a `.mtn` step line
   double offset_rad = 0.0;
-  bool swap = false;     ///< direction reversed (s = -1)
+  bool swap = false;  ///< direction reversed (s = -1)
 };
 
 /// Dynamixel id -> joint table.
@@ -63,7 +63,7 @@ struct MtnPage {
   int number = 0;  ///< 1-based position in the file
   std::string name;
   double speed_rate = 1.0;
-  int line = 0;    ///< line of `page_begin`
+  int line = 0;  ///< line of `page_begin`
   std::vector<MtnStep> steps;
 };
 

@@ -48,8 +48,10 @@ void onOdeMessage(int num, const char* msg, va_list ap) {
   t_last_message = formatOde(msg, ap);
   std::fflush(stderr);
   std::fflush(stdout);
-  if (num) std::fprintf(stderr, "\nODE Message %d: %s\n", num, t_last_message.c_str());
-  else std::fprintf(stderr, "\nODE Message: %s\n", t_last_message.c_str());
+  if (num)
+    std::fprintf(stderr, "\nODE Message %d: %s\n", num, t_last_message.c_str());
+  else
+    std::fprintf(stderr, "\nODE Message: %s\n", t_last_message.c_str());
   std::fflush(stderr);
 }
 
@@ -109,7 +111,8 @@ void ensureOdeInitialized() {
   std::call_once(once, [] {
     if (!dInitODE2(0)) throw std::runtime_error("ODE initialisation (dInitODE2) failed");
     if (!dCheckConfiguration("ODE_double_precision"))
-      throw std::runtime_error("this ODE library is not built in double precision; gapsim needs libode-dev's double build");
+      throw std::runtime_error(
+          "this ODE library is not built in double precision; gapsim needs libode-dev's double build");
     dSetErrorHandler(&onOdeError);
     dSetDebugHandler(&onOdeDebug);
     dSetMessageHandler(&onOdeMessage);

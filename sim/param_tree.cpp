@@ -86,17 +86,20 @@ const std::array<Field<Link>, 4> kLinkFields{{
        l.inertial.inertia_kgm2 *= v / l.inertial.mass_kg;
        l.inertial.mass_kg = v;
      }},
-    {"com_x", "m", "centre of mass x in the link frame", [](const Link& l) { return l.inertial.origin.translation().x(); },
+    {"com_x", "m", "centre of mass x in the link frame",
+     [](const Link& l) { return l.inertial.origin.translation().x(); },
      [](Link& l, double v) {
        require(std::isfinite(v), "com_x must be finite");
        l.inertial.origin.translation().x() = v;
      }},
-    {"com_y", "m", "centre of mass y in the link frame", [](const Link& l) { return l.inertial.origin.translation().y(); },
+    {"com_y", "m", "centre of mass y in the link frame",
+     [](const Link& l) { return l.inertial.origin.translation().y(); },
      [](Link& l, double v) {
        require(std::isfinite(v), "com_y must be finite");
        l.inertial.origin.translation().y() = v;
      }},
-    {"com_z", "m", "centre of mass z in the link frame", [](const Link& l) { return l.inertial.origin.translation().z(); },
+    {"com_z", "m", "centre of mass z in the link frame",
+     [](const Link& l) { return l.inertial.origin.translation().z(); },
      [](Link& l, double v) {
        require(std::isfinite(v), "com_z must be finite");
        l.inertial.origin.translation().z() = v;
@@ -136,7 +139,8 @@ const std::array<Field<SolverSettings>, 2> kSolverPlainFields{{
     {"iterations_plain", "-", "QuickStep iterations per step of plain runs (--plain: ideal servos, rigid links)",
      [](const SolverSettings& s) { return static_cast<double>(s.plain_iterations.value_or(s.iterations)); },
      [](SolverSettings& s, double v) { s.plain_iterations = wholeIterations(v); }},
-    {"min_inertia_plain", "kg*m^2", "the inertia floor of plain runs (--plain: ideal servos, rigid links; docs/solver.md)",
+    {"min_inertia_plain", "kg*m^2",
+     "the inertia floor of plain runs (--plain: ideal servos, rigid links; docs/solver.md)",
      [](const SolverSettings& s) { return s.plain_min_inertia_kgm2.value_or(s.min_inertia_kgm2); },
      [](SolverSettings& s, double v) { s.plain_min_inertia_kgm2 = inertiaFloor(v); }},
 }};
@@ -266,8 +270,10 @@ std::vector<std::pair<std::string, std::vector<int>>> jointGroups(const RobotMod
     const Joint& j = m.joints[ji];
     if (!addressable(j) || j.drive.group.empty()) continue;
     auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == j.drive.group; });
-    if (it == groups.end()) groups.push_back({j.drive.group, {ji}});
-    else it->second.push_back(ji);
+    if (it == groups.end())
+      groups.push_back({j.drive.group, {ji}});
+    else
+      it->second.push_back(ji);
   }
   return groups;
 }
@@ -299,8 +305,10 @@ std::vector<std::pair<std::string, std::vector<int>>> softGroups(const RobotMode
     const std::string& g = m.soft_links[si].group;
     if (g.empty()) continue;
     auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& e) { return e.first == g; });
-    if (it == groups.end()) groups.push_back({g, {si}});
-    else it->second.push_back(si);
+    if (it == groups.end())
+      groups.push_back({g, {si}});
+    else
+      it->second.push_back(si);
   }
   return groups;
 }
@@ -335,9 +343,7 @@ ParamSubtree paramsSubtree(std::string prefix, Object object) {
   ParamSubtree t;
   t.prefix = std::move(prefix);
   t.leaves = Params::paramInfo();
-  t.get = [object](const RobotModel& m, const std::string& leaf) {
-    return object(m).get(leaf);
-  };
+  t.get = [object](const RobotModel& m, const std::string& leaf) { return object(m).get(leaf); };
   t.set = [object](RobotModel& m, const std::string& leaf, double v) {
     Params copy = object(m);
     copy.set(leaf, v);
@@ -354,7 +360,8 @@ void addJoints(const RobotModel& m, std::vector<ParamSubtree>& tree) {
   }
   for (const auto& [group, members] : softGroups(m)) tree.push_back(softSubtree(group, members, true));
   for (int ji = 0; ji < static_cast<int>(m.joints.size()); ++ji)
-    if (addressable(m.joints[ji])) tree.push_back(jointSubtree(m.joints[ji].name, {ji}, jointLeaves(m.joints[ji]), true));
+    if (addressable(m.joints[ji]))
+      tree.push_back(jointSubtree(m.joints[ji].name, {ji}, jointLeaves(m.joints[ji]), true));
   for (int si = 0; si < static_cast<int>(m.soft_links.size()); ++si)
     tree.push_back(softSubtree(m.links[m.soft_links[si].link].name + "/soft", {si}, true));
 }
@@ -363,20 +370,19 @@ void addLinksAndMabel(const RobotModel& m, std::vector<ParamSubtree>& tree) {
   const std::string link_form = "link/<link with an inertial>/{mass,com_x,com_y,com_z}";
   for (std::size_t li = 0; li < m.links.size(); ++li)
     if (m.links[li].has_inertial)
-      tree.push_back(tableSubtree("link/" + m.links[li].name, kLinkFields,
-                                  [li](auto& r) -> auto& { return r.links[li]; }, "link", link_form));
+      tree.push_back(tableSubtree(
+          "link/" + m.links[li].name, kLinkFields, [li](auto& r) -> auto& { return r.links[li]; }, "link", link_form));
   for (std::size_t i = 0; i < m.mabel_legs.size(); ++i)
     tree.push_back(paramsSubtree<motorgear::MabelTransmission::Params>(
         m.mabel_legs[i].name, [i](auto& r) -> auto& { return r.mabel_legs[i].params; }));
   for (std::size_t i = 0; i < m.compliant_grounds.size(); ++i)
     tree.push_back(paramsSubtree<motorgear::CompliantGround::Params>(
-        m.compliant_grounds[i].name,
-        [i](auto& r) -> auto& { return r.compliant_grounds[i].params; }));
+        m.compliant_grounds[i].name, [i](auto& r) -> auto& { return r.compliant_grounds[i].params; }));
 }
 
 void addWorld(const RobotModel& m, std::vector<ParamSubtree>& tree) {
-  tree.push_back(tableSubtree("contact", kContactFields, [](auto& r) -> auto& { return r.contact; },
-                              "contact", "contact/mu"));
+  tree.push_back(tableSubtree(
+      "contact", kContactFields, [](auto& r) -> auto& { return r.contact; }, "contact", "contact/mu"));
   auto solver = [](auto& r) -> auto& { return r.solver; };
   ParamSubtree s = tableSubtree("solver", kSolverFields, solver, "solver",
                                 "solver/{iterations,iterations_plain,min_inertia,min_inertia_plain}");
@@ -398,9 +404,9 @@ void addWorld(const RobotModel& m, std::vector<ParamSubtree>& tree) {
   };
   tree.push_back(std::move(s));
   for (std::size_t b = 0; b < m.scene_boxes.size(); ++b)
-    tree.push_back(tableSubtree("scene/" + m.scene_boxes[b].name, kSceneFields,
-                                [b](auto& r) -> auto& { return r.scene_boxes[b]; }, "scene",
-                                "scene/<box>/{x,y,z}"));
+    tree.push_back(tableSubtree(
+        "scene/" + m.scene_boxes[b].name, kSceneFields, [b](auto& r) -> auto& { return r.scene_boxes[b]; }, "scene",
+        "scene/<box>/{x,y,z}"));
 }
 
 /// `*` and `*/soft`: every joint (soft link) that has the leaf. Not listed: they repeat names.

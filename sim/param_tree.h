@@ -27,9 +27,9 @@
 namespace gapsim {
 
 struct ParamSubtree {
-  std::string prefix;                            ///< "LKneePitch", "legs/typeA", "link/Torso", "solver"
-  std::vector<motorgear::ParamInfo> leaves;      ///< listed (listParameters) and settable
-  std::vector<motorgear::ParamInfo> unlisted;    ///< settable only: wildcards, options the file leaves unset
+  std::string prefix;                          ///< "LKneePitch", "legs/typeA", "link/Torso", "solver"
+  std::vector<motorgear::ParamInfo> leaves;    ///< listed (listParameters) and settable
+  std::vector<motorgear::ParamInfo> unlisted;  ///< settable only: wildcards, options the file leaves unset
   /// The leaf's value (of the subtree's first object for a group).
   std::function<double(const RobotModel&, const std::string& leaf)> get;
   /// Sets the leaf on every object of the subtree and validates each; all or nothing. Throws

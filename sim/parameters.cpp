@@ -27,7 +27,8 @@ std::optional<std::string> parameterUnit(const RobotModel& m, const std::string&
 
 void checkParameterValue(const RobotModel& m, const std::string& name, double value, const std::string& file, int line,
                          const std::string& what) {
-  if (const auto unit = parameterUnit(m, name)) plausible::check(value, plausible::parameterRange(*unit), file, line, name, what);
+  if (const auto unit = parameterUnit(m, name))
+    plausible::check(value, plausible::parameterRange(*unit), file, line, name, what);
 }
 
 void setInputParameter(RobotModel& m, const std::string& name, double value, const std::string& file, int line) {

@@ -36,8 +36,7 @@ std::vector<ParameterEntry> listParameters(const RobotModel& model);
 /// Sets `name` on every joint or soft link it addresses and re-validates what changed. Throws
 /// InputError(file, line, name, ...) for an unknown name or an invalid value; file and line only
 /// serve the message.
-void setParameter(RobotModel& model, const std::string& name, double value, const std::string& file = "",
-                  int line = 0);
+void setParameter(RobotModel& model, const std::string& name, double value, const std::string& file = "", int line = 0);
 
 /// Refuses, with InputError(file, line, name, ...), a value outside the plausible range of the
 /// parameter's unit (sim/plausible.h: e.g. 1e-320 V s/rad as a back-EMF constant, a 1e6 m COM).
@@ -54,7 +53,8 @@ void setInputParameter(RobotModel& model, const std::string& name, double value,
 /// Parses "name=value" (the command line's --set) and applies it with setInputParameter.
 void setParameterAssignment(RobotModel& model, const std::string& assignment);
 
-/// Applies a parameter file (setInputParameter per line); on an error (InputError with file, line, name) the model is unchanged.
+/// Applies a parameter file (setInputParameter per line); on an error (InputError with file, line, name) the model is
+/// unchanged.
 void loadParameterFile(RobotModel& model, const std::string& path);
 
 /// Writes every parameter (listParameters) as a parameter file.

@@ -47,12 +47,12 @@ Range parameterRange(std::string_view unit) {
       {"N m/rad", {1e-9, 1e12, "N m/rad", false, true}},      // stiffness, kp (gear D_g 1e6)
       {"N m/rad^3", {1e-9, 1e12, "N m/rad^3", false, true}},
       {"N m (s/rad)^0.5", {1e-9, 1e12, "N m (s/rad)^0.5", false, true}},
-      {"N m", {1e-9, 1e9, "N m", false, true}},               // torques, friction, clamps
-      {"kg m^2", {1e-15, 1e6, "kg m^2", false, true}},        // rotor and gear inertias
+      {"N m", {1e-9, 1e9, "N m", false, true}},         // torques, friction, clamps
+      {"kg m^2", {1e-15, 1e6, "kg m^2", false, true}},  // rotor and gear inertias
       {"kg", {kMass_kg.lo, kMass_kg.hi, "kg", false, true}},
       {"m", kPosition_m},
       {"m/s", {1e-9, 1e6, "m/s", false, true}},
-      {"rad", {1e-12, 1e3, "rad", false, true}},              // hull length (Nao 1.3e-5)
+      {"rad", {1e-12, 1e3, "rad", false, true}},  // hull length (Nao 1.3e-5)
       {"rad/s", {1e-9, 1e6, "rad/s", false, true}},
       {"s", {1e-9, 1e6, "s", false, true}},
       {"s/m", {1e-9, 1e6, "s/m", false, true}},
@@ -61,9 +61,9 @@ Range parameterRange(std::string_view unit) {
       {"V", {1e-6, 1e6, "V", false, true}},
       {"V/rad", {1e-9, 1e9, "V/rad", false, true}},
       {"V/(rad s)", {1e-9, 1e9, "V/(rad s)", false, true}},
-      {"N/m^n", {1e-6, 1e12, "N/m^n", false, true}},          // Hunt-Crossley ground stiffness
+      {"N/m^n", {1e-6, 1e12, "N/m^n", false, true}},  // Hunt-Crossley ground stiffness
       {"N s/m^(n+1)", {1e-6, 1e12, "N s/m^(n+1)", false, true}},
-      {"-", {1e-9, 1e6, "", false, true}},                    // ratios, exponents, counts, switches
+      {"-", {1e-9, 1e6, "", false, true}},  // ratios, exponents, counts, switches
   };
   const auto it = table.find(normalisedUnit(unit));
   return it != table.end() ? it->second : kAnyNumber;
@@ -86,9 +86,9 @@ std::string describe(const Range& r) {
 void check(double v, const Range& r, const std::string& file, int line, const std::string& field,
            const std::string& what) {
   if (accepts(r, v)) return;
-  throw InputError(file, line, field,
-                   (what.empty() ? std::string() : what + " ") + valueText(v) + " is outside the accepted range " +
-                       describe(r));
+  throw InputError(
+      file, line, field,
+      (what.empty() ? std::string() : what + " ") + valueText(v) + " is outside the accepted range " + describe(r));
 }
 
 }  // namespace gapsim::plausible

@@ -31,26 +31,26 @@ struct Range {
 };
 
 // --- robot files (URDF and <gapsim>) ---
-inline constexpr Range kPosition_m{-1e3, 1e3, "m"};             ///< origins, COMs, poses, toe points
-inline constexpr Range kAngle_rad{-1e3, 1e3, "rad"};            ///< rpy of origins and sensors
-inline constexpr Range kSize_m{0, 1e3, "m", true};              ///< box sizes, radii
-inline constexpr Range kLength_m{0, 1e3, "m"};                  ///< cylinder and capsule lengths
+inline constexpr Range kPosition_m{-1e3, 1e3, "m"};   ///< origins, COMs, poses, toe points
+inline constexpr Range kAngle_rad{-1e3, 1e3, "rad"};  ///< rpy of origins and sensors
+inline constexpr Range kSize_m{0, 1e3, "m", true};    ///< box sizes, radii
+inline constexpr Range kLength_m{0, 1e3, "m"};        ///< cylinder and capsule lengths
 /// Link masses: from a picogram (CAD exports give sensor frames micrograms) to 1000 t. Not
 /// (0, 1e6]: a subnormal mass passes ODE's mass check and its inverse overflows in the step.
 inline constexpr Range kMass_kg{1e-12, 1e6, "kg"};
 /// Principal moments of inertia (the tensor's eigenvalues; each element is bounded by the upper
 /// limit too): a picogram point 10 nm from its axis has 1e-28 kg m^2.
 inline constexpr Range kInertia_kgm2{1e-28, 1e6, "kg m^2"};
-inline constexpr Range kInertiaElement_kgm2{1e-300, 1e6, "kg m^2", false, true};  ///< ixx .. iyz as read
+inline constexpr Range kInertiaElement_kgm2{1e-300, 1e6, "kg m^2", false, true};    ///< ixx .. iyz as read
 inline constexpr Range kJointPosition{-1e3, 1e3, "rad (m for a prismatic joint)"};  ///< limits, initial pose
 inline constexpr Range kEffort{0, 1e9, "N m (N for a prismatic joint)"};            ///< limit@effort, fmax
 inline constexpr Range kJointSpeed{0, 1e6, "rad/s (m/s for a prismatic joint)"};    ///< limit@velocity
-inline constexpr Range kMimicFactor{-1e3, 1e3, "-"};            ///< mimic multiplier
-inline constexpr Range kFraction{0, 1, "-"};                    ///< ERP
-inline constexpr Range kCfm{0, 1e3, "-"};                       ///< CFM (m/N, rad/(N m))
-inline constexpr Range kAcceleration_m_s2{-1e3, 1e3, "m/s^2"};  ///< gravity components
-inline constexpr Range kFriction{0, 1e6, "-"};                  ///< Coulomb mu
-inline constexpr Range kGain_1_s{0, 1e6, "1/s", true};          ///< ideal servo gain
+inline constexpr Range kMimicFactor{-1e3, 1e3, "-"};                                ///< mimic multiplier
+inline constexpr Range kFraction{0, 1, "-"};                                        ///< ERP
+inline constexpr Range kCfm{0, 1e3, "-"};                                           ///< CFM (m/N, rad/(N m))
+inline constexpr Range kAcceleration_m_s2{-1e3, 1e3, "m/s^2"};                      ///< gravity components
+inline constexpr Range kFriction{0, 1e6, "-"};                                      ///< Coulomb mu
+inline constexpr Range kGain_1_s{0, 1e6, "1/s", true};                              ///< ideal servo gain
 /// Any number of a robot file that has no range of its own: 0, or a magnitude in this range
 /// (it catches the overflowing and the subnormal).
 inline constexpr Range kAnyNumber{1e-300, 1e12, "", false, true};
@@ -62,7 +62,7 @@ inline constexpr Range kFramePeriod_s{1e-6, 1e3, "s"};
 
 // --- runs (command line, scenario sets, robot file's solver) ---
 inline constexpr Range kDuration_s{0, 1e6, "s", true};  ///< 11.6 days of simulated time
-inline constexpr Range kTimeStep_s{1e-6, 0.1, "s"};      ///< the physics step dt
+inline constexpr Range kTimeStep_s{1e-6, 0.1, "s"};     ///< the physics step dt
 inline constexpr Range kLogPeriod_s{1e-6, 1e6, "s"};
 
 /// The range of a component parameter with this unit (ParamInfo::unit, "N*m" and "N m" alike):

@@ -20,7 +20,8 @@ std::string num(double v) {
 /// |v| finite and within [lo, hi], else InputError naming the option and the range.
 void inRange(double v, double lo, double hi, const std::string& option, const std::string& unit) {
   if (!(v >= lo && v <= hi))
-    throw InputError("", 0, option, "'" + num(v) + "' is outside the accepted range [" + num(lo) + ", " + num(hi) + "] " + unit);
+    throw InputError("", 0, option,
+                     "'" + num(v) + "' is outside the accepted range [" + num(lo) + ", " + num(hi) + "] " + unit);
 }
 
 double parseNumber(const std::string& t, const std::string& option, const std::string& item) {

@@ -33,11 +33,10 @@
 ///                      ago (whole log samples; the first value held before): the latency of a
 ///                      robot's log, not of its joint controllers (applyRealityToLog).
 
+#include <Eigen/Geometry>
 #include <cstdint>
 #include <map>
 #include <string>
-
-#include <Eigen/Geometry>
 
 #include "sim/log_writer.h"
 #include "sim/robot_model.h"

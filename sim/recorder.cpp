@@ -49,12 +49,13 @@ std::vector<ProbeColumn> allProbes(const RobotModel& m) {
   for (const SoftLink& s : m.soft_links)
     for (int k = 1; k < s.segments; ++k, ++soft)
       for (int axis : {1, 2})
-        out.push_back({m.links[s.link].name + "/soft" + std::to_string(k) + "/alpha" + std::to_string(axis) + "_rad", -1,
-                       -1, soft, axis});
+        out.push_back({m.links[s.link].name + "/soft" + std::to_string(k) + "/alpha" + std::to_string(axis) + "_rad",
+                       -1, -1, soft, axis});
   const auto leg_probes = motorgear::MabelTransmission::Probes::names();
   for (size_t l = 0; l < m.mabel_legs.size(); ++l)
     for (size_t p = 0; p < leg_probes.size(); ++p)
-      out.push_back({m.mabel_legs[l].name + "/" + leg_probes[p], -1, static_cast<int>(p), -1, 0, static_cast<int>(l), -1});
+      out.push_back(
+          {m.mabel_legs[l].name + "/" + leg_probes[p], -1, static_cast<int>(p), -1, 0, static_cast<int>(l), -1});
   int toe = 0;
   for (const CompliantGroundSpec& g : m.compliant_grounds)
     for (const ToePoint& t : g.toes) {
@@ -111,8 +112,8 @@ void Recorder::sample(const Simulation& sim, std::vector<double>& row) const {
   const ImuReading r = sim.imu();
   const int imu_link = m.imus.empty() ? m.root_link : m.imus.front().link;
   const Eigen::Vector3d p = sim.linkPose(imu_link).translation();
-  for (double v : {r.pitch_rad, r.roll_rad, r.tilt_rad, r.gyro_rad_s.x(), r.gyro_rad_s.y(), r.gyro_rad_s.z(), p.x(),
-                   p.y(), p.z()})
+  for (double v :
+       {r.pitch_rad, r.roll_rad, r.tilt_rad, r.gyro_rad_s.x(), r.gyro_rad_s.y(), r.gyro_rad_s.z(), p.x(), p.y(), p.z()})
     row[k++] = v;
   const Eigen::Vector3d c = sim.com_m();
   row[k++] = c.x();

@@ -34,12 +34,12 @@ class Recorder {
   std::vector<int> joints_;
   std::string imu_;
   struct Probe {
-    int joint = -1;      ///< MoToFlex probe of this joint, or
-    int probe = -1;      ///< index into JointDrivetrain::Probes::names()
-    int soft = -1;       ///< soft joint index
-    int axis = 0;        ///< 1 or 2
-    int leg = -1;        ///< MABEL transmission probe of this leg (index into MabelTransmission::Probes::names())
-    int toe = -1;        ///< compliant-ground toe (probe 0 normal_N, 1 penetration_m)
+    int joint = -1;  ///< MoToFlex probe of this joint, or
+    int probe = -1;  ///< index into JointDrivetrain::Probes::names()
+    int soft = -1;   ///< soft joint index
+    int axis = 0;    ///< 1 or 2
+    int leg = -1;    ///< MABEL transmission probe of this leg (index into MabelTransmission::Probes::names())
+    int toe = -1;    ///< compliant-ground toe (probe 0 normal_N, 1 penetration_m)
   };
   std::vector<Probe> probes_;
 };

@@ -44,7 +44,9 @@ const std::vector<TaskSource>& sources() {
        {{"wall", {0.05, 0.5, 0.5}, Eigen::Isometry3d(Eigen::Translation3d(-0.112, 0.0, 0.3))}},
        0.5,
        "leaning back against a wall (the real lean-to-stand start pose)",
-       0.0, true, false},
+       0.0,
+       true,
+       false},
       // constructChairWorld; data/sdf/chair.urdf: a 0.15 x 0.01 x 0.15 m plate, centre
       // (0, 0.100, -0.045) Y-up = a seat 0.15 x 0.15 m, top 0.105 m above the floor, centre 4.5 cm
       // behind the robot's start position.
@@ -54,7 +56,9 @@ const std::vector<TaskSource>& sources() {
        {{"seat", {0.15, 0.15, 0.01}, Eigen::Isometry3d(Eigen::Translation3d(-0.045, 0.0, 0.100))}},
        0.5,
        "sitting on a seat",
-       0.0, false, true},
+       0.0,
+       false,
+       true},
       // constructKneelWorld (its collision exclusions torso/hip/thigh-heel are moot: gapsim has no
       // self collision on the BIOLOID).
       {"kneel",
@@ -64,7 +68,9 @@ const std::vector<TaskSource>& sources() {
        {},
        0.5,
        "kneeling on both knees, toes on the floor",
-       0.40, false, false},
+       0.40,
+       false,
+       false},
   };
   return s;
 }
@@ -75,7 +81,6 @@ Eigen::Matrix3d yupToZup() {
   P << 0, 0, 1, 1, 0, 0, 0, 1, 0;
   return P;
 }
-
 
 /// World corners of every collision box of the robot at its initial pose (ground clearance applied).
 std::vector<Eigen::Vector3d> collisionCorners(const RobotModel& m) {
@@ -151,7 +156,8 @@ RisingTask makeRisingTask(const std::string& name, const RobotModel& bioloid) {
   for (int id = 1; id <= 18; ++id) {
     const auto e = std::find_if(map.entries.begin(), map.entries.end(),
                                 [id](const MotorMapEntry& m) { return m.dynamixel_id == id; });
-    if (e == map.entries.end()) throw InputError(map_path, 0, "dynamixel_id", "no joint for Dynamixel " + std::to_string(id));
+    if (e == map.entries.end())
+      throw InputError(map_path, 0, "dynamixel_id", "no joint for Dynamixel " + std::to_string(id));
     const int j = model->jointIndex(e->joint);
     if (j < 0) throw InputError(map_path, 0, "urdf_joint", "the robot has no joint '" + e->joint + "'");
     model->initial_q[j] = MotorMap::tickToRad(*e, src->ticks[id - 1]);
@@ -167,8 +173,10 @@ RisingTask makeRisingTask(const std::string& name, const RobotModel& bioloid) {
   if (src->hip_extension_rad != 0.0) {
     // Extend both hips and turn the torso back by the same angle about its left (x) axis, so the
     // legs keep their place on the floor and only the torso straightens.
-    for (const char* thigh : {"r_thigh", "l_thigh"}) model->initial_q[model->jointIndex(thigh)] -= src->hip_extension_rad;
-    root.linear() = root.linear() * Eigen::AngleAxisd(-src->hip_extension_rad, Eigen::Vector3d::UnitX()).toRotationMatrix();
+    for (const char* thigh : {"r_thigh", "l_thigh"})
+      model->initial_q[model->jointIndex(thigh)] -= src->hip_extension_rad;
+    root.linear() =
+        root.linear() * Eigen::AngleAxisd(-src->hip_extension_rad, Eigen::Vector3d::UnitX()).toRotationMatrix();
   }
   model->initial_root_pose = root;
   // Placed by the recorded/authored root pose, then moved vertically so that the lowest geometry
@@ -190,7 +198,10 @@ namespace {
 class RiseRun : public Controller, public Observer {
  public:
   RiseRun(const RisingTask& task, const KeyframeController& ctrl, double dt_s, double horizon_s)
-      : task_(task), ctrl_(ctrl), dt_s_(dt_s), horizon_s_(horizon_s),
+      : task_(task),
+        ctrl_(ctrl),
+        dt_s_(dt_s),
+        horizon_s_(horizon_s),
         settle_steps_(std::lround(task.settle_s / dt_s)),
         steps_(static_cast<long>(std::ceil(horizon_s / dt_s - 1e-9))) {}
 

@@ -35,16 +35,16 @@
 namespace gapsim {
 
 struct RisingTask {
-  std::string name;                          ///< lean, sit or kneel
-  std::shared_ptr<const RobotModel> model;   ///< the robot with the scene boxes and initial pose
+  std::string name;                         ///< lean, sit or kneel
+  std::shared_ptr<const RobotModel> model;  ///< the robot with the scene boxes and initial pose
   LegMirror legs;
-  std::vector<double> start_q;               ///< targets held while settling (the initial pose)
-  std::vector<double> stand_q;               ///< the final standing pose q_T (model's standing pose)
+  std::vector<double> start_q;  ///< targets held while settling (the initial pose)
+  std::vector<double> stand_q;  ///< the final standing pose q_T (model's standing pose)
   double settle_s = 1.0;
-  double epsilon = 0.1;                      ///< eps of V_ctrl (paper: 0.1)
+  double epsilon = 0.1;  ///< eps of V_ctrl (paper: 0.1)
   double upright_tilt_rad = 0.2;
   double upright_height_m = 0.25;
-  std::string description;                   ///< one line for the CLI
+  std::string description;  ///< one line for the CLI
 };
 
 /// The task names: lean, sit, kneel.
@@ -58,17 +58,17 @@ RisingTask makeRisingTask(const std::string& name, const RobotModel& bioloid);
 struct RiseResult {
   double V_ctrl = 0.0;
   double T_s = 0.0;
-  double tilt_end_rad = 0.0;    ///< torso tilt at T + 1
-  double height_end_m = 0.0;    ///< torso origin z at T + 1
-  double max_tilt_rad = 0.0;    ///< over [0, T + 1]
+  double tilt_end_rad = 0.0;  ///< torso tilt at T + 1
+  double height_end_m = 0.0;  ///< torso origin z at T + 1
+  double max_tilt_rad = 0.0;  ///< over [0, T + 1]
   bool upright = false;
   bool diverged = false;
-  std::string error;            ///< the divergence message
+  std::string error;  ///< the divergence message
 };
 
 struct RiseOptions {
-  std::uint64_t seed = 0;        ///< SimOptions::seed
-  Log* log = nullptr;            ///< if set, Recorder rows every log_period_s (settling included)
+  std::uint64_t seed = 0;  ///< SimOptions::seed
+  Log* log = nullptr;      ///< if set, Recorder rows every log_period_s (settling included)
   double log_period_s = 0.01;
 };
 

@@ -316,8 +316,8 @@ class MjcfWriter {
     const double dt = m_.solver.dt_s;
     const bool dynamixel = j.drive.kind == DriveKind::Dynamixel;
     const double kp = dynamixel ? j.drive.dynamixel.kp_Nm_rad : a_.kp_Nm_rad;
-    const double armature = std::max(
-        j.drive.armature_kgm2(), actuated(j) ? kp * dt * dt / (a_.stability_margin * a_.stability_margin) : 0.0);
+    const double armature = std::max(j.drive.armature_kgm2(),
+                                     actuated(j) ? kp * dt * dt / (a_.stability_margin * a_.stability_margin) : 0.0);
     const double damping = j.damping_Nms_rad + (dynamixel                            ? j.drive.dynamixel.kd_Nm_s_rad
                                                 : actuated(j) || j.mimic.master >= 0 ? a_.damping_Nms_rad
                                                                                      : 0.0);
@@ -355,8 +355,8 @@ class MjcfWriter {
     if (m_.ground_plane)
       x_ << "    <geom name=\"ground\" type=\"plane\" size=\"0 0 1\" contype=\"0\" conaffinity=\"1\"/>\n";
     for (const SceneBox& b : m_.scene_boxes)
-      x_ << "    <geom name=\"" << xmlEscape(b.name) << "\" type=\"box\" size=\"" << vec12(b.size_m / 2)
-         << "\" pos=\"" << vec12(b.pose.translation()) << "\" quat=\"" << quat12(b.pose.linear())
+      x_ << "    <geom name=\"" << xmlEscape(b.name) << "\" type=\"box\" size=\"" << vec12(b.size_m / 2) << "\" pos=\""
+         << vec12(b.pose.translation()) << "\" quat=\"" << quat12(b.pose.linear())
          << "\" contype=\"0\" conaffinity=\"1\"/>\n";
     if (m_.fixed_base) {
       body(m_.root_link, "    ", true);
@@ -388,9 +388,8 @@ class MjcfWriter {
     x_ << "  <equality>\n";
     for (const Joint& j : m_.joints)
       if (j.movable() && j.mimic.master >= 0)
-        x_ << "    <joint joint1=\"" << xmlEscape(j.name) << "\" joint2=\""
-           << xmlEscape(m_.joints[j.mimic.master].name) << "\" polycoef=\"" << num12(j.mimic.offset) << ' '
-           << num12(j.mimic.multiplier) << " 0 0 0\"/>\n";
+        x_ << "    <joint joint1=\"" << xmlEscape(j.name) << "\" joint2=\"" << xmlEscape(m_.joints[j.mimic.master].name)
+           << "\" polycoef=\"" << num12(j.mimic.offset) << ' ' << num12(j.mimic.multiplier) << " 0 0 0\"/>\n";
     x_ << "  </equality>\n";
   }
 

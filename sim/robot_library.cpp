@@ -34,8 +34,7 @@ std::string resolveRobotFile(const std::string& name_or_path) {
   if (fs::exists(name_or_path) && !fs::is_directory(name_or_path)) return name_or_path;
   std::string known;
   for (const auto& n : shippedRobots()) known += (known.empty() ? "" : ", ") + n;
-  throw InputError(name_or_path, 0, "robot",
-                   "no such robot file, and not a shipped robot (shipped: " + known + ")");
+  throw InputError(name_or_path, 0, "robot", "no such robot file, and not a shipped robot (shipped: " + known + ")");
 }
 
 }  // namespace gapsim

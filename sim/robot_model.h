@@ -8,15 +8,15 @@
 #include <Eigen/Geometry>
 #include <limits>
 #include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "motorgear/dynamixel_servo.h"
 #include "motorgear/joint_drivetrain.h"
 #include "motorgear/servo_drive.h"
 #include "sim/mabel_spec.h"
 #include "sim/mesh.h"
-#include <optional>
-#include <string>
-#include <vector>
 
 namespace gapsim {
 
@@ -88,7 +88,8 @@ struct Drivetrain {
   std::string group;  ///< parameter-name prefix shared by several joints, e.g. "legs/typeA"
   motorgear::JointDrivetrain::Params motoflex{};
   motorgear::DynamixelServo::Params dynamixel{};
-  motorgear::DynamixelServoModel voltage_servo = motorgear::DynamixelServoModel::fromPreset(motorgear::dynamixelPreset("AX-18"));
+  motorgear::DynamixelServoModel voltage_servo =
+      motorgear::DynamixelServoModel::fromPreset(motorgear::dynamixelPreset("AX-18"));
   double dry_friction_Nm = 0.0;
   /// Reflected rotor inertia sigma^2 J_rotor ("armature") added about the joint axis.
   double armature_kgm2() const {
@@ -113,15 +114,15 @@ struct SoftLink {
 struct Joint {
   std::string name;
   JointType type = JointType::Revolute;
-  int parent = -1;  ///< link index
-  int child = -1;   ///< link index
+  int parent = -1;                                           ///< link index
+  int child = -1;                                            ///< link index
   Eigen::Isometry3d origin = Eigen::Isometry3d::Identity();  ///< joint frame in the parent link frame
   Eigen::Vector3d axis = Eigen::Vector3d::UnitX();           ///< unit, in the joint frame
   bool has_limits = false;
   double lower = -std::numeric_limits<double>::infinity();  ///< rad (m)
   double upper = std::numeric_limits<double>::infinity();   ///< rad (m)
-  double effort = 0.0;    ///< N m (N); 0 = not given
-  double velocity = 0.0;  ///< rad/s (m/s); 0 = not given
+  double effort = 0.0;                                      ///< N m (N); 0 = not given
+  double velocity = 0.0;                                    ///< rad/s (m/s); 0 = not given
   double damping_Nms_rad = 0.0;
   double friction_Nm = 0.0;
   Mimic mimic;
@@ -194,8 +195,8 @@ struct FootContactSpec {
 /// of the model before building a Simulation.
 struct SceneBox {
   std::string name;
-  Eigen::Vector3d size_m = Eigen::Vector3d::Ones();              ///< full edge lengths x, y, z
-  Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();        ///< box centre and orientation (world)
+  Eigen::Vector3d size_m = Eigen::Vector3d::Ones();        ///< full edge lengths x, y, z
+  Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();  ///< box centre and orientation (world)
 };
 
 struct RobotModel {
@@ -213,7 +214,7 @@ struct RobotModel {
 
   /// Root link frame at t = 0 (ignored for a fixed base: `world` is the identity).
   Eigen::Isometry3d initial_root_pose = Eigen::Isometry3d::Identity();
-  std::vector<double> initial_q;  ///< per joint (0 for fixed joints)
+  std::vector<double> initial_q;     ///< per joint (0 for fixed joints)
   bool has_ground_clearance = true;  ///< on by default: a robot file that says nothing is put on the ground
   double ground_clearance_m = 0.0005;
 
@@ -228,8 +229,8 @@ struct RobotModel {
   double max_angular_speed_rad_s = 500.0;
 
   std::vector<SoftLink> soft_links;
-  std::vector<MabelLegSpec> mabel_legs;               ///< MABEL transmissions (sim/mabel_spec.h)
-  std::vector<CompliantGroundSpec> compliant_grounds; ///< at most one: compliant ground at toe points
+  std::vector<MabelLegSpec> mabel_legs;                ///< MABEL transmissions (sim/mabel_spec.h)
+  std::vector<CompliantGroundSpec> compliant_grounds;  ///< at most one: compliant ground at toe points
 
   std::vector<std::string> warnings;  ///< what the loader ignored or replaced
 

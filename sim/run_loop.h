@@ -42,7 +42,7 @@ struct RunSummary {
   long steps = 0;
   std::optional<double> fall_time_s;
   double max_tilt_deg = 0;
-  double distance_m = 0;  ///< horizontal displacement of the IMU link (torso) from start to end
+  double distance_m = 0;   ///< horizontal displacement of the IMU link (torso) from start to end
   double heading_deg = 0;  ///< change of the IMU link's yaw (about world z) from start to end, in (-180, 180]
   double wall_s = 0;
   double rtf = 0;  ///< simulated seconds per wall-clock second

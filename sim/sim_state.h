@@ -29,13 +29,12 @@
 /// The controller's state is not the simulation's: a controller that keeps state (the ankle
 /// balance's filters) is saved by its owner.
 
+#include <Eigen/Core>
 #include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <vector>
-
-#include <Eigen/Core>
 
 #include "motorgear/coupled_drive.h"
 #include "motorgear/drive.h"
@@ -50,8 +49,8 @@ struct SimState {
 
   struct Body {
     std::array<double, 3> position_m{};
-    std::array<double, 4> quaternion{};    ///< w x y z, as ODE keeps it
-    std::array<double, 12> rotation{};     ///< ODE's 3x4 row-major matrix, derived from the quaternion
+    std::array<double, 4> quaternion{};  ///< w x y z, as ODE keeps it
+    std::array<double, 12> rotation{};   ///< ODE's 3x4 row-major matrix, derived from the quaternion
     std::array<double, 3> velocity_m_s{};
     std::array<double, 3> angular_velocity_rad_s{};
   };

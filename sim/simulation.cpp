@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "sim/simulation.h"
 
-#include "sim/simulation_impl.h"
-
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -10,6 +8,7 @@
 
 #include "sim/kinematics.h"
 #include "sim/ode_init.h"
+#include "sim/simulation_impl.h"
 
 namespace gapsim {
 namespace {
@@ -109,7 +108,9 @@ void Simulation::setTargets(std::span<const double> q) {
 
 double Simulation::jointAngle_rad(int j) const {
   dJointID id = impl_->act[j].id;
-  if (!id) return impl_->compiled->joints[static_cast<size_t>(j)].welded_q;  // fixed: 0; welded by the compile step: the value it holds
+  if (!id)
+    return impl_->compiled->joints[static_cast<size_t>(j)]
+        .welded_q;  // fixed: 0; welded by the compile step: the value it holds
   return model_->joints[j].type == JointType::Prismatic ? dJointGetSliderPosition(id) : dJointGetHingeAngle(id);
 }
 
@@ -122,8 +123,7 @@ double Simulation::jointEncoder_rad(int j) const {
 double Simulation::jointRate_rad_s(int j) const {
   dJointID id = impl_->act[j].id;
   if (!id) return 0.0;
-  return model_->joints[j].type == JointType::Prismatic ? dJointGetSliderPositionRate(id)
-                                                        : dJointGetHingeAngleRate(id);
+  return model_->joints[j].type == JointType::Prismatic ? dJointGetSliderPositionRate(id) : dJointGetHingeAngleRate(id);
 }
 
 namespace {
@@ -180,7 +180,9 @@ int Simulation::bodyCount() const { return static_cast<int>(impl_->bodies.size()
 const CompileReport& Simulation::compileReport() const { return *impl_->compiled; }
 const CompiledModel& Simulation::compiled() const { return *impl_->compiled; }
 
-const std::vector<InertiaFloorChange>& Simulation::inertiaFloorChanges() const { return impl_->compiled->inertia_floor_changes; }
+const std::vector<InertiaFloorChange>& Simulation::inertiaFloorChanges() const {
+  return impl_->compiled->inertia_floor_changes;
+}
 
 Eigen::Isometry3d Simulation::linkPose(int link) const {
   const int bi = impl_->compiled->link_body[link];
@@ -195,8 +197,9 @@ Eigen::Isometry3d Simulation::linkPose(int link) const {
 
 ImuReading Simulation::imu(int index) const {
   const int link = model_->imus.empty() ? model_->root_link : model_->imus.at(index).link;
-  const Eigen::Matrix3d R =
-      model_->imus.empty() ? linkPose(link).linear() : Eigen::Matrix3d(linkPose(link).linear() * model_->imus.at(index).R_link_sensor);
+  const Eigen::Matrix3d R = model_->imus.empty()
+                                ? linkPose(link).linear()
+                                : Eigen::Matrix3d(linkPose(link).linear() * model_->imus.at(index).R_link_sensor);
   ImuReading r;
   // ZYX (yaw-pitch-roll) Euler angles of the sensor frame in the world.
   r.pitch_rad = std::asin(std::clamp(-R(2, 0), -1.0, 1.0));
@@ -309,8 +312,10 @@ void Simulation::actuate() {
       fmax = t.motor_fmax_Nm;
     }
     if (A.external_torque_Nm != 0.0) {
-      if (hinge) dJointAddHingeTorque(A.id, A.external_torque_Nm);
-      else dJointAddSliderForce(A.id, A.external_torque_Nm);
+      if (hinge)
+        dJointAddHingeTorque(A.id, A.external_torque_Nm);
+      else
+        dJointAddSliderForce(A.id, A.external_torque_Nm);
       A.applied_torque_Nm += A.external_torque_Nm;
       A.external_torque_Nm = 0.0;
     }
@@ -325,13 +330,15 @@ void Simulation::actuate() {
     }
   }
   for (const QueuedForce& f : I.queued_forces)
-    dBodyAddForceAtPos(f.body, f.force_N.x(), f.force_N.y(), f.force_N.z(), f.point_m.x(), f.point_m.y(), f.point_m.z());
+    dBodyAddForceAtPos(f.body, f.force_N.x(), f.force_N.y(), f.force_N.z(), f.point_m.x(), f.point_m.y(),
+                       f.point_m.z());
   I.queued_forces.clear();
 }
 
 void Simulation::addJointTorque_Nm(int joint, double tau_Nm) {
   JointActuator& A = impl_->act.at(joint);
-  if (!A.id) throw std::invalid_argument("addJointTorque_Nm: joint '" + model_->joints[joint].name + "' is not movable");
+  if (!A.id)
+    throw std::invalid_argument("addJointTorque_Nm: joint '" + model_->joints[joint].name + "' is not movable");
   A.external_torque_Nm += tau_Nm;
 }
 
@@ -375,8 +382,10 @@ void Simulation::step() {
   // QuickStep shuffles constraint rows with ODE's one process-wide RNG: give this world its own
   // stream so that interleaved or repeated simulations in one process stay deterministic.
   dRandSetSeed(I.rand_seed);
-  if (quickstep_) dWorldQuickStep(I.world, dt_s_);
-  else dWorldStep(I.world, dt_s_);
+  if (quickstep_)
+    dWorldQuickStep(I.world, dt_s_);
+  else
+    dWorldStep(I.world, dt_s_);
   I.rand_seed = dRandGetSeed();
   const auto t3 = profile_ ? Clock::now() : Clock::time_point{};
   dJointGroupEmpty(I.contacts);
@@ -405,11 +414,14 @@ void Simulation::checkDivergence() const {
     const bool finite = std::isfinite(p[0] + p[1] + p[2]) && std::isfinite(vn) && std::isfinite(wn);
     if (finite && vn <= m.max_linear_speed_m_s && wn <= m.max_angular_speed_rad_s) continue;
     std::ostringstream os;
-    os << "simulation diverged at t=" << time_s_ << " s (step " << steps_ << ", dt=" << dt_s_ << " s): body '"
-       << b.name << "' ";
-    if (!finite) os << "has a non-finite state (NaN or inf)";
-    else if (vn > m.max_linear_speed_m_s) os << "moves at " << vn << " m/s (bound " << m.max_linear_speed_m_s << " m/s)";
-    else os << "spins at " << wn << " rad/s (bound " << m.max_angular_speed_rad_s << " rad/s)";
+    os << "simulation diverged at t=" << time_s_ << " s (step " << steps_ << ", dt=" << dt_s_ << " s): body '" << b.name
+       << "' ";
+    if (!finite)
+      os << "has a non-finite state (NaN or inf)";
+    else if (vn > m.max_linear_speed_m_s)
+      os << "moves at " << vn << " m/s (bound " << m.max_linear_speed_m_s << " m/s)";
+    else
+      os << "spins at " << wn << " rad/s (bound " << m.max_angular_speed_rad_s << " rad/s)";
     throw DivergenceError(time_s_, b.name, os.str());
   }
 }

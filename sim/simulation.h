@@ -46,7 +46,6 @@ class DivergenceError : public std::runtime_error {
   std::string body_;
 };
 
-
 struct ImuReading {
   double pitch_rad = 0;  ///< rotation about the world-horizontal y axis, positive nose down (ZYX Euler)
   double roll_rad = 0;   ///< rotation about x, positive left side up (ZYX Euler)
@@ -71,7 +70,8 @@ class Simulation {
   explicit Simulation(std::shared_ptr<const RobotModel> model, const SimOptions& options = {});
   /// A world from a model compiled before (compile(*model, ...)): many worlds can share one
   /// compiled model. `profile`: time the stages.
-  Simulation(std::shared_ptr<const RobotModel> model, std::shared_ptr<const CompiledModel> compiled, bool profile = false);
+  Simulation(std::shared_ptr<const RobotModel> model, std::shared_ptr<const CompiledModel> compiled,
+             bool profile = false);
   ~Simulation();
   Simulation(const Simulation&) = delete;
   Simulation& operator=(const Simulation&) = delete;
@@ -118,10 +118,10 @@ class Simulation {
   double toeHeight_m(int toe) const;
 
   // --- sensors (after the last step) ---
-  double jointAngle_rad(int joint) const;          ///< true angle (0 for fixed joints)
-  double jointEncoder_rad(int joint) const;        ///< angle quantised to the encoder resolution
+  double jointAngle_rad(int joint) const;    ///< true angle (0 for fixed joints)
+  double jointEncoder_rad(int joint) const;  ///< angle quantised to the encoder resolution
   double jointRate_rad_s(int joint) const;
-  double jointTorque_Nm(int joint) const;          ///< actuator torque about the axis in the last step
+  double jointTorque_Nm(int joint) const;  ///< actuator torque about the axis in the last step
   /// The MoToFlex chain of a joint (its probes and state), or null for other drivetrains.
   const motorgear::JointDrivetrain* drivetrain(int joint) const;
   /// Soft-link joints between segments, named <link>/soft<k>, and their two bending angles.
@@ -133,10 +133,10 @@ class Simulation {
   const CompileReport& compileReport() const;  ///< the same, by its report name
   /// The bodies whose principal moments the robot file's inertia floor raised, in creation order.
   const std::vector<InertiaFloorChange>& inertiaFloorChanges() const;
-  ImuReading imu(int index = 0) const;             ///< model.imus[index]; the root link if none
-  FootContactReading footContact(int index) const; ///< model.foot_contacts[index]
-  Eigen::Vector3d com_m() const;                   ///< whole-robot centre of mass (world)
-  Eigen::Isometry3d linkPose(int link) const;      ///< world pose of a link frame
+  ImuReading imu(int index = 0) const;              ///< model.imus[index]; the root link if none
+  FootContactReading footContact(int index) const;  ///< model.foot_contacts[index]
+  Eigen::Vector3d com_m() const;                    ///< whole-robot centre of mass (world)
+  Eigen::Isometry3d linkPose(int link) const;       ///< world pose of a link frame
   /// Time of the first fall (IMU tilt above the model's threshold), if any.
   std::optional<double> fallTime_s() const { return fall_time_s_; }
   double maxTilt_rad() const { return max_tilt_rad_; }
@@ -152,8 +152,8 @@ class Simulation {
  private:
   void actuate();
   void initCompliantGround();
-  void applyCoupledDrives();    ///< coupled drives -> queued joint torques
-  void applyCompliantGround();  ///< toe penetration -> contact rows
+  void applyCoupledDrives();                          ///< coupled drives -> queued joint torques
+  void applyCompliantGround();                        ///< toe penetration -> contact rows
   motorgear::DriveInput driveInput(int joint) const;  ///< what a drive reads of a joint before the step
   void collide();
   void checkDivergence() const;

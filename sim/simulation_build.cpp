@@ -78,10 +78,18 @@ dGeomID addGeometry(dSpaceID space, dBodyID body, const Geometry& gm, const Eige
                     std::vector<std::unique_ptr<ConvexData>>& convex) {
   dGeomID gid = nullptr;
   switch (gm.type) {
-    case Geometry::Type::Box: gid = dCreateBox(space, gm.size_m.x(), gm.size_m.y(), gm.size_m.z()); break;
-    case Geometry::Type::Sphere: gid = dCreateSphere(space, gm.size_m.x()); break;
-    case Geometry::Type::Capsule: gid = dCreateCapsule(space, gm.size_m.x(), gm.size_m.y()); break;
-    case Geometry::Type::Cylinder: gid = dCreateCylinder(space, gm.size_m.x(), gm.size_m.y()); break;
+    case Geometry::Type::Box:
+      gid = dCreateBox(space, gm.size_m.x(), gm.size_m.y(), gm.size_m.z());
+      break;
+    case Geometry::Type::Sphere:
+      gid = dCreateSphere(space, gm.size_m.x());
+      break;
+    case Geometry::Type::Capsule:
+      gid = dCreateCapsule(space, gm.size_m.x(), gm.size_m.y());
+      break;
+    case Geometry::Type::Cylinder:
+      gid = dCreateCylinder(space, gm.size_m.x(), gm.size_m.y());
+      break;
     case Geometry::Type::Mesh: {  // with a hull (the compile step drops flat ones)
       convex.push_back(convexOf(*gm.mesh, gm.mesh_scale));
       const ConvexData& cd = *convex.back();
@@ -228,8 +236,10 @@ void Simulation::Impl::createJoint(int ji) {
     dJointSetHingeAxis(A.id, axis.x(), axis.y(), axis.z());
   }
   auto setParam = [&](int p, double v) {
-    if (hinge) dJointSetHingeParam(A.id, p, v);
-    else dJointSetSliderParam(A.id, p, v);
+    if (hinge)
+      dJointSetHingeParam(A.id, p, v);
+    else
+      dJointSetSliderParam(A.id, p, v);
   };
   if (cj.stops) {
     setParam(dParamLoStop, cj.lower);
@@ -301,7 +311,8 @@ Simulation::Simulation(std::shared_ptr<const RobotModel> real_model, const SimOp
   gyro_bias_rad_s_ = options.reality.gyro_bias_rad_s;
 }
 
-Simulation::Simulation(std::shared_ptr<const RobotModel> model, std::shared_ptr<const CompiledModel> compiled, bool profile)
+Simulation::Simulation(std::shared_ptr<const RobotModel> model, std::shared_ptr<const CompiledModel> compiled,
+                       bool profile)
     : model_(std::move(model)), impl_(std::make_unique<Impl>()) {
   detail::ensureOdeInitialized();
   const RobotModel& m = *model_;

@@ -33,9 +33,9 @@ struct JointActuator {
   double damping_Nms_rad = 0.0;
   /// What drives the joint (sim/drive_registry.h); null for mimic joints, which follow their master.
   std::unique_ptr<motorgear::Drive> drive;
-  const motorgear::JointDrivetrain* chain = nullptr;   ///< MoToFlex joints: the drive's chain (probes)
-  double applied_torque_Nm = 0.0;                      ///< explicit torque added this step
-  double external_torque_Nm = 0.0;                     ///< queued by addJointTorque_Nm for the next step
+  const motorgear::JointDrivetrain* chain = nullptr;  ///< MoToFlex joints: the drive's chain (probes)
+  double applied_torque_Nm = 0.0;                     ///< explicit torque added this step
+  double external_torque_Nm = 0.0;                    ///< queued by addJointTorque_Nm for the next step
 };
 
 /// A force queued by addLinkForce_N for the next step.
@@ -46,9 +46,9 @@ struct QueuedForce {
 
 /// The arrays of one ODE convex geometry (a mesh's hull at its scale): ODE keeps pointers to them.
 struct ConvexData {
-  std::vector<dReal> planes;        ///< a b c d per face: a x + b y + c z = d, normal outward
-  std::vector<dReal> points;        ///< x y z per hull vertex, relative to `centre` (m)
-  std::vector<unsigned> polygons;   ///< per face: 3, then three indices into points
+  std::vector<dReal> planes;       ///< a b c d per face: a x + b y + c z = d, normal outward
+  std::vector<dReal> points;       ///< x y z per hull vertex, relative to `centre` (m)
+  std::vector<unsigned> polygons;  ///< per face: 3, then three indices into points
   /// The hull's vertex centroid in the geometry frame: ODE's dConvex wants its origin inside the
   /// hull (every plane's d >= 0; it orients faces and tests points against that origin), and a
   /// link's mesh rarely holds the link origin (a foot below its ankle), so the points are stored
@@ -57,9 +57,9 @@ struct ConvexData {
 };
 
 struct SoftJoint {
-  dJointID id = nullptr;    ///< universal joint between two segments
+  dJointID id = nullptr;  ///< universal joint between two segments
   dJointID friction = nullptr;
-  std::string name;         ///< e.g. LThigh/soft1
+  std::string name;  ///< e.g. LThigh/soft1
 };
 
 struct Simulation::Impl {
@@ -67,7 +67,7 @@ struct Simulation::Impl {
     dBodyID id = nullptr;
     std::string name;  ///< the first link of the group (segments: link#k)
     double mass_kg = 0;
-    int foot = -1;     ///< index into model.foot_contacts, or -1
+    int foot = -1;  ///< index into model.foot_contacts, or -1
   };
   dWorldID world = nullptr;
   dSpaceID robot_space = nullptr;
@@ -76,7 +76,7 @@ struct Simulation::Impl {
   dJointGroupID contacts = nullptr;
   dThreadingImplementationID threading = nullptr;
   std::vector<Body> bodies;
-  std::vector<JointActuator> act;                    ///< per joint (id null for fixed and welded)
+  std::vector<JointActuator> act;  ///< per joint (id null for fixed and welded)
   std::vector<SoftJoint> soft;
   std::vector<dJointFeedback> foot_fb;
   std::vector<int> foot_fb_owner;
@@ -96,8 +96,8 @@ struct Simulation::Impl {
   std::vector<double> coupled_tau_Nm;
   std::vector<motorgear::CompliantGround::State> toe_state;
   std::vector<motorgear::CompliantGround::Output> toe_out;
-  std::vector<dJointFeedback> toe_fb;     ///< force of each toe's contact row (stable addresses: sized once)
-  std::vector<bool> toe_link_feedback;    ///< the toe had a contact row in the last step
+  std::vector<dJointFeedback> toe_fb;   ///< force of each toe's contact row (stable addresses: sized once)
+  std::vector<bool> toe_link_feedback;  ///< the toe had a contact row in the last step
   /// A planar base (RobotModel::planar_base): two motor rows hold the root body in its plane and
   /// about its normal: a linear one along the normal, an angular one about two in-plane axes, each
   /// with the velocity that closes half the drift in one step (as the mimic coupling does).
@@ -105,7 +105,7 @@ struct Simulation::Impl {
     dJointID linear = nullptr, angular = nullptr;
     dBodyID body = nullptr;
     Eigen::Vector3d normal = Eigen::Vector3d::UnitY(), u = Eigen::Vector3d::UnitX(), v = Eigen::Vector3d::UnitZ();
-    double offset_m = 0;                                   ///< normal . position at the start
+    double offset_m = 0;  ///< normal . position at the start
     Eigen::Vector3d normal_in_body = Eigen::Vector3d::UnitY();
   } planar;
   std::vector<dGeomID> shapes;                      ///< robot collision shapes, in creation order

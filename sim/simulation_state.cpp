@@ -12,7 +12,8 @@
 namespace gapsim {
 namespace {
 
-static_assert(std::is_same_v<dReal, double>, "SimState keeps ODE's numbers as double: ODE must be built in double precision");
+static_assert(std::is_same_v<dReal, double>,
+              "SimState keeps ODE's numbers as double: ODE must be built in double precision");
 static_assert(sizeof(dJointFeedback) == sizeof(SimState::Feedback), "dJointFeedback is four dVector3");
 
 SimState::Feedback toState(const dJointFeedback& fb) {
@@ -30,8 +31,9 @@ void copyOut(const dReal* from, std::array<double, N>& to) {
 
 void mustMatch(const char* what, size_t have, size_t state) {
   if (have != state)
-    throw std::invalid_argument(std::string("Simulation::setState: the state has ") + std::to_string(state) + " " + what +
-                                ", this simulation " + std::to_string(have) + " (a state of another compiled model)");
+    throw std::invalid_argument(std::string("Simulation::setState: the state has ") + std::to_string(state) + " " +
+                                what + ", this simulation " + std::to_string(have) +
+                                " (a state of another compiled model)");
 }
 
 }  // namespace
@@ -93,7 +95,8 @@ SimState Simulation::state() const {
     s.joints.push_back(std::move(j));
   }
   for (const QueuedForce& f : I.queued_forces)
-    s.queued_forces.push_back({static_cast<int>(reinterpret_cast<intptr_t>(dBodyGetData(f.body))), f.force_N, f.point_m});
+    s.queued_forces.push_back(
+        {static_cast<int>(reinterpret_cast<intptr_t>(dBodyGetData(f.body))), f.force_N, f.point_m});
   for (const CoupledDriveSlot& c : I.coupled_drives) s.coupled_drives.push_back(c.drive->clone());
   s.toe_states = I.toe_state;
   s.toe_outputs = I.toe_out;
@@ -117,7 +120,8 @@ void Simulation::setState(const SimState& s) {
   mustMatch("targets", target_.size(), s.targets_rad.size());
   for (size_t j = 0; j < I.act.size(); ++j)
     if (static_cast<bool>(I.act[j].drive) != static_cast<bool>(s.joints[j].drive))
-      throw std::invalid_argument("Simulation::setState: joint '" + model_->joints[j].name + "' has a drive in one and not the other");
+      throw std::invalid_argument("Simulation::setState: joint '" + model_->joints[j].name +
+                                  "' has a drive in one and not the other");
   time_s_ = s.time_s;
   steps_ = s.steps;
   I.rand_seed = static_cast<unsigned long>(s.rand_seed);

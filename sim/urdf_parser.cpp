@@ -6,12 +6,12 @@
 #include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <charconv>
-#include <cstring>
-#include <functional>
-#include <optional>
 #include <cmath>
+#include <cstring>
 #include <fstream>
+#include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -35,8 +35,8 @@ struct Ctx {
   std::string file;
   std::map<std::string, int> ignored;  // "<gazebo>" -> count
   std::vector<std::string> warnings;
-  std::map<std::string, Eigen::Vector4d> materials;  // robot-level <material name><color rgba>
-  std::set<std::string> missing_meshes;               // URIs that resolve to no file
+  std::map<std::string, Eigen::Vector4d> materials;      // robot-level <material name><color rgba>
+  std::set<std::string> missing_meshes;                  // URIs that resolve to no file
   std::map<std::string, std::string> unreadable_meshes;  // URI -> the reader's message
   std::set<std::string> unknown_materials;
   std::vector<std::string> zero_effort, zero_velocity;  // joints whose <limit> gives 0 (or that have none)
@@ -98,7 +98,8 @@ std::optional<std::vector<double>> attrNumbers(const Ctx& c, const XMLElement* e
 /// kAnyNumber, the range of a number without one of its own, is a backstop: 0, or a magnitude
 /// that neither overflows nor is subnormal.
 double attrDouble(const Ctx& c, const XMLElement* e, const char* name, const std::string& field,
-                  std::optional<double> fallback = std::nullopt, const plausible::Range& range = plausible::kAnyNumber) {
+                  std::optional<double> fallback = std::nullopt,
+                  const plausible::Range& range = plausible::kAnyNumber) {
   if (auto v = attrNumbers(c, e, name, field, 1, range)) return (*v)[0];
   if (!fallback) c.fail(e, field + "@" + name, "missing attribute");
   return *fallback;
@@ -129,8 +130,7 @@ std::string attrString(const Ctx& c, const XMLElement* e, const char* name, cons
 
 /// URDF rpy: fixed-axis roll about x, then pitch about y, then yaw about z: R = Rz * Ry * Rx.
 Eigen::Matrix3d rotationFromRpy(const Eigen::Vector3d& rpy) {
-  return (Eigen::AngleAxisd(rpy.z(), Eigen::Vector3d::UnitZ()) *
-          Eigen::AngleAxisd(rpy.y(), Eigen::Vector3d::UnitY()) *
+  return (Eigen::AngleAxisd(rpy.z(), Eigen::Vector3d::UnitZ()) * Eigen::AngleAxisd(rpy.y(), Eigen::Vector3d::UnitY()) *
           Eigen::AngleAxisd(rpy.x(), Eigen::Vector3d::UnitX()))
       .toRotationMatrix();
 }
@@ -226,9 +226,12 @@ void parseLink(Ctx& c, const XMLElement* e, RobotModel& m) {
       const XMLElement* mass = ch->FirstChildElement("mass");
       if (!mass) c.fail(ch, f + "/inertial/mass", "missing <mass>");
       // Mass 0 (generated files write it for frames) is a massless link, as if <inertial> were absent.
-      l.inertial.mass_kg = attrDouble(c, mass, "value", f + "/inertial/mass", std::nullopt, plausible::Range{0, plausible::kMass_kg.hi, "kg"});
-      if (l.inertial.mass_kg > 0) c.check(mass, f + "/inertial/mass@value", l.inertial.mass_kg, plausible::kMass_kg);
-      else l.has_inertial = false;
+      l.inertial.mass_kg = attrDouble(c, mass, "value", f + "/inertial/mass", std::nullopt,
+                                      plausible::Range{0, plausible::kMass_kg.hi, "kg"});
+      if (l.inertial.mass_kg > 0)
+        c.check(mass, f + "/inertial/mass@value", l.inertial.mass_kg, plausible::kMass_kg);
+      else
+        l.has_inertial = false;
       const XMLElement* in = ch->FirstChildElement("inertia");
       if (!in) c.fail(ch, f + "/inertial/inertia", "missing <inertia>");
       std::string fi = f + "/inertial/inertia";
@@ -246,10 +249,11 @@ void parseLink(Ctx& c, const XMLElement* e, RobotModel& m) {
       // (gapsim-cli info --compiled lists it). A negative one describes no body at all.
       const double zero_tol = 1e-12 * std::max(ev(2), 0.0);
       if (ev(0) < -zero_tol)
-        c.fail(in, fi, "inertia is not positive semi-definite (principal moments " + sixDigits(ev(0)) + ", " +
-                           sixDigits(ev(1)) + ", " + sixDigits(ev(2)) +
-                           " kg m^2): check the signs of ixy, ixz, iyz (URDF takes the tensor's elements, "
-                           "e.g. ixy = -sum m x y, not the products of inertia)");
+        c.fail(in, fi,
+               "inertia is not positive semi-definite (principal moments " + sixDigits(ev(0)) + ", " +
+                   sixDigits(ev(1)) + ", " + sixDigits(ev(2)) +
+                   " kg m^2): check the signs of ixy, ixz, iyz (URDF takes the tensor's elements, "
+                   "e.g. ixy = -sum m x y, not the products of inertia)");
       if (ev(0) > zero_tol) c.check(in, fi, ev(0), plausible::kInertia_kgm2, "smallest principal moment");
       if (ev(2) > 0) c.check(in, fi, ev(2), plausible::kInertia_kgm2, "largest principal moment");
       // Data from CAD exports often violates the triangle inequality slightly (Aldebaran's own
@@ -322,8 +326,8 @@ void replaceMissingMeshes(Ctx& c, RobotModel& m) {
     return s;
   };
   if (!c.missing_meshes.empty())
-    c.warnings.push_back(std::to_string(c.missing_meshes.size()) + " mesh file" + (c.missing_meshes.size() > 1 ? "s" : "") +
-                         " not found (" + names(c.missing_meshes) +
+    c.warnings.push_back(std::to_string(c.missing_meshes.size()) + " mesh file" +
+                         (c.missing_meshes.size() > 1 ? "s" : "") + " not found (" + names(c.missing_meshes) +
                          "): those links collide and draw as the box of equal inertia (" + std::to_string(replaced) +
                          " boxes, " + std::to_string(dropped) +
                          " meshes of massless links or repeated on a link dropped). package:// URIs are looked up in "
@@ -331,8 +335,8 @@ void replaceMissingMeshes(Ctx& c, RobotModel& m) {
   if (!c.unreadable_meshes.empty()) {
     std::vector<std::string> why;
     for (const auto& [uri, msg] : c.unreadable_meshes) why.push_back(msg);
-    c.warnings.push_back(std::to_string(c.unreadable_meshes.size()) + " mesh file(s) could not be read, replaced like missing ones: " +
-                         names(why));
+    c.warnings.push_back(std::to_string(c.unreadable_meshes.size()) +
+                         " mesh file(s) could not be read, replaced like missing ones: " + names(why));
   }
 }
 
@@ -343,12 +347,17 @@ void parseJoint(Ctx& c, const XMLElement* e, RobotModel& m, std::vector<std::pai
   std::string f = "joint '" + j.name + "'";
   if (m.jointIndex(j.name) >= 0) c.fail(e, f + "@name", "duplicate joint name");
   std::string type = attrString(c, e, "type", f);
-  if (type == "revolute") j.type = JointType::Revolute;
-  else if (type == "continuous") j.type = JointType::Continuous;
-  else if (type == "prismatic") j.type = JointType::Prismatic;
-  else if (type == "fixed") j.type = JointType::Fixed;
+  if (type == "revolute")
+    j.type = JointType::Revolute;
+  else if (type == "continuous")
+    j.type = JointType::Continuous;
+  else if (type == "prismatic")
+    j.type = JointType::Prismatic;
+  else if (type == "fixed")
+    j.type = JointType::Fixed;
   else if (type != "floating" && type != "planar")
-    c.fail(e, f + "@type", "unknown joint type '" + type + "' (revolute, continuous, prismatic, fixed, floating, planar)");
+    c.fail(e, f + "@type",
+           "unknown joint type '" + type + "' (revolute, continuous, prismatic, fixed, floating, planar)");
 
   auto linkRef = [&](const char* tag) {
     const XMLElement* le = e->FirstChildElement(tag);
@@ -392,8 +401,10 @@ void parseJoint(Ctx& c, const XMLElement* e, RobotModel& m, std::vector<std::pai
     if (!e->FirstChildElement("mimic")) c.zero_effort.push_back(j.name), c.zero_velocity.push_back(j.name);
   } else if (j.type == JointType::Revolute || j.type == JointType::Prismatic) {
     c.fail(e, f + "/limit",
-           "a " + type + " joint needs <limit lower=\"..\" upper=\"..\" effort=\"..\" velocity=\"..\"/> (URDF requires "
-           "it)" + (type == "revolute" ? std::string("; a joint that turns without end is type=\"continuous\"") : ""));
+           "a " + type +
+               " joint needs <limit lower=\"..\" upper=\"..\" effort=\"..\" velocity=\"..\"/> (URDF requires "
+               "it)" +
+               (type == "revolute" ? std::string("; a joint that turns without end is type=\"continuous\"") : ""));
   }
   if (const XMLElement* d = e->FirstChildElement("dynamics")) {
     j.damping_Nms_rad = attrDouble(c, d, "damping", f + "/dynamics", 0.0);
@@ -407,8 +418,8 @@ void parseJoint(Ctx& c, const XMLElement* e, RobotModel& m, std::vector<std::pai
   }
   for (const XMLElement* ch = e->FirstChildElement(); ch; ch = ch->NextSiblingElement()) {
     std::string n = ch->Name();
-    static const std::set<std::string> known = {"parent", "child",  "origin",           "axis",       "limit",
-                                                "dynamics", "mimic", "safety_controller", "calibration"};
+    static const std::set<std::string> known = {
+        "parent", "child", "origin", "axis", "limit", "dynamics", "mimic", "safety_controller", "calibration"};
     if (!known.count(n)) c.ignore("<joint>/<" + n + ">");
   }
   m.joints.push_back(std::move(j));
@@ -432,8 +443,9 @@ void checkTree(const Ctx& c, const XMLElement* robot, RobotModel& m) {
   if (roots.size() != 1) {
     std::string names;
     for (int r : roots) names += (names.empty() ? "" : ", ") + m.links[r].name;
-    c.fail(robot, "robot", "expected exactly one root link, found " + std::to_string(roots.size()) +
-                               (names.empty() ? " (the joints form a cycle)" : ": " + names));
+    c.fail(robot, "robot",
+           "expected exactly one root link, found " + std::to_string(roots.size()) +
+               (names.empty() ? " (the joints form a cycle)" : ": " + names));
   }
   m.root_link = roots[0];
   m.fixed_base = m.links[m.root_link].name == "world";
@@ -454,7 +466,8 @@ void checkMasses(const Ctx& c, const RobotModel& m) {
   std::vector<std::vector<int>> children(m.links.size());
   for (const Joint& j : m.joints) children[j.parent].push_back(j.child);
   std::function<std::pair<double, bool>(int)> subtree = [&](int l) {  // mass, has collision geometry
-    std::pair<double, bool> r{m.links[l].has_inertial ? m.links[l].inertial.mass_kg : 0.0, !m.links[l].collisions.empty()};
+    std::pair<double, bool> r{m.links[l].has_inertial ? m.links[l].inertial.mass_kg : 0.0,
+                              !m.links[l].collisions.empty()};
     for (int ch : children[l]) {
       const auto s = subtree(ch);
       r.first += s.first;
@@ -516,8 +529,10 @@ void applyRootJoints(Ctx& c, RobotModel& m) {
   }
   if (parent_is_child || parent_has_other_children || P.has_inertial || !P.collisions.empty())
     throw InputError(c.file, r.line, f + "@type",
-                     "a " + r.type + " joint must connect a massless root link without geometry (such as 'world') to "
-                     "the robot and be its only joint; '" + P.name +
+                     "a " + r.type +
+                         " joint must connect a massless root link without geometry (such as 'world') to "
+                         "the robot and be its only joint; '" +
+                         P.name +
                          "' is not such a link. Inside the robot use revolute, continuous, prismatic or fixed joints");
   for (Joint& j : m.joints) {
     if (j.parent > r.parent) --j.parent;
@@ -614,7 +629,8 @@ class Reader {
     if (const GapsimElement* s = spec_->child(n)) return Reader(*c_, p, *s, field_ + "/" + n);
     std::string what = "unknown element <" + n + "> in <" + spec_->name + ">";
     if (spec_->children.empty()) c_->fail(p, field_ + "/" + n, what + ", which has no child elements");
-    if (const std::string s = closestName(n, namesOf(spec_->children)); !s.empty()) what += " (did you mean <" + s + ">?)";
+    if (const std::string s = closestName(n, namesOf(spec_->children)); !s.empty())
+      what += " (did you mean <" + s + ">?)";
     c_->fail(p, field_ + "/" + n, what + "; allowed: " + spec_->childNames());
   }
   /// This element with "[key]" in its field: a <param> or <joint> named by its name attribute.
@@ -640,8 +656,8 @@ class Reader {
  private:
   const GapsimAttribute& attribute(const char* name) const {
     if (const GapsimAttribute* a = spec_->attribute(name)) return *a;
-    throw std::logic_error("sim/gapsim_elements.cpp lists no attribute '" + std::string(name) + "' of <" +
-                           spec_->name + ">");
+    throw std::logic_error("sim/gapsim_elements.cpp lists no attribute '" + std::string(name) + "' of <" + spec_->name +
+                           ">");
   }
   [[noreturn]] void missing(const GapsimAttribute& a) const {
     fail(a.name, "missing attribute (" + a.doc + (a.kind == AttributeKind::Text ? "" : "; " + a.accepted()) + ")");
@@ -686,7 +702,8 @@ void parseInitialJoint(const Reader& r, RobotModel& m) {
   if (idx < 0) r.fail("name", "unknown joint '" + name + "'");
   const Reader j = r.at(name);
   if (j.has("value_rad") && j.has("value_m")) j.fail("value_m", "give value_rad or value_m, not both");
-  if (!j.has("value_rad") && !j.has("value_m")) j.fail("value_rad", "missing attribute (value_m for a prismatic joint)");
+  if (!j.has("value_rad") && !j.has("value_m"))
+    j.fail("value_rad", "missing attribute (value_m for a prismatic joint)");
   const char* key = j.has("value_rad") ? "value_rad" : "value_m";
   const double v = j.number(key);
   const Joint& jt = m.joints[idx];
@@ -765,9 +782,12 @@ void parseSensors(Ctx&, const Reader& r, RobotModel& m) {
   for (const XMLElement* p = r.element()->FirstChildElement(); p; p = p->NextSiblingElement()) {
     const Reader s = r.child(p);
     const std::string n = p->Name();
-    if (n == "imu") parseImu(s, m);
-    else if (n == "foot_contact") parseFootContact(s, m);
-    else parseEncoder(s, m);  // the table allows no other child
+    if (n == "imu")
+      parseImu(s, m);
+    else if (n == "foot_contact")
+      parseFootContact(s, m);
+    else
+      parseEncoder(s, m);  // the table allows no other child
   }
 }
 
@@ -800,11 +820,16 @@ Drivetrain drivetrainOfType(const Reader& r) {
   Drivetrain d;
   d.group = r.text("name");
   const std::string type = r.choice("type");
-  if (type == "motoflex") d.kind = DriveKind::MoToFlex;
-  else if (type == "dynamixel") d.kind = DriveKind::Dynamixel;
-  else if (type == "dynamixel_voltage") d.kind = DriveKind::DynamixelVoltage;
-  else if (type == "ideal") d.kind = DriveKind::Ideal;
-  else d.kind = DriveKind::Torque;
+  if (type == "motoflex")
+    d.kind = DriveKind::MoToFlex;
+  else if (type == "dynamixel")
+    d.kind = DriveKind::Dynamixel;
+  else if (type == "dynamixel_voltage")
+    d.kind = DriveKind::DynamixelVoltage;
+  else if (type == "ideal")
+    d.kind = DriveKind::Ideal;
+  else
+    d.kind = DriveKind::Torque;
   if (!r.has("preset")) return d;
   const std::string p = r.text("preset");
   if (d.kind == DriveKind::DynamixelVoltage) {
@@ -1055,8 +1080,7 @@ RobotModel parseRobotXml(const std::string& xml_text, const std::string& path) {
     if (const XMLElement* col = e->FirstChildElement("color"))
       c.materials[name] = parseRgba(c, col, "material '" + name + "'/color");
   }
-  for (const XMLElement* e = robot->FirstChildElement("link"); e; e = e->NextSiblingElement("link"))
-    parseLink(c, e, m);
+  for (const XMLElement* e = robot->FirstChildElement("link"); e; e = e->NextSiblingElement("link")) parseLink(c, e, m);
   std::vector<std::pair<int, std::string>> mimics;
   for (const XMLElement* e = robot->FirstChildElement("joint"); e; e = e->NextSiblingElement("joint"))
     parseJoint(c, e, m, mimics);
@@ -1114,9 +1138,10 @@ RobotModel parseRobotXml(const std::string& xml_text, const std::string& path) {
     return std::make_pair(still.size(), s);
   };
   if (auto [n, names] = list(c.zero_effort); n)
-    c.warnings.push_back(std::to_string(n) + " joint(s) with effort 0 or none in <limit> (" + names +
-                         "): their ideal servos use fmax " + sixDigits(ServoSettings{}.fmax_Nm) +
-                         " N m; give the actuator's peak torque in <limit effort>, or <gapsim><servo_defaults fmax_Nm>");
+    c.warnings.push_back(
+        std::to_string(n) + " joint(s) with effort 0 or none in <limit> (" + names + "): their ideal servos use fmax " +
+        sixDigits(ServoSettings{}.fmax_Nm) +
+        " N m; give the actuator's peak torque in <limit effort>, or <gapsim><servo_defaults fmax_Nm>");
   if (auto [n, names] = list(c.zero_velocity); n)
     c.warnings.push_back(std::to_string(n) + " joint(s) with velocity 0 or none in <limit> (" + names +
                          "): their ideal servos are limited to " + sixDigits(ServoSettings{}.max_velocity_rad_s) +

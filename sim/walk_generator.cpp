@@ -84,13 +84,15 @@ void WalkParams::validate() const {
   finite("torso_pitch", torso_pitch_rad);
   finite("zmp_offset_x", zmp_offset_x_m);
   finite("zmp_inset_y", zmp_inset_y_m);
-  if (!(step_duration_s >= 0.2 && step_duration_s <= 20)) bad("step_duration", step_duration_s, "0.2 s <= step_duration <= 20 s");
+  if (!(step_duration_s >= 0.2 && step_duration_s <= 20))
+    bad("step_duration", step_duration_s, "0.2 s <= step_duration <= 20 s");
   if (!(step_height_m >= 0 && step_height_m <= 0.1)) bad("step_height", step_height_m, "0 <= step_height <= 0.1 m");
   if (!(com_height_m > 0.05 && com_height_m < 1.0)) bad("com_height", com_height_m, "0.05 m < com_height < 1 m");
   if (!(double_support_fraction >= 0 && double_support_fraction <= 0.9))
     bad("double_support", double_support_fraction, "0 <= double_support <= 0.9");
   if (!(foot_spacing_m > 0 && foot_spacing_m < 0.5)) bad("foot_spacing", foot_spacing_m, "0 < foot_spacing < 0.5 m");
-  if (!(frame_period_s >= 0.001 && frame_period_s <= 0.05)) bad("frame_period", frame_period_s, "0.001 s <= frame_period <= 0.05 s");
+  if (!(frame_period_s >= 0.001 && frame_period_s <= 0.05))
+    bad("frame_period", frame_period_s, "0.001 s <= frame_period <= 0.05 s");
   if (!(prepare_s >= frame_period_s && prepare_s <= 60)) bad("prepare", prepare_s, "frame_period <= prepare <= 60 s");
   if (!(hold_s >= 0 && hold_s <= 60)) bad("hold", hold_s, "0 <= hold <= 60 s");
   if (!(settle_s >= 0 && settle_s <= 60)) bad("settle", settle_s, "0 <= settle <= 60 s");
@@ -111,8 +113,9 @@ void WalkParams::validate() const {
   if (narrow_m < kFootWidth_m)
     throw InputError("walk", 0, "lateral_speed",
                      "the feet would collide: foot_spacing " + sixDigits(foot_spacing_m) + " m - |lateral_speed| " +
-                         sixDigits(std::abs(lateral_speed_m_s)) + " m/s * step time " + sixDigits(stepTime_s()) + " s = " +
-                         sixDigits(narrow_m) + " m is below the foot width limit of " + sixDigits(kFootWidth_m) + " m");
+                         sixDigits(std::abs(lateral_speed_m_s)) + " m/s * step time " + sixDigits(stepTime_s()) +
+                         " s = " + sixDigits(narrow_m) + " m is below the foot width limit of " +
+                         sixDigits(kFootWidth_m) + " m");
 }
 
 int WalkParams::stepCount() const {
@@ -125,8 +128,10 @@ namespace {
 using motorgear::Field;
 using W = WalkParams;
 
-#define GAPSIM_WALK_FIELD(key, unit, member, what) \
-  {key, unit, what, [](const W& p) { return p.member; }, [](W& p, double v) { p.member = v; }}
+#define GAPSIM_WALK_FIELD(key, unit, member, what)                                             \
+  {                                                                                            \
+    key, unit, what, [](const W& p) { return p.member; }, [](W& p, double v) { p.member = v; } \
+  }
 
 const std::array<Field<W>, 20> kWalkFields{{
     GAPSIM_WALK_FIELD("speed", "m/s", forward_speed_m_s, "forward speed (= forward_speed)"),
@@ -357,7 +362,8 @@ void solveJoints(const RobotModel& model, const WalkParams& p, WalkPlan& plan) {
     char ctx[64];
     std::snprintf(ctx, sizeof ctx, " at t = %.2f s", t);
     Vector3d com;
-    const std::vector<double>& q = poser.solve(com_des, 0.5 * (lf.yaw + rf.yaw), p.torso_pitch_rad, L, R, ctx, nullptr, &com);
+    const std::vector<double>& q =
+        poser.solve(com_des, 0.5 * (lf.yaw + rf.yaw), p.torso_pitch_rad, L, R, ctx, nullptr, &com);
     plan.model_com_x_m[k] = com.x();
     plan.model_com_y_m[k] = com.y();
     plan.model_com_z_m[k] = com.z();

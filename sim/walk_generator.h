@@ -47,25 +47,25 @@
 namespace gapsim {
 
 struct WalkParams {
-  double forward_speed_m_s = 0.2;      ///< vx, along the torso's x (m/s)
-  double lateral_speed_m_s = 0.0;      ///< vy, positive to the left (m/s)
-  double turn_rate_rad_s = 0.0;        ///< omega, positive counter-clockwise (rad/s)
-  double step_duration_s = 1.0;        ///< gait cycle: one step with each foot (s)
-  double step_height_m = 0.03;         ///< swing foot clearance at mid-swing (m)
-  double com_height_m = 0.25;          ///< COM height above the soles, the cart-table z_c (m)
+  double forward_speed_m_s = 0.2;        ///< vx, along the torso's x (m/s)
+  double lateral_speed_m_s = 0.0;        ///< vy, positive to the left (m/s)
+  double turn_rate_rad_s = 0.0;          ///< omega, positive counter-clockwise (rad/s)
+  double step_duration_s = 1.0;          ///< gait cycle: one step with each foot (s)
+  double step_height_m = 0.03;           ///< swing foot clearance at mid-swing (m)
+  double com_height_m = 0.25;            ///< COM height above the soles, the cart-table z_c (m)
   double double_support_fraction = 0.2;  ///< share of each single step with both feet down (0..0.9)
-  double foot_spacing_m = 0.1;         ///< lateral distance between the two sole frames (m)
-  int steps = 20;                      ///< single steps, the closing step included (>= 2)
-  std::optional<double> duration_s;    ///< if set: walking time (s), replaces `steps`
-  double torso_pitch_rad = 0.0;        ///< forward lean of the torso (rad)
-  double zmp_offset_x_m = 0.01;        ///< ZMP reference ahead of the ankle, in the foot frame (m)
-  double zmp_inset_y_m = 0.01;         ///< ZMP reference moved towards the other foot (m)
-  double prepare_s = 1.0;              ///< blend from the initial pose into the walking stance (s)
-  double hold_s = 1.0;                 ///< standing in the walking stance before the first shift (s)
-  double settle_s = 1.5;               ///< standing after the last step (s)
-  double frame_period_s = 0.01;        ///< motion frame and preview-control period (s)
-  double servo_lead_s = 0.0;           ///< targets are sent this much early (s): compensates a servo lag
-  double preview_s = 1.6;              ///< preview horizon (s)
+  double foot_spacing_m = 0.1;           ///< lateral distance between the two sole frames (m)
+  int steps = 20;                        ///< single steps, the closing step included (>= 2)
+  std::optional<double> duration_s;      ///< if set: walking time (s), replaces `steps`
+  double torso_pitch_rad = 0.0;          ///< forward lean of the torso (rad)
+  double zmp_offset_x_m = 0.01;          ///< ZMP reference ahead of the ankle, in the foot frame (m)
+  double zmp_inset_y_m = 0.01;           ///< ZMP reference moved towards the other foot (m)
+  double prepare_s = 1.0;                ///< blend from the initial pose into the walking stance (s)
+  double hold_s = 1.0;                   ///< standing in the walking stance before the first shift (s)
+  double settle_s = 1.5;                 ///< standing after the last step (s)
+  double frame_period_s = 0.01;          ///< motion frame and preview-control period (s)
+  double servo_lead_s = 0.0;             ///< targets are sent this much early (s): compensates a servo lag
+  double preview_s = 1.6;                ///< preview horizon (s)
 
   /// Throws InputError(field = parameter name) for values out of their range.
   void validate() const;
@@ -88,9 +88,9 @@ std::string walkParamKeys();
 std::span<const motorgear::Field<WalkParams>> walkParamFields();
 
 struct Footstep {
-  LegSide side = LegSide::Left;  ///< the foot placed
+  LegSide side = LegSide::Left;          ///< the foot placed
   double x_m = 0, y_m = 0, yaw_rad = 0;  ///< sole frame on the ground (world)
-  double lift_s = 0, land_s = 0;  ///< swing phase; lift == land for the initial stance
+  double lift_s = 0, land_s = 0;         ///< swing phase; lift == land for the initial stance
 };
 
 /// A generated keyframe motion: joint columns, frame times and values, ready to play or write.
@@ -116,7 +116,7 @@ struct WalkPlan : GeneratedMotion {
   double walk_end_s = 0;            ///< last touch-down
   std::vector<double> time_s;       ///< preview samples
   std::vector<double> zmp_ref_x_m, zmp_ref_y_m;
-  ComTrajectory com_x, com_y;       ///< planned COM (cart-table model)
+  ComTrajectory com_x, com_y;                                       ///< planned COM (cart-table model)
   std::vector<double> model_com_x_m, model_com_y_m, model_com_z_m;  ///< COM of the model's FK, per sample
 };
 
@@ -129,10 +129,9 @@ class ComPoser {
   explicit ComPoser(const RobotModel& model, std::string source = "walk");
   /// Joint vector of the model for: COM at com_world_m, torso yaw/pitch (rad), sole poses in
   /// the world. Throws InputError (reach, joint limits) with `context` appended.
-  const std::vector<double>& solve(const Eigen::Vector3d& com_world_m, double torso_yaw_rad,
-                                   double torso_pitch_rad, const Eigen::Isometry3d& left_sole,
-                                   const Eigen::Isometry3d& right_sole, const std::string& context,
-                                   Eigen::Isometry3d* torso_out = nullptr,
+  const std::vector<double>& solve(const Eigen::Vector3d& com_world_m, double torso_yaw_rad, double torso_pitch_rad,
+                                   const Eigen::Isometry3d& left_sole, const Eigen::Isometry3d& right_sole,
+                                   const std::string& context, Eigen::Isometry3d* torso_out = nullptr,
                                    Eigen::Vector3d* com_out = nullptr);
   const NaoLegIk& ik() const { return ik_; }
   /// The leg joints a motion sets (RHipYawPitch, a mimic, left out) and their values in q,

@@ -16,8 +16,7 @@ using Eigen::Isometry3d;
 using Eigen::Matrix3d;
 using Eigen::Vector3d;
 
-constexpr const char* kJointSuffix[6] = {"HipYawPitch", "HipRoll",    "HipPitch",
-                                         "KneePitch",   "AnklePitch", "AnkleRoll"};
+constexpr const char* kJointSuffix[6] = {"HipYawPitch", "HipRoll", "HipPitch", "KneePitch", "AnklePitch", "AnkleRoll"};
 
 Matrix3d rx(double a) { return AngleAxisd(a, Vector3d::UnitX()).toRotationMatrix(); }
 Matrix3d ry(double a) { return AngleAxisd(a, Vector3d::UnitY()).toRotationMatrix(); }
@@ -60,8 +59,10 @@ NaoLegIk::NaoLegIk(const RobotModel& m) {
       lim[k] = {name, j.has_limits ? j.lower : -INFINITY, j.has_limits ? j.upper : INFINITY};
     }
     const Joint& hyp = m.joints[idx[0]];
-    if (torso < 0) torso = hyp.parent;
-    else if (hyp.parent != torso) fail(hyp.name, "both HipYawPitch joints on the same link");
+    if (torso < 0)
+      torso = hyp.parent;
+    else if (hyp.parent != torso)
+      fail(hyp.name, "both HipYawPitch joints on the same link");
     if (std::abs(hyp.axis.x()) > 1e-9) fail(hyp.name, "a HipYawPitch axis in the y-z plane");
     const double phi = std::atan2(hyp.axis.z(), hyp.axis.y());
     if (std::abs(phi) < 0.3 || std::abs(phi) > 1.3) fail(hyp.name, "a HipYawPitch axis near +-45 degrees");
@@ -124,13 +125,15 @@ double kneeFromDistance(double d, double l1, double l2, LegSide side) {
   const double c = (d * d - l1 * l1 - l2 * l2) / (2 * l1 * l2);
   const char* leg = side == LegSide::Left ? "left leg" : "right leg";
   if (c > 1.0 + 1e-12)
-    throw InputError("", 0, side == LegSide::Left ? "LLeg" : "RLeg",
-                     std::string("out of reach: the ") + leg +
-                         fmt(" needs a hip-ankle distance of %.4f m, more than the %.4f m of thigh + tibia", d, l1 + l2));
+    throw InputError(
+        "", 0, side == LegSide::Left ? "LLeg" : "RLeg",
+        std::string("out of reach: the ") + leg +
+            fmt(" needs a hip-ankle distance of %.4f m, more than the %.4f m of thigh + tibia", d, l1 + l2));
   if (c < -1.0 - 1e-12)
-    throw InputError("", 0, side == LegSide::Left ? "LLeg" : "RLeg",
-                     std::string("out of reach: the ") + leg +
-                         fmt(" needs a hip-ankle distance of %.4f m, less than the %.4f m the knee allows", d, std::abs(l1 - l2)));
+    throw InputError(
+        "", 0, side == LegSide::Left ? "LLeg" : "RLeg",
+        std::string("out of reach: the ") + leg +
+            fmt(" needs a hip-ankle distance of %.4f m, less than the %.4f m the knee allows", d, std::abs(l1 - l2)));
   return std::acos(std::clamp(c, -1.0, 1.0));
 }
 
@@ -149,7 +152,8 @@ LegAngles NaoLegIk::solveWithHipYawPitch(LegSide side, const Isometry3d& sole, d
   q.knee_pitch = kneeFromDistance(b.norm(), l1, l2, side);
   const Vector3d v(-l2 * std::sin(q.knee_pitch), 0, -l1 - l2 * std::cos(q.knee_pitch));
   q.hip_pitch = alphaDown(b) - alphaDown(v);
-  const Vector3d n = ry(-(q.hip_pitch + q.knee_pitch)) * rx(-q.hip_roll) * Rh.transpose() * sole.linear() * Vector3d::UnitZ();
+  const Vector3d n =
+      ry(-(q.hip_pitch + q.knee_pitch)) * rx(-q.hip_roll) * Rh.transpose() * sole.linear() * Vector3d::UnitZ();
   q.ankle_pitch = std::atan2(n.x(), n.z());
   q.ankle_roll = std::atan2(-n.y(), std::hypot(n.x(), n.z()));
   return q;
@@ -186,7 +190,7 @@ void NaoLegIk::checkLimits(LegSide side, const LegAngles& q, const std::string& 
   const std::array<JointLimits, 6>& lim = side == LegSide::Left ? left_limits_ : right_limits_;
   for (int k = 0; k < 6; ++k) {
     const JointLimits& L = lim[k];
-    const bool low = v[k] < L.lower - tol, high = v[k] > L.upper + tol;
+    const bool low = v[k]<L.lower - tol, high = v[k]> L.upper + tol;
     if (!low && !high) continue;
     throw InputError("", 0, L.name,
                      fmt("%.4f rad is beyond the joint limit %.4f rad (range [%.4f, %.4f])", v[k],

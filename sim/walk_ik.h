@@ -37,10 +37,9 @@
 /// Out-of-reach poses and joint limits throw InputError naming the leg or the joint, the value
 /// and the limit.
 
+#include <Eigen/Geometry>
 #include <array>
 #include <string>
-
-#include <Eigen/Geometry>
 
 #include "sim/robot_model.h"
 
@@ -50,8 +49,7 @@ enum class LegSide { Left, Right };
 
 /// One leg's joint angles (rad), in chain order.
 struct LegAngles {
-  double hip_yaw_pitch = 0, hip_roll = 0, hip_pitch = 0, knee_pitch = 0, ankle_pitch = 0,
-         ankle_roll = 0;
+  double hip_yaw_pitch = 0, hip_roll = 0, hip_pitch = 0, knee_pitch = 0, ankle_pitch = 0, ankle_roll = 0;
   std::array<double, 6> asArray() const {
     return {hip_yaw_pitch, hip_roll, hip_pitch, knee_pitch, ankle_pitch, ankle_roll};
   }
@@ -63,11 +61,11 @@ struct LegPairAngles {
 
 /// The dimensions the IK needs, read from a Nao-like model.
 struct NaoLegGeometry {
-  Eigen::Vector3d hip_offset_left_m{0, 0.05, -0.085};   ///< LHipYawPitch origin in the torso frame
+  Eigen::Vector3d hip_offset_left_m{0, 0.05, -0.085};  ///< LHipYawPitch origin in the torso frame
   Eigen::Vector3d hip_offset_right_m{0, -0.05, -0.085};
-  double thigh_m = 0.1;         ///< hip to knee (along -z in the zero pose)
-  double tibia_m = 0.1029;      ///< knee to ankle
-  double foot_height_m = 0.04511;  ///< ankle to sole
+  double thigh_m = 0.1;                                             ///< hip to knee (along -z in the zero pose)
+  double tibia_m = 0.1029;                                          ///< knee to ankle
+  double foot_height_m = 0.04511;                                   ///< ankle to sole
   double hyp_axis_angle_left_rad = -0.25 * 3.14159265358979323846;  ///< phi of the left axis
   double hyp_axis_angle_right_rad = 0.25 * 3.14159265358979323846;
 };
@@ -83,9 +81,7 @@ class NaoLegIk {
 
   const NaoLegGeometry& geometry() const { return g_; }
   /// Joint indices in the model of one leg, chain order (as LegAngles).
-  const std::array<int, 6>& jointIndices(LegSide side) const {
-    return side == LegSide::Left ? left_ : right_;
-  }
+  const std::array<int, 6>& jointIndices(LegSide side) const { return side == LegSide::Left ? left_ : right_; }
 
   /// Sole pose in the torso frame for given angles (closed-form FK of the chain above).
   Eigen::Isometry3d forward(LegSide side, const LegAngles& q) const;
@@ -93,8 +89,7 @@ class NaoLegIk {
   /// Exact 6-joint solution of one foot pose (sole frame in the torso frame); its own theta.
   LegAngles solve(LegSide side, const Eigen::Isometry3d& sole_in_torso) const;
   /// The solution with a given HipYawPitch theta: ankle position and sole normal exact.
-  LegAngles solveWithHipYawPitch(LegSide side, const Eigen::Isometry3d& sole_in_torso,
-                                 double hip_yaw_pitch_rad) const;
+  LegAngles solveWithHipYawPitch(LegSide side, const Eigen::Isometry3d& sole_in_torso, double hip_yaw_pitch_rad) const;
   /// The HipYawPitch angle of one foot pose.
   double hipYawPitchOf(LegSide side, const Eigen::Isometry3d& sole_in_torso) const;
   /// Both feet with the common theta = mean of the two feet's own.
@@ -104,8 +99,7 @@ class NaoLegIk {
   /// Throws InputError(field = joint name) if an angle is outside the model's joint limits
   /// (tolerance tol_rad), e.g. "LKneePitch: 2.2000 rad is beyond the joint limit 2.1126 rad
   /// (range [-0.0923, 2.1126])". `context` is appended to the message (e.g. " at t = 3.20 s").
-  void checkLimits(LegSide side, const LegAngles& q, const std::string& context = {},
-                   double tol_rad = 1e-9) const;
+  void checkLimits(LegSide side, const LegAngles& q, const std::string& context = {}, double tol_rad = 1e-9) const;
 
   /// Writes both legs' angles into a full joint vector of the model (RHipYawPitch gets the
   /// common value, as its mimic would).

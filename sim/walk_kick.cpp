@@ -39,14 +39,16 @@ void KickParams::validate() const {
   check(com_height_m > 0.1 && com_height_m < 0.4, "com_height", com_height_m, "0.1 m < com_height < 0.4 m");
   check(std::abs(com_over_support_y_m) <= 0.1, "com_over_support_y", com_over_support_y_m, "|value| <= 0.1 m");
   check(std::abs(com_x_m) <= 0.05, "com_x", com_x_m, "|value| <= 0.05 m");
-  check(foot_spacing_m > 0.075 && foot_spacing_m < 0.3, "foot_spacing", foot_spacing_m, "0.075 m < foot_spacing < 0.3 m");
+  check(foot_spacing_m > 0.075 && foot_spacing_m < 0.3, "foot_spacing", foot_spacing_m,
+        "0.075 m < foot_spacing < 0.3 m");
   check(lift_m >= 0.005 && lift_m <= 0.1, "lift", lift_m, "0.005 m <= lift <= 0.1 m");
   check(inward_m >= 0 && inward_m <= 0.05, "inward", inward_m, "0 <= inward <= 0.05 m");
   check(wind_back_m >= 0 && wind_back_m <= 0.15, "wind_back", wind_back_m, "0 <= wind_back <= 0.15 m");
   check(reach_m >= 0 && reach_m <= 0.2, "reach", reach_m, "0 <= reach <= 0.2 m");
   check(swing_s >= 0.05 && swing_s <= 5, "swing", swing_s, "0.05 s <= swing <= 5 s");
   check(shift_s >= 0.2 && shift_s <= 10, "shift", shift_s, "0.2 s <= shift <= 10 s");
-  check(frame_period_s >= 0.001 && frame_period_s <= 0.1, "frame_period", frame_period_s, "0.001 s <= frame_period <= 0.1 s");
+  check(frame_period_s >= 0.001 && frame_period_s <= 0.1, "frame_period", frame_period_s,
+        "0.001 s <= frame_period <= 0.1 s");
 }
 
 GeneratedMotion planKick(const RobotModel& model, const KickParams& p) {
@@ -90,7 +92,7 @@ GeneratedMotion planKick(const RobotModel& model, const KickParams& p) {
   add(0.7, com_support, lifted);       // retract
   add(0.6, com_support, home);         // put down
   add(0.4, com_support, home);
-  add(p.shift_s, com_centre, home);    // weight back to the middle
+  add(p.shift_s, com_centre, home);  // weight back to the middle
   add(0.5, com_centre, home);
 
   const Isometry3d support_pose{Eigen::Translation3d(support_sole)};

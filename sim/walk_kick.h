@@ -18,17 +18,17 @@ namespace gapsim {
 
 struct KickParams {
   LegSide kicking_foot = LegSide::Right;
-  double com_height_m = 0.25;       ///< COM height above the soles during the kick (m)
-  double com_over_support_y_m = 0.05;   ///< COM distance from the robot's centre line, over the support foot (m)
-  double com_x_m = 0.01;            ///< COM ahead of the ankles (m)
-  double foot_spacing_m = 0.1;      ///< distance between the two sole frames (m)
-  double lift_m = 0.03;             ///< kicking sole height when lifted (m)
-  double inward_m = 0.02;           ///< kicking sole moved towards the support foot while in the air (m)
-  double wind_back_m = 0.05;        ///< kicking sole behind the ankle line before the swing (m)
-  double reach_m = 0.09;            ///< kicking sole ahead of the ankle line after the swing (m)
-  double swing_s = 0.2;             ///< duration of the forward swing (s)
-  double shift_s = 1.5;             ///< weight shift onto / back from the support foot (s)
-  double frame_period_s = 0.02;     ///< sample period of the generated frames (s)
+  double com_height_m = 0.25;          ///< COM height above the soles during the kick (m)
+  double com_over_support_y_m = 0.05;  ///< COM distance from the robot's centre line, over the support foot (m)
+  double com_x_m = 0.01;               ///< COM ahead of the ankles (m)
+  double foot_spacing_m = 0.1;         ///< distance between the two sole frames (m)
+  double lift_m = 0.03;                ///< kicking sole height when lifted (m)
+  double inward_m = 0.02;              ///< kicking sole moved towards the support foot while in the air (m)
+  double wind_back_m = 0.05;           ///< kicking sole behind the ankle line before the swing (m)
+  double reach_m = 0.09;               ///< kicking sole ahead of the ankle line after the swing (m)
+  double swing_s = 0.2;                ///< duration of the forward swing (s)
+  double shift_s = 1.5;                ///< weight shift onto / back from the support foot (s)
+  double frame_period_s = 0.02;        ///< sample period of the generated frames (s)
   /// Throws InputError(field = parameter) for values out of range.
   void validate() const;
 };

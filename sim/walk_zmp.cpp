@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "sim/walk_zmp.h"
 
+#include <Eigen/Dense>
 #include <cmath>
 #include <string>
-
-#include <Eigen/Dense>
 
 #include "sim/input_error.h"
 

@@ -22,18 +22,17 @@
 ///   u_k = -Gi sum_{i<=k} (p_i - p_ref_i) - Gx x_k - sum_{j=1..N} Gd(j) p_ref_{k+j}.
 /// Validity: a point mass at constant height; the generated COM is exact for that model only.
 
-#include <vector>
-
 #include <Eigen/Core>
+#include <vector>
 
 namespace gapsim {
 
 struct ZmpPreviewParams {
-  double period_s = 0.01;       ///< control period T (s)
-  double com_height_m = 0.26;   ///< z_c: COM height above the ground (m)
-  double gravity_m_s2 = 9.81;   ///< g (m/s^2)
-  double preview_s = 1.6;       ///< preview horizon N T (s)
-  double q_error = 1.0;         ///< Qe: weight of the ZMP error (1/m^2)
+  double period_s = 0.01;      ///< control period T (s)
+  double com_height_m = 0.26;  ///< z_c: COM height above the ground (m)
+  double gravity_m_s2 = 9.81;  ///< g (m/s^2)
+  double preview_s = 1.6;      ///< preview horizon N T (s)
+  double q_error = 1.0;        ///< Qe: weight of the ZMP error (1/m^2)
   double r_input = 1e-9;       ///< R: weight of the jerk increment (s^6/m^2); small = tight ZMP tracking
   /// Throws InputError naming the field for a non-finite or non-positive value.
   void validate() const;

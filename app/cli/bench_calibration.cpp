@@ -46,8 +46,8 @@ double median(std::vector<double> v) {
 }
 
 struct Round {
-  double rate = 0;     ///< evaluations per wall-clock second
-  double cpu_s = 0;    ///< the workers' CPU seconds
+  double rate = 0;   ///< evaluations per wall-clock second
+  double cpu_s = 0;  ///< the workers' CPU seconds
   std::vector<calib::EvalResult> results;
 };
 
@@ -106,10 +106,11 @@ int runCalibrationBench(const CalibrationBenchArgs& a) {
   for (const auto& sc : set.scenarios)
     if (!sc.holdout) sim_s += sc.duration_s;
   const int cores = static_cast<int>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
-  std::printf("gapsim bench --calibration: %s, %s (%zu scenarios, %.2f simulated s per evaluation), %d free "
-              "dimensions, %d evaluations per round, %d rounds, %d cores online\n",
-              a.robot.c_str(), set_path.c_str(), set.scenarios.size(), sim_s, space.dimension(), a.evaluations,
-              a.rounds, cores);
+  std::printf(
+      "gapsim bench --calibration: %s, %s (%zu scenarios, %.2f simulated s per evaluation), %d free "
+      "dimensions, %d evaluations per round, %d rounds, %d cores online\n",
+      a.robot.c_str(), set_path.c_str(), set.scenarios.size(), sim_s, space.dimension(), a.evaluations, a.rounds,
+      cores);
   std::printf("%-6s %-8s %9s %9s %12s %10s\n", "round", "workers", "load_1min", "evals/s", "cpu_s/eval", "ratio_2/1");
   std::fflush(stdout);
   std::vector<double> ratios, rate1, rate2, cpu_per_eval;
@@ -124,8 +125,10 @@ int runCalibrationBench(const CalibrationBenchArgs& a) {
       const Round m = measure(f, batch, w);
       rates[w] = m.rate;
       cpu_per_eval.push_back(m.cpu_s / static_cast<double>(batch.size()));
-      if (first.empty()) first = m.results;
-      else identical = identical && sameBits(first, m.results);
+      if (first.empty())
+        first = m.results;
+      else
+        identical = identical && sameBits(first, m.results);
       std::printf("%-6d %-8d %9.2f %9.3f %12.3f", r + 1, w, load, m.rate, m.cpu_s / static_cast<double>(batch.size()));
       if (w == order[1]) std::printf(" %10.3f", rates[2] / rates[1]);
       std::printf("\n");
@@ -136,16 +139,18 @@ int runCalibrationBench(const CalibrationBenchArgs& a) {
     rate2.push_back(rates[2]);
   }
   const double ratio = median(ratios);
-  std::printf("evaluations/s: 1 worker %.3f, 2 workers %.3f (medians); speed-up 2/1 %.3f (median of the per-round "
-              "ratios, min %.3f, max %.3f); scaling efficiency %.1f%% (target >= 90%%)\n",
-              median(rate1), median(rate2), ratio, *std::min_element(ratios.begin(), ratios.end()),
-              *std::max_element(ratios.begin(), ratios.end()), 50.0 * ratio);
-  std::printf("CPU cost %.3f s per evaluation (median, %.2f simulated s: real-time factor %.2f per core); load "
-              "average now %.2f on %d cores%s\n",
-              median(cpu_per_eval), sim_s, sim_s / median(cpu_per_eval), loadAverage1(), cores,
-              loadAverage1() > cores ? " (busy machine: the wall-clock rates are shares of the cores, not the "
-                                       "cores' speed)"
-                                     : "");
+  std::printf(
+      "evaluations/s: 1 worker %.3f, 2 workers %.3f (medians); speed-up 2/1 %.3f (median of the per-round "
+      "ratios, min %.3f, max %.3f); scaling efficiency %.1f%% (target >= 90%%)\n",
+      median(rate1), median(rate2), ratio, *std::min_element(ratios.begin(), ratios.end()),
+      *std::max_element(ratios.begin(), ratios.end()), 50.0 * ratio);
+  std::printf(
+      "CPU cost %.3f s per evaluation (median, %.2f simulated s: real-time factor %.2f per core); load "
+      "average now %.2f on %d cores%s\n",
+      median(cpu_per_eval), sim_s, sim_s / median(cpu_per_eval), loadAverage1(), cores,
+      loadAverage1() > cores ? " (busy machine: the wall-clock rates are shares of the cores, not the "
+                               "cores' speed)"
+                             : "");
   std::printf("results with 1 and 2 workers: %s\n", identical ? "bit-identical" : "DIFFERENT (a bug)");
   return identical ? kExitOk : 1;
 }

@@ -35,7 +35,8 @@ std::unique_ptr<calib::BatchEvaluator> startMpiBackend(const std::string& backen
   return mpi;
 }
 
-std::unique_ptr<calib::BatchEvaluator> localBackend(const std::string& backend, int jobs, const calib::EvalFunction& fn) {
+std::unique_ptr<calib::BatchEvaluator> localBackend(const std::string& backend, int jobs,
+                                                    const calib::EvalFunction& fn) {
   if (backend == "serial") return std::make_unique<calib::SerialEvaluator>(fn);
   return std::make_unique<calib::ProcessPoolEvaluator>(fn, jobs);
 }
@@ -45,7 +46,8 @@ std::unique_ptr<calib::Calibration> openCalibration(const calib::ParameterSpace&
                                                     const std::string& resume, bool force, const nlohmann::json& inputs,
                                                     const std::string& out_option) {
   if (!resume.empty())
-    return std::make_unique<calib::Calibration>(calib::Calibration::fromCheckpoint(space, resume, settings.generations));
+    return std::make_unique<calib::Calibration>(
+        calib::Calibration::fromCheckpoint(space, resume, settings.generations));
   if (fs::is_directory(out) && !fs::is_empty(out) && !force) {
     if (!onlyLeftoversOfAKilledStart(out, "checkpoint.json"))
       throw InputError(out, 0, out_option, "the results directory is not empty (use --force, or --resume it)");

@@ -6,11 +6,10 @@
 /// directory, fresh or resumed. In one place so that the backends and the "nothing is lost"
 /// rules (refuse a non-empty directory, resume from its checkpoint) cannot drift apart.
 
-#include <memory>
-#include <string>
-
 #include <CLI/CLI.hpp>
+#include <memory>
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "calib/calibration.h"
 #include "calib/evaluator.h"
@@ -30,7 +29,8 @@ std::unique_ptr<calib::BatchEvaluator> startMpiBackend(const std::string& backen
 
 /// The local evaluator: "serial" runs in this process, anything else a pool of `jobs` worker
 /// processes. Both give results bit-identical to each other and to MPI.
-std::unique_ptr<calib::BatchEvaluator> localBackend(const std::string& backend, int jobs, const calib::EvalFunction& fn);
+std::unique_ptr<calib::BatchEvaluator> localBackend(const std::string& backend, int jobs,
+                                                    const calib::EvalFunction& fn);
 
 /// A fresh calibration in `out` (InputError naming `out_option` if it exists and is not empty,
 /// unless `force`), or the one in `resume` continued from its checkpoint when `resume` is set.

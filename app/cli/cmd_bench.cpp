@@ -77,8 +77,9 @@ Rep runOnce(const BenchArgs& b, const std::string& motion_path, bool plain) {
   r.coll = 100.0 * t.collide_s / total;
   r.step = 100.0 * t.step_s / total;
   r.rest = 100.0 * (t.total_s - t.collide_s - t.step_s) / total;  // actuate (drivetrains) and checks
-  r.status = sum.diverged ? "diverged" : (sum.fall_time_s ? "fell at " + std::to_string(*sum.fall_time_s).substr(0, 5) + " s"
-                                                          : "upright");
+  r.status = sum.diverged
+                 ? "diverged"
+                 : (sum.fall_time_s ? "fell at " + std::to_string(*sum.fall_time_s).substr(0, 5) + " s" : "upright");
   return r;
 }
 
@@ -92,10 +93,11 @@ void print(const std::string& label, const std::vector<Rep>& reps) {
     step.push_back(r.step);
     rest.push_back(r.rest);
   }
-  std::printf("%-34s rtf %6.2f [%6.2f..%6.2f] (wall %6.2f)  cpu us/step %6.1f: collide %2.0f%% ode_step %2.0f%% drivetrains+rest %2.0f%%  (%s)\n",
-              label.c_str(), median(cpu), *std::min_element(cpu.begin(), cpu.end()),
-              *std::max_element(cpu.begin(), cpu.end()), median(wall), median(us), median(coll), median(step),
-              median(rest), reps.front().status.c_str());
+  std::printf(
+      "%-34s rtf %6.2f [%6.2f..%6.2f] (wall %6.2f)  cpu us/step %6.1f: collide %2.0f%% ode_step %2.0f%% "
+      "drivetrains+rest %2.0f%%  (%s)\n",
+      label.c_str(), median(cpu), *std::min_element(cpu.begin(), cpu.end()), *std::max_element(cpu.begin(), cpu.end()),
+      median(wall), median(us), median(coll), median(step), median(rest), reps.front().status.c_str());
 }
 
 /// One case (standing or a motion): plain and full repetitions alternate (after one warm-up of
@@ -124,9 +126,10 @@ double benchCase(const BenchArgs& b, const std::string& name, const std::string&
 /// only (a plain model cannot hop: its joints are position servos).
 int benchHop(const BenchArgs& b) {
   const MabelHopController::Params hp = parseHopParams(b.hop);
-  std::printf("gapsim bench: %s hopping under the Appendix D controller, %.1f s simulated per repetition, %d reps "
-              "after a warm-up;\nrtf = simulated s per thread-CPU s (median [min..max])\n",
-              b.robot.c_str(), b.duration_s, b.reps);
+  std::printf(
+      "gapsim bench: %s hopping under the Appendix D controller, %.1f s simulated per repetition, %d reps "
+      "after a warm-up;\nrtf = simulated s per thread-CPU s (median [min..max])\n",
+      b.robot.c_str(), b.duration_s, b.reps);
   std::vector<Rep> reps;
   std::string hops;
   for (int r = 0; r <= b.reps; ++r) {
@@ -178,7 +181,8 @@ Action addBench(CLI::App& app) {
   app.add_option("--iterations", b->iterations, "QuickStep iterations of the full runs (default: the robot file's)");
   app.add_option("--stepper", b->stepper, "stepper of the full runs: quick or big")
       ->check(CLI::IsMember({"quick", "big"}));
-  app.add_option("--plain-iterations", b->plain_iterations, "QuickStep iterations of the plain runs (default: the robot file's)");
+  app.add_option("--plain-iterations", b->plain_iterations,
+                 "QuickStep iterations of the plain runs (default: the robot file's)");
   app.add_flag("--plain-only", b->plain_only, "measure only the plain model");
   app.add_flag("--calibration", b->calibration,
                "instead: calibration evaluations per second with 1 and 2 worker processes, alternating rounds, "
@@ -201,14 +205,15 @@ Action addBench(CLI::App& app) {
     }
     if (b->reps < 1) throw std::invalid_argument("--reps must be >= 1");
     namespace fs = std::filesystem;
-    const std::string plain_it =
-        b->plain_iterations ? std::to_string(*b->plain_iterations) + " iterations" : std::string("the robot file's solver");
-    std::printf("gapsim bench: %s, %.0f s simulated per repetition, %d rounds, one thread, dt from the robot file\n"
-                "plain = ideal velocity servos, rigid links, %s; full = the robot file's drivetrains and soft\n"
-                "links at its own solver settings; motions play with the controller they name (defaults)\n"
-                "rtf = simulated s per thread-CPU s (median [min..max]); plain and full alternate in each round;\n"
-                "the stage shares are of the step's wall time\n",
-                b->robot.c_str(), b->duration_s, b->reps, plain_it.c_str());
+    const std::string plain_it = b->plain_iterations ? std::to_string(*b->plain_iterations) + " iterations"
+                                                     : std::string("the robot file's solver");
+    std::printf(
+        "gapsim bench: %s, %.0f s simulated per repetition, %d rounds, one thread, dt from the robot file\n"
+        "plain = ideal velocity servos, rigid links, %s; full = the robot file's drivetrains and soft\n"
+        "links at its own solver settings; motions play with the controller they name (defaults)\n"
+        "rtf = simulated s per thread-CPU s (median [min..max]); plain and full alternate in each round;\n"
+        "the stage shares are of the step's wall time\n",
+        b->robot.c_str(), b->duration_s, b->reps, plain_it.c_str());
     std::vector<std::pair<std::string, double>> ratios;
     ratios.emplace_back("standing", benchCase(*b, "standing", ""));
     for (const std::string& m : b->standing_only ? std::vector<std::string>{} : b->motions) {

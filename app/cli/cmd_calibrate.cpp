@@ -35,7 +35,7 @@ struct CalibrateArgs {
   std::string objective = "F";
   double m = 5.0, w_F = 1.0, w_E = 1.0;
   std::uint64_t sim_seed = 0;
-  std::string stepper;  // "", quick, big
+  std::string stepper;           // "", quick, big
   std::string f_joints = "all";  // all, motion
   int jobs = 0;
   std::string backend = "processes";
@@ -115,12 +115,18 @@ int runCalibrate(const std::shared_ptr<CalibrateArgs>& a, const CLI::Option* gen
     if (a->space.empty() || a->scenarios.empty())
       throw InputError("", 0, "--space/--scenarios", "both are required (or --resume DIR)");
     if (a->out.empty()) throw InputError("", 0, "--out", "a results directory is required");
-    inputs = {{"robot", a->robot},         {"params", absolute(a->params)},
-              {"space", absolute(a->space)}, {"scenarios", absolute(a->scenarios)},
-              {"objective", a->objective}, {"m", a->m},
-              {"w_F", a->w_F},             {"w_E", a->w_E},
-              {"sim_seed", std::to_string(a->sim_seed)}, {"stepper", a->stepper},
-              {"f_joints", a->f_joints},   {"prior_weight", a->prior_weight}};
+    inputs = {{"robot", a->robot},
+              {"params", absolute(a->params)},
+              {"space", absolute(a->space)},
+              {"scenarios", absolute(a->scenarios)},
+              {"objective", a->objective},
+              {"m", a->m},
+              {"w_F", a->w_F},
+              {"w_E", a->w_E},
+              {"sim_seed", std::to_string(a->sim_seed)},
+              {"stepper", a->stepper},
+              {"f_joints", a->f_joints},
+              {"prior_weight", a->prior_weight}};
   }
   settings.validate();
   RunArgs ra;
@@ -157,24 +163,25 @@ int runCalibrate(const std::shared_ptr<CalibrateArgs>& a, const CLI::Option* gen
   }
   // Validation runs in this process after each improving generation (one scenario-set evaluation).
   if (problem->hasValidation())
-    cal->setValidation([problem](const Eigen::VectorXd& v) { return problem->evaluate(v, calib::ScenarioSubset::Validate); });
-  std::printf("calibrate: %s, %d free dimensions (%zu parameters), %d training + %d validation + %zu held-out "
-              "scenarios, objective %s (m = %g)%s, %s, seed %llu, %s%s\n",
-              settings.optimizer.c_str(), space.dimension(), space.entries().size(), train, validate,
-              set.scenarios.size() - static_cast<std::size_t>(train + validate), toString(os.kind).c_str(), os.m,
-              os.prior_weight > 0 ? (", prior weight " + sixDigits(os.prior_weight)).c_str() : "",
-              ev->describe().c_str(), static_cast<unsigned long long>(settings.seed), dir.c_str(),
-              resumedNote(a->resume, *cal).c_str());
+    cal->setValidation(
+        [problem](const Eigen::VectorXd& v) { return problem->evaluate(v, calib::ScenarioSubset::Validate); });
+  std::printf(
+      "calibrate: %s, %d free dimensions (%zu parameters), %d training + %d validation + %zu held-out "
+      "scenarios, objective %s (m = %g)%s, %s, seed %llu, %s%s\n",
+      settings.optimizer.c_str(), space.dimension(), space.entries().size(), train, validate,
+      set.scenarios.size() - static_cast<std::size_t>(train + validate), toString(os.kind).c_str(), os.m,
+      os.prior_weight > 0 ? (", prior weight " + sixDigits(os.prior_weight)).c_str() : "", ev->describe().c_str(),
+      static_cast<unsigned long long>(settings.seed), dir.c_str(), resumedNote(a->resume, *cal).c_str());
   std::fflush(stdout);
   cal->run(*ev, &std::cout);
   ev.reset();  // MPI: stop the workers and finalise before the serial epilogue
   cal->writeSpread();
   if (cal->hasValidation()) {
-    std::printf("early stopping: best.params = the training best of generation %d, best validation fitness %.6g "
-                "(initial %.6g); training best %.6g (initial %.6g) in best_train.params, after %ld evaluations; %s\n",
-                cal->bestValidationGeneration(), cal->bestValidationFitness(),
-                cal->validationHistory().front().validation, cal->bestFitness(), cal->initialFitness(),
-                cal->optimizer().evaluations(), dir.c_str());
+    std::printf(
+        "early stopping: best.params = the training best of generation %d, best validation fitness %.6g "
+        "(initial %.6g); training best %.6g (initial %.6g) in best_train.params, after %ld evaluations; %s\n",
+        cal->bestValidationGeneration(), cal->bestValidationFitness(), cal->validationHistory().front().validation,
+        cal->bestFitness(), cal->initialFitness(), cal->optimizer().evaluations(), dir.c_str());
     if (!cal->warnings().empty())
       std::printf("%zu warning(s): validation rose while training fell (%s/warnings.txt)\n", cal->warnings().size(),
                   dir.c_str());
@@ -207,9 +214,11 @@ Action addCalibrate(CLI::App& app) {
   app.add_option("--kappa", s.kappa, "ES: generations a parent may live (0: infinite = plus selection)")
       ->capture_default_str();
   app.add_option("--rho", s.rho, "ES: parents per child (recombination)")->capture_default_str();
-  app.add_option("--sigma0", s.sigma0, "initial step size as a fraction of each parameter's range")->capture_default_str();
+  app.add_option("--sigma0", s.sigma0, "initial step size as a fraction of each parameter's range")
+      ->capture_default_str();
   app.add_option("--seed", s.seed, "seed of the optimizer's random numbers")->capture_default_str();
-  app.add_option("--ipop", s.ipop_restarts, "CMA-ES: IPOP restarts (population doubles at each)")->capture_default_str();
+  app.add_option("--ipop", s.ipop_restarts, "CMA-ES: IPOP restarts (population doubles at each)")
+      ->capture_default_str();
   app.add_option("--objective", a->objective, "F (MoToFlex joint angles / T^m), E_cali (torso tilt) or sum")
       ->check(CLI::IsMember({"F", "E_cali", "sum"}))
       ->capture_default_str();
@@ -217,8 +226,9 @@ Action addCalibrate(CLI::App& app) {
   app.add_option("--w-f", a->w_F, "weight of F in the sum")->capture_default_str();
   app.add_option("--w-e", a->w_E, "weight of E_cali in the sum")->capture_default_str();
   app.add_option("--sim-seed", a->sim_seed, "SimOptions::seed of every evaluation")->capture_default_str();
-  app.add_option("--stepper", a->stepper, "quick or big (dWorldStep: walks with ideal servos need it); default the "
-                                          "robot file's")
+  app.add_option("--stepper", a->stepper,
+                 "quick or big (dWorldStep: walks with ideal servos need it); default the "
+                 "robot file's")
       ->check(CLI::IsMember({"quick", "big"}));
   app.add_option("--f-joints", a->f_joints,
                  "joints of F: all (every joint both logs have, as the paper) or motion (only those the "
@@ -259,15 +269,19 @@ Action addTwin(CLI::App& app) {
   auto mass_offsets = std::make_shared<std::string>();
   auto com_offsets = std::make_shared<std::string>();
   RealityEffects& re = ts->reality;
-  app.add_option("--command-delay", re.command_delay_s, "reality: delay of every joint command (s)")->capture_default_str();
+  app.add_option("--command-delay", re.command_delay_s, "reality: delay of every joint command (s)")
+      ->capture_default_str();
   app.add_option("--sensor-delay", re.sensor_delay_s, "reality: latency of the logged joint angles and IMU (s)")
       ->capture_default_str();
-  app.add_option("--backlash", re.backlash_rad, "reality: play at every driven hinge, total width (rad)")->capture_default_str();
-  app.add_option("--backlash-inertia", re.backlash_drive_inertia_kgm2, "reality: drive-side inertia in the play (kg m^2)")
+  app.add_option("--backlash", re.backlash_rad, "reality: play at every driven hinge, total width (rad)")
+      ->capture_default_str();
+  app.add_option("--backlash-inertia", re.backlash_drive_inertia_kgm2,
+                 "reality: drive-side inertia in the play (kg m^2)")
       ->capture_default_str();
   app.add_option("--stribeck-ratio", re.stribeck_static_ratio, "reality: static / Coulomb joint friction (1: off)")
       ->capture_default_str();
-  app.add_option("--stribeck-velocity", re.stribeck_velocity_rad_s, "reality: Stribeck velocity (rad/s)")->capture_default_str();
+  app.add_option("--stribeck-velocity", re.stribeck_velocity_rad_s, "reality: Stribeck velocity (rad/s)")
+      ->capture_default_str();
   app.add_option("--stribeck-alpha", re.stribeck_alpha, "reality: Stribeck exponent")->capture_default_str();
   app.add_option("--mass-offset", *mass_offsets, "reality: link=kg[;link=kg...] added to link masses");
   app.add_option("--com-offset", *com_offsets, "reality: link=x:y:z[;...] COM shifts in the link frame (m)");
@@ -276,8 +290,9 @@ Action addTwin(CLI::App& app) {
   app.add_option("--mass-seed", re.mass_seed, "reality: seed of the mass jitter")->capture_default_str();
   app.add_option("--imu-bias", re.imu_bias_rad, "reality: bias on the IMU pitch and roll (rad)")->capture_default_str();
   app.add_option("--gyro-bias", re.gyro_bias_rad_s, "reality: bias on each gyro axis (rad/s)")->capture_default_str();
-  app.add_option("--encoder-resolution", re.encoder_resolution_rad, "reality: encoder resolution of every joint (rad; 0: the "
-                                                                    "robot file's)")
+  app.add_option("--encoder-resolution", re.encoder_resolution_rad,
+                 "reality: encoder resolution of every joint (rad; 0: the "
+                 "robot file's)")
       ->capture_default_str();
   return [ra, set_path, out, ts, max_sim_time, force, mass_offsets, com_offsets] {
     ra->quiet = true;

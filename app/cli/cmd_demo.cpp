@@ -23,8 +23,8 @@ Action addDemo(CLI::App& app) {
     RunSetup s = prepareRun(*o);
     int motoflex = 0;
     for (const Joint& j : s.model->joints) motoflex += j.drive.kind == DriveKind::MoToFlex;
-    std::cout << "gapsim demo: Nao V3.3 (" << s.model->movableJoints().size() << " joints, "
-              << s.model->totalMass_kg() << " kg) plays " << o->motion << " for " << s.config.duration_s
+    std::cout << "gapsim demo: Nao V3.3 (" << s.model->movableJoints().size() << " joints, " << s.model->totalMass_kg()
+              << " kg) plays " << o->motion << " for " << s.config.duration_s
               << " s, headless, on the MoToFlex pipeline (" << motoflex << " motor+gear joints, "
               << s.model->soft_links.size() << " soft leg links; `gapsim-cli run --plain` for ideal servos)\n";
     RunSummary sum = runMotion(*s.sim, s.motion.get(), s.config, s.log.get());

@@ -40,12 +40,16 @@ Action addDriveCurve(CLI::App& app) {
     const calib::DriveCurve c = calib::driveCurve(*model, *o);
     calib::writeDriveCurveCsv(*csv, c);
     std::printf("joint %s: %s, dt %g s, %zu rates\n", c.joint.c_str(), c.drive.c_str(), c.dt_s, c.points.size());
-    std::printf("  stall torque (qd = 0): pushing up %.6g N m, pushing down %.6g N m\n", c.stall_max_Nm, c.stall_min_Nm);
-    auto rate = [](double v) { return std::isnan(v) ? std::string("none below 1000 rad/s") : std::to_string(v) + " rad/s"; };
+    std::printf("  stall torque (qd = 0): pushing up %.6g N m, pushing down %.6g N m\n", c.stall_max_Nm,
+                c.stall_min_Nm);
+    auto rate = [](double v) {
+      return std::isnan(v) ? std::string("none below 1000 rad/s") : std::to_string(v) + " rad/s";
+    };
     std::printf("  no-load rate (torque 0): up %s, down %s\n", rate(c.no_load_max_rad_s).c_str(),
                 rate(c.no_load_min_rad_s).c_str());
     if (c.unsettled > 0)
-      std::printf("  note: %d points did not settle within the step limit (marked settled=0 in the CSV)\n", c.unsettled);
+      std::printf("  note: %d points did not settle within the step limit (marked settled=0 in the CSV)\n",
+                  c.unsettled);
     std::printf("  data (CSV): %s\n", csv->c_str());
     const calib::FigureStatus fs = calib::plotWithGnuplot(calib::driveCurveFigureScript(c, *csv, *png), *png);
     if (fs == calib::FigureStatus::kWritten)

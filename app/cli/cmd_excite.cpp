@@ -32,15 +32,14 @@ int runChirp(const ChirpArgs& a) {
   std::ofstream f(a.out);
   if (!f) throw InputError(a.out, 0, "--out", "cannot write");
   f << "# chirp (MABEL paper 003, Section IV-C): " << a.opt.steps << " logarithmic steps from " << a.opt.f_start_Hz
-    << " to " << a.opt.f_end_Hz << " Hz, " << a.opt.periods << " periods each; amplitude "
-    << a.opt.amplitude_start_Nm << " N m growing geometrically to " << a.opt.amplitude_end_Nm << " N m, offset "
-    << a.opt.offset_Nm << " N m\n";
+    << " to " << a.opt.f_end_Hz << " Hz, " << a.opt.periods << " periods each; amplitude " << a.opt.amplitude_start_Nm
+    << " N m growing geometrically to " << a.opt.amplitude_end_Nm << " N m, offset " << a.opt.offset_Nm << " N m\n";
   f << "time_s,u_Nm\n" << std::setprecision(10);
   for (std::size_t k = 0; k < s.time_s.size(); ++k) f << s.time_s[k] << ',' << s.u_Nm[k] << '\n';
   f.close();
   if (!f) throw InputError(a.out, 0, "--out", "write failed");
-  std::cout << "chirp: " << s.time_s.size() << " samples, " << s.time_s.size() * a.opt.sample_time_s << " s at T_s = "
-            << a.opt.sample_time_s << " s\n  step  f (Hz)    amplitude (N m)\n";
+  std::cout << "chirp: " << s.time_s.size() << " samples, " << s.time_s.size() * a.opt.sample_time_s
+            << " s at T_s = " << a.opt.sample_time_s << " s\n  step  f (Hz)    amplitude (N m)\n";
   for (std::size_t j = 0; j < s.step_frequency_Hz.size(); ++j)
     std::cout << "  " << std::setw(4) << j + 1 << "  " << std::setw(8) << std::setprecision(4) << s.step_frequency_Hz[j]
               << "  " << std::setw(8) << s.step_amplitude_Nm[j] << "\n";

@@ -22,17 +22,17 @@ namespace {
 
 /// The paper's two setups. Walking time 10 s each (the paper's ES evaluated 10 s walks).
 struct Setup {
-  const char* name;    ///< file name stem
-  const char* label;   ///< table label
-  const char* walk;    ///< --walk parameters
+  const char* name;         ///< file name stem
+  const char* label;        ///< table label
+  const char* walk;         ///< --walk parameters
   const char* paper_plain;  ///< what the paper reports for ODE only
   const char* paper_full;   ///< what it reports for MoToFlex and the real Nao
 };
 const Setup kSetups[] = {
-    {"setup1_200mm_s_1s", "200 mm/s, 1 s steps", "speed=0.2,step_duration=1.0,duration=10",
-     "ODE only: 200 mm/s", "MoToFlex 209 mm/s, real Nao 250 mm/s; pitch oscillation (real larger, same freq.)"},
-    {"setup2_50mm_s_2s", "50 mm/s, 2 s steps", "speed=0.05,step_duration=2.0,duration=10",
-     "ODE only: not reported", "real Nao: roll oscillation, falls after the first step; MoToFlex falls at a similar time"},
+    {"setup1_200mm_s_1s", "200 mm/s, 1 s steps", "speed=0.2,step_duration=1.0,duration=10", "ODE only: 200 mm/s",
+     "MoToFlex 209 mm/s, real Nao 250 mm/s; pitch oscillation (real larger, same freq.)"},
+    {"setup2_50mm_s_2s", "50 mm/s, 2 s steps", "speed=0.05,step_duration=2.0,duration=10", "ODE only: not reported",
+     "real Nao: roll oscillation, falls after the first step; MoToFlex falls at a similar time"},
 };
 
 /// The pipelines compared. Adding one is one line: a name and how it sets up the run.
@@ -41,8 +41,8 @@ struct Pipeline {
   void (*configure)(RunArgs&);
 };
 const Pipeline kPipelines[] = {
-    {"plain", [](RunArgs& a) { a.plain = true; }},   // ideal position servos, rigid links
-    {"full", [](RunArgs& a) { a.plain = false; }},   // the robot file's drivetrains and soft legs
+    {"plain", [](RunArgs& a) { a.plain = true; }},  // ideal position servos, rigid links
+    {"full", [](RunArgs& a) { a.plain = false; }},  // the robot file's drivetrains and soft legs
 };
 
 std::string fmtNum(const char* f, double v) {
@@ -53,7 +53,7 @@ std::string fmtNum(const char* f, double v) {
 
 struct Options {
   std::string out_dir = "motoflex-walk";
-  std::string stepper;  ///< empty: the robot file's solver
+  std::string stepper;    ///< empty: the robot file's solver
   bool feedback = false;  ///< play the walks with the controller they name instead of open loop
   std::vector<std::string> pipelines;
   std::string robot = "nao";
@@ -103,7 +103,8 @@ int runMotoflexWalk(const Options& o) {
       pr.write(stem + "_pitch_roll.csv");
       const WalkMetrics m = measureWalk(*s.log, plan, sum.fall_time_s);
       std::string fell = "no";
-      if (sum.diverged) fell = "diverged";
+      if (sum.diverged)
+        fell = "diverged";
       else if (m.fall_time_s)
         fell = fmtNum("%.2f s", *m.fall_time_s) + " (after " + std::to_string(m.steps_before_fall) + " steps)";
       auto cell = [&](const char* f, double v) { return m.has_steady ? fmtNum(f, v) : std::string("-"); };
@@ -131,7 +132,8 @@ Action addExperiment(CLI::App& app) {
       "the plain pipeline (ideal servos) and the full one (drivetrains, soft legs); one table of forward speed, "
       "pitch and roll oscillation and falls, with the paper's figures; logs and pitch/roll CSVs per run");
   mw->add_option("--out-dir", o->out_dir, "directory of the logs")->capture_default_str();
-  mw->add_flag("--feedback", o->feedback, "play the walks with the ankle balance they name (default: open loop, as the paper)");
+  mw->add_flag("--feedback", o->feedback,
+               "play the walks with the ankle balance they name (default: open loop, as the paper)");
   mw->add_option("--stepper", o->stepper, "quick or big (dWorldStep, exact); default: the robot file's")
       ->check(CLI::IsMember({"quick", "big"}))
       ->capture_default_str();

@@ -26,7 +26,7 @@ namespace gapsim::cli {
 namespace {
 
 struct ServoArgs {
-  std::string method;  // "paper" or "sim"; empty: paper with --log, sim otherwise
+  std::string method;                // "paper" or "sim"; empty: paper with --log, sim otherwise
   calib::ServoPaperIdOptions paper;  // --robot, --joint and --out live here and serve both methods
   calib::ServoModelsOptions models;
   bool no_polish = false;
@@ -75,9 +75,10 @@ int runServo(const ServoArgs& a) {
 
 Action addServo(CLI::App& app) {
   auto a = std::make_shared<ServoArgs>();
-  app.add_option("--method", a->method, "sim: fit the voltage-domain models M1..M6 to --logs by simulation "
-                                        "(held-out validation); paper: paper 000's linear least squares on --log. "
-                                        "Default: paper with --log, sim otherwise");
+  app.add_option("--method", a->method,
+                 "sim: fit the voltage-domain models M1..M6 to --logs by simulation "
+                 "(held-out validation); paper: paper 000's linear least squares on --log. "
+                 "Default: paper with --log, sim otherwise");
   app.add_option("--logs", a->models.logs,
                  "sim: step-test logs (CSV time_s, q_target_rad, q_rad); the AX compliance "
                  "slope of each is read from 'slope<N>' in its name, e.g. the BIOLOID "
@@ -124,15 +125,19 @@ struct Experiment {
   Action (*add)(CLI::App&);
 };
 constexpr Experiment kExperiments[] = {
-    {"servo", "servo models M1..M6 fitted to step tests by simulation with held-out validation (--logs); "
-              "with --log the paper's method: kp, kd, kc by least squares (BIOLOID paper 000)", addServo},
+    {"servo",
+     "servo models M1..M6 fitted to step tests by simulation with held-out validation (--logs); "
+     "with --log the paper's method: kp, kd, kc by least squares (BIOLOID paper 000)",
+     addServo},
     {"chirp", "J and mu of J omega_dot + mu omega = u from a chirp log, ARX(1,1) (MABEL paper 003)", addIdentifyChirp},
     {"bias", "amplifier bias b2/b1 by the two-input ARX of MABEL paper 003, Appendix A", addIdentifyBias},
     {"transmission", "K_T and rotor-inertia factor alpha from pulley combinations (MABEL paper 003, eqs. 10-12)",
      addIdentifyTransmission},
     {"spring", "spring stiffness K_B from static tests (MABEL paper 003, eqs. 21-24)", addIdentifySpring},
-    {"leg-friction", "viscous friction mu of a leg motor from a SISO stand experiment, fitted by simulation "
-                     "(MABEL paper 003, eq. 19)", addLegFriction},
+    {"leg-friction",
+     "viscous friction mu of a leg motor from a SISO stand experiment, fitted by simulation "
+     "(MABEL paper 003, eq. 19)",
+     addLegFriction},
     {"leg-bias", "motor biases b of a leg from a MIMO stand experiment, fitted by simulation (MABEL paper 003, eq. 20)",
      addLegBias},
 };

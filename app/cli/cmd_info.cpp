@@ -15,10 +15,14 @@ namespace gapsim::cli {
 namespace {
 const char* typeName(JointType t) {
   switch (t) {
-    case JointType::Revolute: return "revolute";
-    case JointType::Continuous: return "continuous";
-    case JointType::Prismatic: return "prismatic";
-    case JointType::Fixed: return "fixed";
+    case JointType::Revolute:
+      return "revolute";
+    case JointType::Continuous:
+      return "continuous";
+    case JointType::Prismatic:
+      return "prismatic";
+    case JointType::Fixed:
+      return "fixed";
   }
   return "?";
 }
@@ -54,14 +58,17 @@ std::pair<std::string, bool> fileDrive(const Joint& j) {
     }
     case DriveKind::DynamixelVoltage: {
       const auto& v = j.drive.voltage_servo;
-      std::snprintf(b, sizeof b, "Dynamixel voltage model (stall %.3g N m, no-load %.3g rad/s at %.3g V, %s friction, "
-                    "armature %.3g kg m^2)", v.get("stall_torque"), v.get("no_load_speed"), v.drive.firmware.supply_V,
+      std::snprintf(b, sizeof b,
+                    "Dynamixel voltage model (stall %.3g N m, no-load %.3g rad/s at %.3g V, %s friction, "
+                    "armature %.3g kg m^2)",
+                    v.get("stall_torque"), v.get("no_load_speed"), v.drive.firmware.supply_V,
                     motorgear::frictionModelName(v.friction.model).c_str(), v.armature_kgm2);
       return {b, true};
     }
     case DriveKind::Torque:
       return {"torque-driven (" + (j.drive.group.empty() ? std::string("external") : j.drive.group) + ")", true};
-    case DriveKind::Ideal: break;
+    case DriveKind::Ideal:
+      break;
   }
   if (j.servo.fmax_Nm <= 0) return {"passive", false};
   std::snprintf(b, sizeof b, "ideal servo (gain %.3g 1/s, fmax %.3g N m)", j.servo.gain_1_s, j.servo.fmax_Nm);
@@ -73,9 +80,11 @@ int printJoints(const RobotModel& m, const CompiledModel& c) {
   const auto movable = m.movableJoints();
   int welded = 0;
   for (const auto& j : c.joints) welded += j.welded ? 1 : 0;
-  std::printf("\njoints (%zu, %zu movable, %d of them welded by the compile step):\n  %-18s %-10s %-16s %-16s %9s %9s %9s %9s  %s\n",
-              m.joints.size(), movable.size(), welded, "name", "type", "parent", "child", "lower_rad", "upper_rad",
-              "effort_Nm", "vel_rad_s", "drivetrain");
+  std::printf(
+      "\njoints (%zu, %zu movable, %d of them welded by the compile step):\n  %-18s %-10s %-16s %-16s %9s %9s %9s %9s  "
+      "%s\n",
+      m.joints.size(), movable.size(), welded, "name", "type", "parent", "child", "lower_rad", "upper_rad", "effort_Nm",
+      "vel_rad_s", "drivetrain");
   int dof = 0;
   for (size_t ji = 0; ji < m.joints.size(); ++ji) {
     const Joint& j = m.joints[ji];
@@ -103,7 +112,8 @@ void printFile(const RobotModel& m, const CompiledModel& c) {
   std::printf("base: %s, root link %s\n", baseText(m).c_str(), m.links[m.root_link].name.c_str());
   std::printf("\nlinks (%zu):\n  %-22s %10s %8s\n", m.links.size(), "name", "mass_kg", "shapes");
   for (const Link& l : m.links)
-    std::printf("  %-22s %10.5f %8zu\n", l.name.c_str(), l.has_inertial ? l.inertial.mass_kg : 0.0, l.collisions.size());
+    std::printf("  %-22s %10.5f %8zu\n", l.name.c_str(), l.has_inertial ? l.inertial.mass_kg : 0.0,
+                l.collisions.size());
   const int dof = printJoints(m, c);
   std::printf("\ndegrees of freedom (actuated): %d\n", dof);
   for (const SoftLink& s : m.soft_links)
@@ -117,8 +127,8 @@ void printFile(const RobotModel& m, const CompiledModel& c) {
 
 void printInertiaFloor(const RobotModel& m, const CompiledModel& c) {
   if (m.solver.min_inertia_kgm2 <= 0) return;
-  std::printf("inertia floor %.3g kg m^2 (solver min_inertia_kgm2): raises %zu of %zu bodies\n", m.solver.min_inertia_kgm2,
-              c.inertia_floor_changes.size(), c.bodies.size());
+  std::printf("inertia floor %.3g kg m^2 (solver min_inertia_kgm2): raises %zu of %zu bodies\n",
+              m.solver.min_inertia_kgm2, c.inertia_floor_changes.size(), c.bodies.size());
   for (const InertiaFloorChange& f : c.inertia_floor_changes)
     std::printf("  %-22s principal moments %.3g %.3g %.3g kg m^2 -> at least %.3g\n", f.body.c_str(),
                 f.principal_before_kgm2[0], f.principal_before_kgm2[1], f.principal_before_kgm2[2], f.floor_kgm2);
@@ -144,8 +154,10 @@ Action addInfo(CLI::App& app) {
       return kExitOk;
     }
     printFile(m, c);
-    if (*compiled) printCompiled(m, c);
-    else printInertiaFloor(m, c);
+    if (*compiled)
+      printCompiled(m, c);
+    else
+      printInertiaFloor(m, c);
     return kExitOk;
   };
 }

@@ -40,7 +40,8 @@ int runLoop(const std::shared_ptr<LoopArgs>& a, const CLI::Option* it_opt) {
       throw InputError(state, 0, "--resume",
                        fs::is_directory(a->resume) && onlyLeftoversOfAKilledStart(a->resume, "loop.json")
                            ? "no loop state to resume from: the loop was stopped before it saved its state; start it "
-                             "again with the same command and --out " + a->resume + " (its leftovers are replaced)"
+                             "again with the same command and --out " +
+                                 a->resume + " (its leftovers are replaced)"
                            : "no loop state here (not a loop directory)");
     nlohmann::json j;
     try {
@@ -73,9 +74,12 @@ int runLoop(const std::shared_ptr<LoopArgs>& a, const CLI::Option* it_opt) {
   }
   const calib::SimToRealLoopResult r = calib::runSimToRealLoop(in, out, a->jobs, stdout);
   switch (r.outcome) {
-    case calib::SimToRealLoopResult::Outcome::kSucceeded: return kExitOk;
-    case calib::SimToRealLoopResult::Outcome::kAwaitingRecordings: return kExitAwaitingRecording;
-    case calib::SimToRealLoopResult::Outcome::kStillFailing: break;
+    case calib::SimToRealLoopResult::Outcome::kSucceeded:
+      return kExitOk;
+    case calib::SimToRealLoopResult::Outcome::kAwaitingRecordings:
+      return kExitAwaitingRecording;
+    case calib::SimToRealLoopResult::Outcome::kStillFailing:
+      break;
   }
   return kExitFailure;
 }
@@ -100,27 +104,33 @@ Action addLoop(CLI::App& app) {
                  "a recording manifest (docs/recordings.md) whose train trials join every calibration");
   app.add_option("--init-dir", in.init_dir, "initial controllers <task>.csv (default: the shipped ones)")
       ->capture_default_str();
-  CLI::Option* it_opt =
-      app.add_option("--iterations", in.iterations, "iterations at most (resuming: may be raised)")->capture_default_str();
-  app.add_option("--first-generations", in.first_opt_generations,
-                 "CMA-ES generations of the first optimisation (-1: --generations; 0: the initial controllers as they are)")
+  CLI::Option* it_opt = app.add_option("--iterations", in.iterations, "iterations at most (resuming: may be raised)")
+                            ->capture_default_str();
+  app.add_option(
+         "--first-generations", in.first_opt_generations,
+         "CMA-ES generations of the first optimisation (-1: --generations; 0: the initial controllers as they are)")
       ->capture_default_str();
-  app.add_option("--generations", in.opt_generations, "CMA-ES generations per controller optimisation")->capture_default_str();
-  app.add_option("--population", in.opt_population, "CMA-ES population of the controller optimisation")->capture_default_str();
+  app.add_option("--generations", in.opt_generations, "CMA-ES generations per controller optimisation")
+      ->capture_default_str();
+  app.add_option("--population", in.opt_population, "CMA-ES population of the controller optimisation")
+      ->capture_default_str();
   app.add_option("--sigma0", in.opt_sigma0, "initial step of the controller optimisation (fraction of each range)")
       ->capture_default_str();
   app.add_option("--cal-generations", in.cal_generations, "CMA-ES generations per calibration")->capture_default_str();
   app.add_option("--cal-population", in.cal_population, "CMA-ES population of the calibration")->capture_default_str();
-  app.add_option("--cal-sigma0", in.cal_sigma0, "initial step of the calibration (fraction of each range)")->capture_default_str();
-  app.add_option("--cal-joint-weight", in.cal_joint_weight,
-                 "W: E_cali adds W x integral sum_j (q_real_j - q_sim_j)^2 dt of the encoders (0: tilt only, paper 002)")
+  app.add_option("--cal-sigma0", in.cal_sigma0, "initial step of the calibration (fraction of each range)")
+      ->capture_default_str();
+  app.add_option(
+         "--cal-joint-weight", in.cal_joint_weight,
+         "W: E_cali adds W x integral sum_j (q_real_j - q_sim_j)^2 dt of the encoders (0: tilt only, paper 002)")
       ->capture_default_str();
   app.add_option("--robust-models", in.robust_models,
                  "optimise each controller for the worst of K models: the calibrated one with the servo gains scaled "
                  "over [1 - X, 1 + X] (1: the calibrated model alone)")
       ->capture_default_str();
   app.add_option("--robust-gain-spread", in.robust_gain_spread, "X of --robust-models")->capture_default_str();
-  app.add_option("--cal-settle", in.cal_settle_s, "the calibration's replays hold the first command this long first (s)")
+  app.add_option("--cal-settle", in.cal_settle_s,
+                 "the calibration's replays hold the first command this long first (s)")
       ->capture_default_str();
   app.add_option("--seed", in.seed, "seed of CMA-ES and of the twin's sensor noise")->capture_default_str();
   app.add_option("--jobs", a->jobs, "worker processes (1: serial in this process)")->capture_default_str();

@@ -2,8 +2,9 @@
 // gapsim-cli params ROBOT: every parameter of a robot by name (sim/param_tree.h), with its value,
 // unit and meaning; optionally written as a parameter file that --params and the GUI load.
 // gapsim-cli params --controller walk|balance|hop: a controller's options with their defaults.
-#include <cstdio>
 #include <fnmatch.h>
+
+#include <cstdio>
 
 #include "app/cli/commands.h"
 #include "app/cli/output_paths.h"
@@ -21,14 +22,19 @@ namespace {
 
 /// One row of the listing: aligned columns for a terminal, or a Markdown table row (the docs'
 /// parameter tables are this output, scripts/param_tables.sh).
-void printRow(bool markdown, const std::string& name, double value, const std::string& unit, const std::string& meaning) {
-  if (markdown) std::printf("| `%s` | %.8g | %s | %s |\n", name.c_str(), value, unit.c_str(), meaning.c_str());
-  else std::printf("%-44s %14.8g  %-10s %s\n", name.c_str(), value, unit.c_str(), meaning.c_str());
+void printRow(bool markdown, const std::string& name, double value, const std::string& unit,
+              const std::string& meaning) {
+  if (markdown)
+    std::printf("| `%s` | %.8g | %s | %s |\n", name.c_str(), value, unit.c_str(), meaning.c_str());
+  else
+    std::printf("%-44s %14.8g  %-10s %s\n", name.c_str(), value, unit.c_str(), meaning.c_str());
 }
 
 void printHeader(bool markdown, const char* value_column) {
-  if (markdown) std::printf("| name | %s | unit | meaning |\n|---|---|---|---|\n", value_column);
-  else std::printf("%-44s %14s  %-10s %s\n", "name", value_column, "unit", "meaning");
+  if (markdown)
+    std::printf("| name | %s | unit | meaning |\n|---|---|---|---|\n", value_column);
+  else
+    std::printf("%-44s %14s  %-10s %s\n", "name", value_column, "unit", "meaning");
 }
 
 template <class P>
@@ -41,9 +47,12 @@ void printFields(std::span<const motorgear::Field<P>> table, const std::string& 
 }
 
 void printControllerParams(const std::string& controller, const std::string& filter, bool markdown) {
-  if (controller == "walk") printFields(walkParamFields(), filter, markdown);
-  else if (controller == "balance") printFields(balanceParamFields(), filter, markdown);
-  else printFields(hopParamFields(), filter, markdown);
+  if (controller == "walk")
+    printFields(walkParamFields(), filter, markdown);
+  else if (controller == "balance")
+    printFields(balanceParamFields(), filter, markdown);
+  else
+    printFields(hopParamFields(), filter, markdown);
 }
 
 }  // namespace

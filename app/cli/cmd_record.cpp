@@ -6,7 +6,6 @@
 // replays it. A stand-in for a real robot's set, or a twin experiment's reference.
 #include <cstdio>
 #include <filesystem>
-
 #include <nlohmann/json.hpp>
 
 #include "app/cli/commands.h"
@@ -74,7 +73,8 @@ int runRecord(const std::shared_ptr<RecordArgs>& a) {
   for (std::size_t k = 0; k < trials.size(); ++k)
     if (trials[k].value("name", "") == name) {
       if (!a->force)
-        throw InputError(manifest, 0, "--name", "'" + name + "': the set has a trial of this name (--force replaces it)");
+        throw InputError(manifest, 0, "--name",
+                         "'" + name + "': the set has a trial of this name (--force replaces it)");
       trials.erase(k);
       break;
     }
@@ -87,18 +87,17 @@ int runRecord(const std::shared_ptr<RecordArgs>& a) {
 
   const std::string u = a->units;
   const std::string imu = model->imus.empty() ? model->links[model->root_link].name : model->imus.front().name;
-  nlohmann::json t = {
-      {"name", name},
-      {"recording", rec_file},
-      {"robot", ra.robot},
-      {"initial_pose", {{"from", "robot"}, {"settle_s", 0.0}}},
-      {"commands", {{"file", cmd_file}, {"hold", "continuous"}, {"units", "rad"}}},
-      {"signals",
-       {{{"column", imu + "/tilt_" + u}, {"unit", u}, {"weight", 1.0}},
-        {{"column", "*/q_" + u}, {"unit", u}, {"weight", 1.0}},
-        {{"column", "com/z_m"}, {"unit", "m"}, {"weight", 1.0}}}},
-      {"role", a->role},
-      {"tags", a->tags}};
+  nlohmann::json t = {{"name", name},
+                      {"recording", rec_file},
+                      {"robot", ra.robot},
+                      {"initial_pose", {{"from", "robot"}, {"settle_s", 0.0}}},
+                      {"commands", {{"file", cmd_file}, {"hold", "continuous"}, {"units", "rad"}}},
+                      {"signals",
+                       {{{"column", imu + "/tilt_" + u}, {"unit", u}, {"weight", 1.0}},
+                        {{"column", "*/q_" + u}, {"unit", u}, {"weight", 1.0}},
+                        {{"column", "com/z_m"}, {"unit", "m"}, {"weight", 1.0}}}},
+                      {"role", a->role},
+                      {"tags", a->tags}};
   if (fs::exists(ra.robot)) t["robot"] = fs::absolute(ra.robot).lexically_normal().string();
   if (!ra.params_file.empty()) t["params"] = fs::absolute(ra.params_file).lexically_normal().string();
   trials.push_back(t);

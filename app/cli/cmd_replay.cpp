@@ -170,7 +170,8 @@ Action addCalibrateReplay(CLI::App& app) {
       app.add_option("--generations", s.generations, "generations in total (resuming: default the checkpoint's)")
           ->capture_default_str();
   app.add_option("--lambda", s.lambda, "children per generation (0: 4 + 3 ln n)")->capture_default_str();
-  app.add_option("--sigma0", s.sigma0, "initial step size as a fraction of each parameter's range")->capture_default_str();
+  app.add_option("--sigma0", s.sigma0, "initial step size as a fraction of each parameter's range")
+      ->capture_default_str();
   app.add_option("--seed", s.seed, "seed of the optimizer's random numbers")->capture_default_str();
   app.add_option("--sim-seed", a->in.sim_seed, "SimOptions::seed of every replay")->capture_default_str();
   app.add_option("--settle", a->in.settle_s, "hold the first frame's command this long before the recording starts (s)")

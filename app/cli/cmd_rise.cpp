@@ -32,9 +32,9 @@ void printResult(const char* what, const RiseResult& r) {
     std::printf("%s: diverged: %s\n", what, r.error.c_str());
     return;
   }
-  std::printf("%s: V_ctrl %.6g over T + 1 = %.4g s; at T + 1 tilt %.4f rad, torso height %.4f m, max tilt %.4f rad: %s\n",
-              what, r.V_ctrl, r.T_s + 1.0, r.tilt_end_rad, r.height_end_m, r.max_tilt_rad,
-              r.upright ? "UPRIGHT" : "NOT upright");
+  std::printf(
+      "%s: V_ctrl %.6g over T + 1 = %.4g s; at T + 1 tilt %.4f rad, torso height %.4f m, max tilt %.4f rad: %s\n", what,
+      r.V_ctrl, r.T_s + 1.0, r.tilt_end_rad, r.height_end_m, r.max_tilt_rad, r.upright ? "UPRIGHT" : "NOT upright");
 }
 
 struct OptimizeArgs {
@@ -96,8 +96,7 @@ int runOptimizeController(const std::shared_ptr<OptimizeArgs>& a, const CLI::Opt
     return calib::evaluateControllerValues(*task, space, v, sim_seed);
   };
 
-  std::unique_ptr<calib::Calibration> cal =
-      openCalibration(space, settings, dir, a->resume, a->force, inputs, "--dir");
+  std::unique_ptr<calib::Calibration> cal = openCalibration(space, settings, dir, a->resume, a->force, inputs, "--dir");
   std::unique_ptr<calib::BatchEvaluator> ev = localBackend(a->workers == 1 ? "serial" : "local", a->workers, fn);
   std::printf("optimize-controller: task %s (%s), %d keyframes, %d free dimensions, CMA-ES seed %llu, %s, %s%s\n",
               task->name.c_str(), task->description.c_str(), cs.keyframes, space.dimension(),
@@ -116,18 +115,18 @@ int runOptimizeController(const std::shared_ptr<OptimizeArgs>& a, const CLI::Opt
   const RiseResult r = evaluateRise(*task, best, ro);
   const std::string out = inputs.at("out").get<std::string>();
   char comment[1024];
-  std::snprintf(comment, sizeof comment,
-                "gapsim keyframe controller, BIOLOID rising task '%s' (docs/bioloid.md)\n"
-                "found by: gapsim-cli optimize-controller --robot %s --task %s --keyframes %d --generations %d "
-                "--population %d --sigma0 %g --seed %llu --sim-seed %llu%s%s\n"
-                "result: V_ctrl %.6g, T %.4g s, tilt at T+1 %.4f rad, %s; %ld evaluations",
-                task->name.c_str(), inputs.at("robot").get<std::string>().c_str(), task->name.c_str(), cs.keyframes,
-                settings.generations,
-                settings.lambda > 0 ? settings.lambda : 4 + static_cast<int>(std::floor(3.0 * std::log(space.dimension()))),
-                settings.sigma0, static_cast<unsigned long long>(settings.seed),
-                static_cast<unsigned long long>(sim_seed), init ? " --init " : "",
-                init ? fs::path(init->source()).filename().string().c_str() : "", r.V_ctrl, r.T_s, r.tilt_end_rad,
-                r.upright ? "upright" : "NOT upright", cal->optimizer().evaluations());
+  std::snprintf(
+      comment, sizeof comment,
+      "gapsim keyframe controller, BIOLOID rising task '%s' (docs/bioloid.md)\n"
+      "found by: gapsim-cli optimize-controller --robot %s --task %s --keyframes %d --generations %d "
+      "--population %d --sigma0 %g --seed %llu --sim-seed %llu%s%s\n"
+      "result: V_ctrl %.6g, T %.4g s, tilt at T+1 %.4f rad, %s; %ld evaluations",
+      task->name.c_str(), inputs.at("robot").get<std::string>().c_str(), task->name.c_str(), cs.keyframes,
+      settings.generations,
+      settings.lambda > 0 ? settings.lambda : 4 + static_cast<int>(std::floor(3.0 * std::log(space.dimension()))),
+      settings.sigma0, static_cast<unsigned long long>(settings.seed), static_cast<unsigned long long>(sim_seed),
+      init ? " --init " : "", init ? fs::path(init->source()).filename().string().c_str() : "", r.V_ctrl, r.T_s,
+      r.tilt_end_rad, r.upright ? "upright" : "NOT upright", cal->optimizer().evaluations());
   calib::writeFileAtomically(out, best.toText(comment));
   std::printf("best V_ctrl %.6g (initial %.6g) after %ld evaluations, %.1f s wall this session; wrote %s\n",
               -cal->bestFitness(), -cal->initialFitness(), cal->optimizer().evaluations(), wall, out.c_str());
@@ -144,8 +143,10 @@ Action addOptimizeController(CLI::App& app) {
   s.sigma0 = 0.1;
   app.add_option("--robot", a->robot, "robot (a BIOLOID model)")->capture_default_str();
   app.add_option("--task", a->task, "rising task: lean, sit or kneel");
-  app.add_option("--keyframes", a->keyframes, "keyframes n, the final standing pose included (default lean/sit 2, kneel 3)");
-  CLI::Option* gen_opt = app.add_option("--generations", s.generations, "CMA-ES generations in total")->capture_default_str();
+  app.add_option("--keyframes", a->keyframes,
+                 "keyframes n, the final standing pose included (default lean/sit 2, kneel 3)");
+  CLI::Option* gen_opt =
+      app.add_option("--generations", s.generations, "CMA-ES generations in total")->capture_default_str();
   app.add_option("--population", s.lambda, "CMA-ES population lambda (0: 4 + 3 ln n)")->capture_default_str();
   app.add_option("--sigma0", s.sigma0, "initial step size as a fraction of each range")->capture_default_str();
   app.add_option("--seed", s.seed, "seed of CMA-ES")->capture_default_str();
@@ -168,7 +169,8 @@ Action addRise(CLI::App& app) {
   app.add_option("--params", ra->params_file, "parameter file applied to the robot");
   app.add_option("--set", ra->sets, "parameter name=value (repeatable, after --params)");
   app.add_option("--task", *task_name, "rising task: lean, sit or kneel")->required();
-  app.add_option("--controller", *ctrl_path, "keyframe controller CSV (gapsim-cli optimize-controller --out)")->required();
+  app.add_option("--controller", *ctrl_path, "keyframe controller CSV (gapsim-cli optimize-controller --out)")
+      ->required();
   app.add_option("--out", ra->out, "log CSV (time_s from the start of settling)");
   app.add_option("--log-period", ra->log_period_s, "log sample period (s)")->capture_default_str();
   app.add_option("--seed", ra->seed, "SimOptions::seed")->capture_default_str();
@@ -185,10 +187,11 @@ Action addRise(CLI::App& app) {
     o.seed = ra->seed;
     o.log_period_s = ra->log_period_s;
     if (!ra->out.empty()) o.log = &log;
-    std::printf("rise: task %s (%s), settle %.2f s, then %zu keyframes over T = %.4g s (controller t = 0 at log "
-                "time %.2f s)\n",
-                task.name.c_str(), task.description.c_str(), task.settle_s, ctrl.keyframes().size(), ctrl.duration_s(),
-                task.settle_s);
+    std::printf(
+        "rise: task %s (%s), settle %.2f s, then %zu keyframes over T = %.4g s (controller t = 0 at log "
+        "time %.2f s)\n",
+        task.name.c_str(), task.description.c_str(), task.settle_s, ctrl.keyframes().size(), ctrl.duration_s(),
+        task.settle_s);
     const RiseResult r = evaluateRise(task, ctrl, o);
     if (!ra->out.empty()) {
       log.write(ra->out);

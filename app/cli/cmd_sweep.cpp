@@ -7,8 +7,8 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <optional>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "app/cli/commands.h"
@@ -61,8 +61,8 @@ int runSweep(const std::shared_ptr<SweepArgs>& a) {
   if (a->sets > 1000000) throw InputError("", 0, "--sets", "must be <= 1000000, got " + std::to_string(a->sets));
   plausible::check(*a->duration_s, plausible::kDuration_s, "", 0, "--duration");
   plausible::check(a->sets * *a->duration_s, plausible::kDuration_s, "", 0, "--sets x --duration", "simulated time");
-  const auto ranges = a->space.empty() ? calib::naoDrivetrainRanges()
-                                       : calib::rangesFromSpace(calib::ParameterSpace::load(a->space));
+  const auto ranges =
+      a->space.empty() ? calib::naoDrivetrainRanges() : calib::rangesFromSpace(calib::ParameterSpace::load(a->space));
   calib::SweepConfig cfg{a->sets, *a->duration_s, a->seed, a->run.motion};
   calib::drawSet(*model, ranges, cfg.seed, 0);  // unknown names fail here, before forking
   const int jobs = std::max(1, a->jobs > 0 ? a->jobs : static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN)));
@@ -104,10 +104,14 @@ int runSweep(const std::shared_ptr<SweepArgs>& a) {
     std::string idx, outcome;
     std::getline(ss, idx, ',');
     std::getline(ss, outcome, ',');
-    if (outcome == "upright") ++upright;
-    else if (outcome == "fell") ++fell;
-    else if (outcome == "diverged") ++diverged;
-    else ++rejected;
+    if (outcome == "upright")
+      ++upright;
+    else if (outcome == "fell")
+      ++fell;
+    else if (outcome == "diverged")
+      ++diverged;
+    else
+      ++rejected;
     if (outcome != "upright") {
       // The seed too: it seeds QuickStep's row order, and a marginal set's outcome can turn on it.
       std::printf("set %s: %s; reproduce with: gapsim-cli run --robot %s%s%s --duration %g --seed %llu", idx.c_str(),
@@ -137,9 +141,11 @@ Action addSweep(CLI::App& app) {
   auto a = std::make_shared<SweepArgs>();
   app.add_option("--robot", a->run.robot, "robot (its drivetrain parameters are swept)")->capture_default_str();
   app.add_option("--motion", a->run.motion,
-                 "motion to play, with the controller it names (default: the robot's walk_200mm_s_1s.csv if it has one, else stand)");
+                 "motion to play, with the controller it names (default: the robot's walk_200mm_s_1s.csv if it has "
+                 "one, else stand)");
   app.add_option("--sets", a->sets, "number of parameter sets")->capture_default_str();
-  app.add_option("--duration", a->duration_s, "simulated seconds per set (default: the motion's length + 1 s, or 5 s standing)");
+  app.add_option("--duration", a->duration_s,
+                 "simulated seconds per set (default: the motion's length + 1 s, or 5 s standing)");
   app.add_option("--seed", a->seed, "seed of the draws")->capture_default_str();
   app.add_option("--jobs", a->jobs, "worker processes (default: all cores)");
   app.add_option("--space", a->space,

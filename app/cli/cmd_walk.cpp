@@ -19,8 +19,8 @@ namespace {
 
 struct WalkArgs {
   std::string robot = "nao";
-  std::optional<double> speed, lateral_speed, turn_rate, step_duration, step_height, com_height,
-      double_support, foot_spacing, duration, torso_pitch;
+  std::optional<double> speed, lateral_speed, turn_rate, step_duration, step_height, com_height, double_support,
+      foot_spacing, duration, torso_pitch;
   std::optional<int> steps;
   std::string params;
   bool kick = false;
@@ -42,7 +42,8 @@ Action addWalk(CLI::App& app) {
   auto help = [](const char* key) {
     const WalkParams defaults;
     for (const auto& f : walkParamFields())
-      if (f.name == key) return std::string(f.description) + " (" + std::string(f.unit) + "); default " + sixDigits(f.get(defaults));
+      if (f.name == key)
+        return std::string(f.description) + " (" + std::string(f.unit) + "); default " + sixDigits(f.get(defaults));
     return std::string(key);
   };
   app.add_option("--speed", a->speed, help("forward_speed"));

@@ -9,9 +9,12 @@ namespace {
 
 const char* rowName(CompiledModel::Joint::Row r) {
   switch (r) {
-    case CompiledModel::Joint::Row::Hinge: return "hinge";
-    case CompiledModel::Joint::Row::Slider: return "slider";
-    case CompiledModel::Joint::Row::None: break;
+    case CompiledModel::Joint::Row::Hinge:
+      return "hinge";
+    case CompiledModel::Joint::Row::Slider:
+      return "slider";
+    case CompiledModel::Joint::Row::None:
+      break;
   }
   return "-";
 }
@@ -27,8 +30,8 @@ std::string joined(const std::vector<std::string>& words) {
 }
 
 void printBodies(const CompiledModel& c) {
-  std::printf("bodies (%zu):\n  %-22s %10s  %-32s %10s  %s\n", c.bodies.size(), "name", "mass_kg", "principal moments kg m^2",
-              "armature", "links");
+  std::printf("bodies (%zu):\n  %-22s %10s  %-32s %10s  %s\n", c.bodies.size(), "name", "mass_kg",
+              "principal moments kg m^2", "armature", "links");
   for (const CompiledModel::Body& b : c.bodies)
     std::printf("  %-22s %10.5f  %10.3g %10.3g %10.3g %10.3g  %s\n", b.name.c_str(), b.mass_kg, b.principal_kgm2[0],
                 b.principal_kgm2[1], b.principal_kgm2[2], b.armature_kgm2, joined(b.links).c_str());
@@ -67,28 +70,39 @@ void printOthers(const RobotModel& m, const CompiledModel& c) {
 
 void printCompiled(const RobotModel& m, const CompiledModel& c) {
   const ContactSettings& k = m.contact;
-  std::printf("\ncompiled: %s\ncontact: mu %.4g, soft ERP %.4g, soft CFM %.4g, up to %d points per pair, surface layer %.4g m\n",
-              c.stepper.c_str(), k.mu, k.soft_erp, k.soft_cfm, k.max_contacts, k.surface_layer_m);
+  std::printf(
+      "\ncompiled: %s\ncontact: mu %.4g, soft ERP %.4g, soft CFM %.4g, up to %d points per pair, surface layer %.4g "
+      "m\n",
+      c.stepper.c_str(), k.mu, k.soft_erp, k.soft_cfm, k.max_contacts, k.surface_layer_m);
   printBodies(c);
   printJoints(m, c);
   printOthers(m, c);
   std::printf("values that run differently from the file's (%zu):\n", c.changes.size());
   for (const CompiledModel::Change& ch : c.changes)
-    std::printf("  %s: file %s -> runs as %s (%s)\n", ch.item.c_str(), ch.in_file.c_str(), ch.compiled.c_str(), ch.why.c_str());
+    std::printf("  %s: file %s -> runs as %s (%s)\n", ch.item.c_str(), ch.in_file.c_str(), ch.compiled.c_str(),
+                ch.why.c_str());
 }
 
 nlohmann::json compiledJson(const RobotModel& m, const CompiledModel& c) {
   using nlohmann::json;
   auto vec = [](const Eigen::Vector3d& v) { return json::array({v.x(), v.y(), v.z()}); };
-  json out = {{"robot", m.name}, {"stepper", c.stepper}, {"dt_s", c.dt_s}, {"quickstep", c.quickstep},
-              {"iterations", c.iterations}, {"seed", c.seed}};
+  json out = {{"robot", m.name},          {"stepper", c.stepper},       {"dt_s", c.dt_s},
+              {"quickstep", c.quickstep}, {"iterations", c.iterations}, {"seed", c.seed}};
   for (const CompiledModel::Body& b : c.bodies)
-    out["bodies"].push_back({{"name", b.name}, {"links", b.links}, {"mass_kg", b.mass_kg},
-                             {"principal_kgm2", vec(b.principal_kgm2)}, {"armature_kgm2", b.armature_kgm2}, {"foot", b.foot}});
+    out["bodies"].push_back({{"name", b.name},
+                             {"links", b.links},
+                             {"mass_kg", b.mass_kg},
+                             {"principal_kgm2", vec(b.principal_kgm2)},
+                             {"armature_kgm2", b.armature_kgm2},
+                             {"foot", b.foot}});
   for (size_t ji = 0; ji < c.joints.size(); ++ji) {
     const CompiledModel::Joint& j = c.joints[ji];
-    json e = {{"name", m.joints[ji].name}, {"row", rowName(j.row)}, {"welded", j.welded}, {"drive", j.drive},
-              {"damper_Nm_s_rad", j.damper_Nm_s_rad}, {"mimic", j.mimic}};
+    json e = {{"name", m.joints[ji].name},
+              {"row", rowName(j.row)},
+              {"welded", j.welded},
+              {"drive", j.drive},
+              {"damper_Nm_s_rad", j.damper_Nm_s_rad},
+              {"mimic", j.mimic}};
     if (j.welded) e["welded_q"] = j.welded_q;
     if (j.row != CompiledModel::Joint::Row::None) {
       e["child_body"] = bodyName(c, j.child_body);
@@ -99,8 +113,12 @@ nlohmann::json compiledJson(const RobotModel& m, const CompiledModel& c) {
     out["joints"].push_back(e);
   }
   for (const CompiledModel::SoftJoint& s : c.soft_joints)
-    out["soft_joints"].push_back({{"name", s.name}, {"body1", bodyName(c, s.body1)}, {"body2", bodyName(c, s.body2)},
-                                  {"stop_erp", s.stop_erp}, {"stop_cfm", s.stop_cfm}, {"friction_Nm", s.friction_Nm}});
+    out["soft_joints"].push_back({{"name", s.name},
+                                  {"body1", bodyName(c, s.body1)},
+                                  {"body2", bodyName(c, s.body2)},
+                                  {"stop_erp", s.stop_erp},
+                                  {"stop_cfm", s.stop_cfm},
+                                  {"friction_Nm", s.friction_Nm}});
   out["changes"] = json::array();
   for (const CompiledModel::Change& ch : c.changes)
     out["changes"].push_back({{"item", ch.item}, {"in_file", ch.in_file}, {"compiled", ch.compiled}, {"why", ch.why}});

@@ -41,11 +41,14 @@ int main(int argc, char** argv) {
       addOptimizeController);
   reg("rise", "Play a keyframe controller on a BIOLOID rising task and write the log", addRise);
   reg("record", "Write a simulation run as a recording set (recordings.json + CSV) that replay reads", addRecord);
-  reg("replay", "Replay recorded trials (a recording manifest, or the BIOLOID lean-to-stand package) and compare the measured signals",
+  reg("replay",
+      "Replay recorded trials (a recording manifest, or the BIOLOID lean-to-stand package) and compare the measured "
+      "signals",
       addReplay);
   reg("calibrate-replay", "Calibrate the BIOLOID against its real lean-to-stand recordings (paper 002, E_cali, CMA-ES)",
       addCalibrateReplay);
-  reg("loop", "The BIOLOID sim-to-reality loop: optimise, run on reality (twin or robot), calibrate, repeat (papers 001, 002)",
+  reg("loop",
+      "The BIOLOID sim-to-reality loop: optimise, run on reality (twin or robot), calibrate, repeat (papers 001, 002)",
       addLoop);
   try {
     app.parse(argc, argv);

@@ -17,10 +17,9 @@
 ///
 /// Each command calls claimOutputFile or claimOutputDir once, with its own --force flag (addForceOption).
 
+#include <CLI/CLI.hpp>
 #include <string>
 #include <vector>
-
-#include <CLI/CLI.hpp>
 
 namespace gapsim::cli {
 

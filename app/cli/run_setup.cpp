@@ -19,12 +19,15 @@ namespace gapsim::cli {
 
 void addRunArgs(CLI::App& app, RunArgs& a) {
   app.add_option("--robot", a.robot, "nao, bioloid, mabel or a path to a robot file")->capture_default_str();
-  app.add_option("--motion", a.motion, "motion file: CSV keyframes (time_s + joints), a joint table with "
-                                       "--frame-period, or a Webots .motion");
-  app.add_option("--page", a.page, "page (name or number) of a RoboPlus .mtn motion; ticks are mapped to joints "
-                                   "with motor_map.csv next to the robot file (robots/bioloid/motor_map.csv)");
-  app.add_option("--walk", a.walk, "generate a walk and play it, e.g. speed=0.2,step_duration=1.0 (keys: " +
-                                       walkParamKeys() + "; see docs/walk.md)");
+  app.add_option("--motion", a.motion,
+                 "motion file: CSV keyframes (time_s + joints), a joint table with "
+                 "--frame-period, or a Webots .motion");
+  app.add_option("--page", a.page,
+                 "page (name or number) of a RoboPlus .mtn motion; ticks are mapped to joints "
+                 "with motor_map.csv next to the robot file (robots/bioloid/motor_map.csv)");
+  app.add_option("--walk", a.walk,
+                 "generate a walk and play it, e.g. speed=0.2,step_duration=1.0 (keys: " + walkParamKeys() +
+                     "; see docs/walk.md)");
   app.add_option("--frame-period", a.frame_period_s, "frame period (s) of a joint table without time column");
   app.add_option("--duration", a.duration_s, "simulated time (s); default: the motion's length + 1 s, or 10 s");
   app.add_option("--dt", a.dt_s, "physics step (s); default from the robot file (0.001)");
@@ -38,18 +41,23 @@ void addRunArgs(CLI::App& app, RunArgs& a) {
   app.add_flag("--quiet", a.quiet, "no warnings about the robot file");
   app.add_flag("--plain", a.plain, "plain ODE: ideal position servos on every joint, rigid links");
   app.add_option("--params", a.params_file, "parameter file (CSV name,value) applied to the robot");
-  app.add_option("--set", a.sets, "set a parameter, e.g. --set legs/typeA/gear/D_g=6e6 (repeatable); "
-                                  "`gapsim-cli params ROBOT` lists the names");
-  app.add_option("--controller", a.controller, "closed-loop controller instead of a motion: hop (MABEL's "
-                                             "hopping controller, docs/mabel.md)")
+  app.add_option("--set", a.sets,
+                 "set a parameter, e.g. --set legs/typeA/gear/D_g=6e6 (repeatable); "
+                 "`gapsim-cli params ROBOT` lists the names");
+  app.add_option("--controller", a.controller,
+                 "closed-loop controller instead of a motion: hop (MABEL's "
+                 "hopping controller, docs/mabel.md)")
       ->check(CLI::IsMember({"hop"}));
   app.add_option("--hop", a.hop, "hopping-controller parameters, e.g. torso_update=0,K_Tor=0.5 (docs/mabel.md)");
-  app.add_option("--balance", a.balance, "gyro feedback on the stance ankles while the motion plays, e.g. "
-                                         "roll_rate=0.1 (keys: roll_rate, pitch_rate, period, min_load; docs/walk.md)");
-  app.add_flag("--open-loop", a.open_loop, "play the motion without the controller its file names "
-                                          "(walks name the ankle balance: `# controller:` line, docs/walk.md)");
-  app.add_option("--probe", a.probes, "log internal signals whose column matches this glob, e.g. 'LKnee*' "
-                                      "(repeatable)");
+  app.add_option("--balance", a.balance,
+                 "gyro feedback on the stance ankles while the motion plays, e.g. "
+                 "roll_rate=0.1 (keys: roll_rate, pitch_rate, period, min_load; docs/walk.md)");
+  app.add_flag("--open-loop", a.open_loop,
+               "play the motion without the controller its file names "
+               "(walks name the ankle balance: `# controller:` line, docs/walk.md)");
+  app.add_option("--probe", a.probes,
+                 "log internal signals whose column matches this glob, e.g. 'LKnee*' "
+                 "(repeatable)");
 }
 
 std::shared_ptr<RobotModel> loadConfiguredModel(const RunArgs& a) {
@@ -91,9 +99,12 @@ RunSetup prepareRun(const RunArgs& a, bool with_log, bool profile) {
     if (!a.motion.empty()) throw InputError("", 0, "--walk", "give --motion or --walk, not both");
     s.motion = std::make_unique<Motion>(planWalk(*model, parseWalkParams(a.walk)).motion("--walk"));
   }
-  if (!a.motion.empty() && isMtnPath(a.motion)) s.motion = std::make_unique<Motion>(loadMtnPage(a, *model));
-  else if (!a.motion.empty()) s.motion = std::make_unique<Motion>(loadMotion(a.motion, a.frame_period_s));
-  else if (a.frame_period_s) throw InputError("", 0, "--frame-period", "given without --motion");
+  if (!a.motion.empty() && isMtnPath(a.motion))
+    s.motion = std::make_unique<Motion>(loadMtnPage(a, *model));
+  else if (!a.motion.empty())
+    s.motion = std::make_unique<Motion>(loadMotion(a.motion, a.frame_period_s));
+  else if (a.frame_period_s)
+    throw InputError("", 0, "--frame-period", "given without --motion");
   if (!a.page.empty() && !isMtnPath(a.motion)) throw InputError("", 0, "--page", "given without a .mtn --motion");
   if (s.motion) {
     std::vector<std::string> names;
@@ -126,7 +137,8 @@ RunSetup prepareRun(const RunArgs& a, bool with_log, bool profile) {
     if (s.config.balance && !a.quiet)
       std::cerr << "controller: " << s.motion->controller() << " (named by the motion; --open-loop plays it without)\n";
   }
-  if (s.config.balance) AnkleBalance check(*s.model, *s.config.balance);  // refuses a robot without ankles now, not mid-run
+  if (s.config.balance)
+    AnkleBalance check(*s.model, *s.config.balance);  // refuses a robot without ankles now, not mid-run
   if (!a.probes.empty()) {
     const auto available = Recorder::probeColumns(*s.model);
     for (const auto& p : a.probes)

@@ -18,7 +18,7 @@ namespace gapsim::cli {
 struct RunArgs {
   std::string robot = "nao";
   std::string motion;
-  std::string page;                   ///< --page: the page to play of a RoboPlus .mtn motion
+  std::string page;  ///< --page: the page to play of a RoboPlus .mtn motion
   std::optional<double> frame_period_s;
   std::optional<double> duration_s;
   std::optional<double> dt_s;
@@ -29,16 +29,16 @@ struct RunArgs {
   std::uint64_t seed = 0;
   bool stop_on_fall = false;
   bool quiet = false;
-  bool plain = false;                 ///< ideal servos, rigid links ("plain ODE")
-  std::vector<std::string> sets;      ///< name=value parameter assignments, in order
-  std::string params_file;            ///< parameter file applied before `sets`
-  std::vector<std::string> probes;    ///< glob patterns of probe columns to log
-  std::string walk;                   ///< --walk key=value,...: generate a walk (sim/walk_generator.h) and play it
-  std::string controller;             ///< --controller hop: MABEL's hopping controller (sim/mabel_hop_controller.h)
-  std::string hop;                    ///< --hop key=value,...: hopping-controller parameters
-  std::string balance;                ///< --balance key=value,...: gyro feedback on the stance ankles (sim/ankle_balance.h)
-  bool open_loop = false;             ///< --open-loop: ignore the controller the motion names (Motion::controller)
-  bool force = false;                 ///< --force: replace an existing output (app/cli/output_paths.h)
+  bool plain = false;               ///< ideal servos, rigid links ("plain ODE")
+  std::vector<std::string> sets;    ///< name=value parameter assignments, in order
+  std::string params_file;          ///< parameter file applied before `sets`
+  std::vector<std::string> probes;  ///< glob patterns of probe columns to log
+  std::string walk;                 ///< --walk key=value,...: generate a walk (sim/walk_generator.h) and play it
+  std::string controller;           ///< --controller hop: MABEL's hopping controller (sim/mabel_hop_controller.h)
+  std::string hop;                  ///< --hop key=value,...: hopping-controller parameters
+  std::string balance;     ///< --balance key=value,...: gyro feedback on the stance ankles (sim/ankle_balance.h)
+  bool open_loop = false;  ///< --open-loop: ignore the controller the motion names (Motion::controller)
+  bool force = false;      ///< --force: replace an existing output (app/cli/output_paths.h)
 };
 
 struct RunSetup {

@@ -19,8 +19,13 @@ QStringList calibrateArguments(const CalibJobSettings& s) {
     if (s.population > 0) a << "--lambda" << QString::number(s.population);
     if (s.force) a << "--force";
   }
-  if (s.workers == 1) a << "--backend" << "serial";
-  else if (s.workers > 1) a << "--backend" << "processes" << "--jobs" << QString::number(s.workers);
+  if (s.workers == 1)
+    a << "--backend"
+      << "serial";
+  else if (s.workers > 1)
+    a << "--backend"
+      << "processes"
+      << "--jobs" << QString::number(s.workers);
   a << s.extra;
   return a;
 }
@@ -122,10 +127,17 @@ void CalibJob::onFinished(int code, QProcess::ExitStatus status) {
   }
   QString verdict;
   switch (code) {
-    case 0: verdict = tr("finished"); break;
-    case 2: verdict = tr("bad input (exit code 2)"); break;
-    case 3: verdict = tr("the simulation diverged (exit code 3)"); break;
-    default: verdict = tr("failed with exit code %1").arg(code);
+    case 0:
+      verdict = tr("finished");
+      break;
+    case 2:
+      verdict = tr("bad input (exit code 2)");
+      break;
+    case 3:
+      verdict = tr("the simulation diverged (exit code 3)");
+      break;
+    default:
+      verdict = tr("failed with exit code %1").arg(code);
   }
   if (stopping_) verdict = tr("stopped (exit code %1; the checkpoint allows resuming)").arg(code);
   emit finished(code, code == 0 && !stopping_, verdict);

@@ -24,13 +24,13 @@ struct CalibJobSettings {
   QString space, scenarios;
   QString algorithm = "cmaes";  ///< cmaes or es (--optimizer)
   int generations = 10;
-  int population = 0;           ///< children per generation (--lambda); 0: the optimizer's default
+  int population = 0;  ///< children per generation (--lambda); 0: the optimizer's default
   quint64 seed = 1;
-  int workers = 0;              ///< worker processes (--jobs); 0: all cores, 1: serial backend
-  QString out;                  ///< results directory
-  bool resume = false;          ///< continue the run whose checkpoint is in `out`
-  bool force = false;           ///< write into a non-empty `out`
-  QStringList extra;            ///< further options, passed verbatim (e.g. --sigma0 0.25)
+  int workers = 0;      ///< worker processes (--jobs); 0: all cores, 1: serial backend
+  QString out;          ///< results directory
+  bool resume = false;  ///< continue the run whose checkpoint is in `out`
+  bool force = false;   ///< write into a non-empty `out`
+  QStringList extra;    ///< further options, passed verbatim (e.g. --sigma0 0.25)
 };
 
 /// The `gapsim-cli` argument list for these settings (starting with "calibrate").

@@ -17,13 +17,13 @@ namespace gapsim::gui {
 
 struct GenerationProgress {
   int generation = 0;
-  int generations = 0;         ///< total planned; 0 if unknown (generation 0, history.csv)
+  int generations = 0;  ///< total planned; 0 if unknown (generation 0, history.csv)
   long evaluations = 0;
   double best = 0, median = 0, sigma = 0;
-  double evals_per_s = -1;     ///< < 0: not given
-  QString eta;                 ///< "h:mm:ss" or "?" as printed; empty if not given
-  int failed = 0;              ///< candidates that scored +inf (divergence, refused value)
-  QString failure;             ///< the first failure's reason
+  double evals_per_s = -1;  ///< < 0: not given
+  QString eta;              ///< "h:mm:ss" or "?" as printed; empty if not given
+  int failed = 0;           ///< candidates that scored +inf (divergence, refused value)
+  QString failure;          ///< the first failure's reason
 };
 
 /// Parses one progress line; nullopt for any other line (header, summary, errors).

@@ -87,8 +87,10 @@ std::vector<std::string> comparableColumns(const BeforeAfter& ba) {
   std::vector<std::string> tilt, joints;
   for (const std::string& c : ba.reference.columns()) {
     if (!ba.before.has(c) || !ba.after.has(c)) continue;
-    if (endsWith(c, "/tilt_rad")) tilt.push_back(c);
-    else if (endsWith(c, "/q_rad")) joints.push_back(c);
+    if (endsWith(c, "/tilt_rad"))
+      tilt.push_back(c);
+    else if (endsWith(c, "/q_rad"))
+      joints.push_back(c);
   }
   tilt.insert(tilt.end(), joints.begin(), joints.end());
   return tilt;

@@ -21,8 +21,8 @@ namespace gapsim::gui {
 
 struct CalibrationResults {
   QString dir;
-  QString robot;        ///< name or robot file, as given to calibrate
-  QString params;       ///< base parameter file applied before the space ("" if none)
+  QString robot;   ///< name or robot file, as given to calibrate
+  QString params;  ///< base parameter file applied before the space ("" if none)
   QString space, scenarios;
   calib::ObjectiveSettings objective;
   calib::CalibrationSettings settings;  ///< optimizer, generations, lambda, seed, ...

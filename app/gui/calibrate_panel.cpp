@@ -34,13 +34,17 @@ QString fmt(double v) { return std::isfinite(v) ? QString::number(v, 'g', 4) : Q
 
 // The shipped example next to the robots directory, if there: a sensible first value for the form.
 QString exampleFile(const QString& name) {
-  const QString p = QFileInfo(QString::fromStdString(robotsDirectory())).absolutePath() + "/calib/examples/nao_twin/" + name;
+  const QString p =
+      QFileInfo(QString::fromStdString(robotsDirectory())).absolutePath() + "/calib/examples/nao_twin/" + name;
   return QFileInfo(p).isFile() ? QFileInfo(p).absoluteFilePath() : QString();
 }
 }  // namespace
 
 CalibratePanel::CalibratePanel(SignalStore* store, QWidget* parent)
-    : QWidget(parent), store_(store), cli_(findCli()), job_(new CalibJob(this)),
+    : QWidget(parent),
+      store_(store),
+      cli_(findCli()),
+      job_(new CalibJob(this)),
       watcher_(new QFutureWatcher<ComparisonOutcome>(this)) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(2, 2, 2, 2);
@@ -104,7 +108,8 @@ CalibratePanel::CalibratePanel(SignalStore* store, QWidget* parent)
   auto* row2 = new QHBoxLayout;
   scenario_ = new QComboBox;
   compare_ = new QPushButton(tr("Before/after"));
-  compare_->setToolTip(tr("Simulate the scenario with the initial and the best parameters and overlay both on its reference"));
+  compare_->setToolTip(
+      tr("Simulate the scenario with the initial and the best parameters and overlay both on its reference"));
   column_ = new QComboBox;
   column_->setToolTip(tr("Signal shown: torso tilt or a joint angle"));
   row2->addWidget(new QLabel(tr("scenario")));
@@ -163,7 +168,8 @@ QWidget* CalibratePanel::buildForm() {
   auto* g = new QGridLayout(box);
   g->setContentsMargins(0, 0, 0, 0);
   g->setVerticalSpacing(2);
-  auto fileRow = [&](int row, const QString& label, QLineEdit*& edit, bool dir, const QString& filter, const QString& tip) {
+  auto fileRow = [&](int row, const QString& label, QLineEdit*& edit, bool dir, const QString& filter,
+                     const QString& tip) {
     edit = new QLineEdit;
     edit->setToolTip(tip);
     auto* b = new QPushButton(QStringLiteral("..."));
@@ -199,7 +205,8 @@ QWidget* CalibratePanel::buildForm() {
     return s;
   };
   generations_ = spin(1, 100000, 10, {}, tr("Generations in total, including those before a resume (--generations)"));
-  population_ = spin(0, 100000, 0, tr("default"), tr("Children per generation (--lambda); default: CMA-ES 4 + 3 ln n, ES 800"));
+  population_ =
+      spin(0, 100000, 0, tr("default"), tr("Children per generation (--lambda); default: CMA-ES 4 + 3 ln n, ES 800"));
   seed_ = spin(0, 2147483647, 1, {}, tr("Seed of the optimizer (--seed)"));
   workers_ = spin(0, 1024, 0, tr("all cores"), tr("Worker processes (--jobs); 1: serial"));
   g->addWidget(new QLabel(tr("generations")), 3, 0);
@@ -212,7 +219,8 @@ QWidget* CalibratePanel::buildForm() {
   g->addWidget(workers_, 4, 4, 1, 2);
   fileRow(5, tr("results"), out_, true, {}, tr("Results directory: best.params, history.csv, checkpoint.json (--out)"));
   resume_ = new QCheckBox(tr("resume the run in this directory"));
-  resume_->setToolTip(tr("--resume DIR: continue from its checkpoint (robot, space, scenarios and settings come from it)"));
+  resume_->setToolTip(
+      tr("--resume DIR: continue from its checkpoint (robot, space, scenarios and settings come from it)"));
   force_ = new QCheckBox(tr("overwrite"));
   force_->setToolTip(tr("--force: write into a non-empty results directory"));
   g->addWidget(resume_, 6, 1, 1, 3);
@@ -312,14 +320,15 @@ void CalibratePanel::onProgress(const GenerationProgress& p) {
     bar_->setRange(0, p.generations);
   }
   bar_->setValue(p.generation);
-  QString text = p.generation == 0 ? tr("generation 0 (initial parameters): fitness %1").arg(fmt(p.best))
-                                   : tr("generation %1/%2 · %3 evaluations · best %4 · median %5 · sigma %6 · %7 evals/s · ETA %8")
-                                         .arg(p.generation)
-                                         .arg(p.generations)
-                                         .arg(p.evaluations)
-                                         .arg(fmt(p.best), fmt(p.median), fmt(p.sigma))
-                                         .arg(p.evals_per_s, 0, 'f', 2)
-                                         .arg(p.eta);
+  QString text = p.generation == 0
+                     ? tr("generation 0 (initial parameters): fitness %1").arg(fmt(p.best))
+                     : tr("generation %1/%2 · %3 evaluations · best %4 · median %5 · sigma %6 · %7 evals/s · ETA %8")
+                           .arg(p.generation)
+                           .arg(p.generations)
+                           .arg(p.evaluations)
+                           .arg(fmt(p.best), fmt(p.median), fmt(p.sigma))
+                           .arg(p.evals_per_s, 0, 'f', 2)
+                           .arg(p.eta);
   if (p.failed) text += tr(" · %1 failed (%2)").arg(p.failed).arg(p.failure);
   progress_->setText(text);
 }
@@ -360,7 +369,8 @@ void CalibratePanel::updateButtons() {
   stop_->setEnabled(running);
   for (QWidget* w : std::initializer_list<QWidget*>{robot_, algorithm_, space_, scenarios_, population_, seed_, force_})
     w->setEnabled(!running && !resume_->isChecked());
-  for (QWidget* w : std::initializer_list<QWidget*>{generations_, workers_, out_, resume_, extra_, open_}) w->setEnabled(!running);
+  for (QWidget* w : std::initializer_list<QWidget*>{generations_, workers_, out_, resume_, extra_, open_})
+    w->setEnabled(!running);
   const bool have = results_.has_value();
   const bool busy = comparing_;
   apply_->setEnabled(have && !running);
@@ -502,21 +512,28 @@ void CalibratePanel::showComparisonColumn(const QString& column) {
   const double rb = rmsAgainstReference(*comparison_, comparison_->before, c);
   const double ra = rmsAgainstReference(*comparison_, comparison_->after, c);
   auto score = [](const calib::ScenarioScore& s) {
-    return s.error.empty() ? QStringLiteral("F %1, E %2%3").arg(fmt(s.F), fmt(s.E), s.fall_time_s >= 0 ? QStringLiteral(", fell at %1 s").arg(s.fall_time_s, 0, 'f', 2) : QString())
-                           : QString::fromStdString(s.error);
+    return s.error.empty()
+               ? QStringLiteral("F %1, E %2%3")
+                     .arg(fmt(s.F), fmt(s.E),
+                          s.fall_time_s >= 0 ? QStringLiteral(", fell at %1 s").arg(s.fall_time_s, 0, 'f', 2)
+                                             : QString())
+               : QString::fromStdString(s.error);
   };
-  compare_label_->setText(tr("<b>%1</b> %2: RMS to the reference before %3, after %4 (%5)<br>"
-                             "before: %6<br>after: %7")
-                              .arg(QString::fromStdString(comparison_->scenario).toHtmlEscaped(), column.toHtmlEscaped(), fmt(rb), fmt(ra))
-                              .arg(std::isfinite(ra) && std::isfinite(rb) && rb > 0 ? QStringLiteral("%1%2%").arg(ra <= rb ? "" : "+").arg(100.0 * (ra - rb) / rb, 0, 'f', 0)
-                                                                                    : QStringLiteral("-"))
-                              .arg(score(comparison_->before_score), score(comparison_->after_score)));
+  compare_label_->setText(
+      tr("<b>%1</b> %2: RMS to the reference before %3, after %4 (%5)<br>"
+         "before: %6<br>after: %7")
+          .arg(QString::fromStdString(comparison_->scenario).toHtmlEscaped(), column.toHtmlEscaped(), fmt(rb), fmt(ra))
+          .arg(std::isfinite(ra) && std::isfinite(rb) && rb > 0
+                   ? QStringLiteral("%1%2%").arg(ra <= rb ? "" : "+").arg(100.0 * (ra - rb) / rb, 0, 'f', 0)
+                   : QStringLiteral("-"))
+          .arg(score(comparison_->before_score), score(comparison_->after_score)));
 }
 
 void CalibratePanel::refreshComparisonPlot() {
   double end = 1.0;
   for (int id : overlay_ids_)
-    if (const SignalSource* s = id >= 0 ? store_->source(id) : nullptr; s && !s->time_s.empty()) end = std::max(end, s->time_s.back());
+    if (const SignalSource* s = id >= 0 ? store_->source(id) : nullptr; s && !s->time_s.empty())
+      end = std::max(end, s->time_s.back());
   compare_plot_->setAutoY(true);
   compare_plot_->refresh(0, end);
 }

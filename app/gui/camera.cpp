@@ -39,9 +39,7 @@ void OrbitCamera::pan(float dx, float dy, int viewport_h) {
   target += (-dx * right + dy * up) * px;
 }
 
-void OrbitCamera::zoom(float steps) {
-  distance_m = std::clamp(distance_m * std::pow(0.88f, steps), 0.05f, 60.0f);
-}
+void OrbitCamera::zoom(float steps) { distance_m = std::clamp(distance_m * std::pow(0.88f, steps), 0.05f, 60.0f); }
 
 void OrbitCamera::frame(const QVector3D& base, float height_m) {
   const float h = std::max(height_m, 0.05f);

@@ -2,11 +2,11 @@
 #include "app/gui/convergence_plot.h"
 
 #include <QGraphicsLayout>
+#include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "app/gui/nice_ticks.h"
-#include <algorithm>
-#include <cmath>
 
 namespace gapsim::gui {
 
@@ -25,8 +25,12 @@ void put(QLineSeries* s, double x, double y) {
 }  // namespace
 
 ConvergencePlot::ConvergencePlot(QWidget* parent)
-    : QChartView(parent), chart_(new QChart), ax_(new QCategoryAxis), ay_(new QCategoryAxis),
-      best_(new QLineSeries), median_(new QLineSeries) {
+    : QChartView(parent),
+      chart_(new QChart),
+      ax_(new QCategoryAxis),
+      ay_(new QCategoryAxis),
+      best_(new QLineSeries),
+      median_(new QLineSeries) {
   chart_->setAnimationOptions(QChart::NoAnimation);
   chart_->setMargins(QMargins(2, 0, 12, 0));
   chart_->layout()->setContentsMargins(0, 0, 0, 0);
@@ -70,10 +74,14 @@ void ConvergencePlot::clear() {
 
 void ConvergencePlot::addGeneration(const GenerationProgress& p) {
   const double x = p.generation;
-  if (plottable(p.best)) put(best_, x, std::log10(p.best));
-  else ++skipped_;
-  if (plottable(p.median)) put(median_, x, std::log10(p.median));
-  else ++skipped_;
+  if (plottable(p.best))
+    put(best_, x, std::log10(p.best));
+  else
+    ++skipped_;
+  if (plottable(p.median))
+    put(median_, x, std::log10(p.median));
+  else
+    ++skipped_;
   rescale();
 }
 
@@ -115,6 +123,8 @@ QStringList ConvergencePlot::fitnessLabels() const { return const_cast<QCategory
 
 QStringList ConvergencePlot::generationLabels() const { return const_cast<QCategoryAxis*>(ax_)->categoriesLabels(); }
 
-std::pair<double, double> ConvergencePlot::fitnessRange() const { return {std::pow(10.0, ay_->min()), std::pow(10.0, ay_->max())}; }
+std::pair<double, double> ConvergencePlot::fitnessRange() const {
+  return {std::pow(10.0, ay_->min()), std::pow(10.0, ay_->max())};
+}
 
 }  // namespace gapsim::gui

@@ -10,10 +10,9 @@
 /// Values a log axis cannot show (<= 0, inf from diverged candidates, nan) are left out and
 /// counted, so a generation of failures shows as a gap, not as a crash of the axis.
 
+#include <QCategoryAxis>
 #include <QChartView>
 #include <QLineSeries>
-#include <QCategoryAxis>
-
 #include <cmath>
 
 #include "app/gui/calib_progress.h"

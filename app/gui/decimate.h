@@ -14,7 +14,7 @@
 namespace gapsim::gui {
 
 struct Decimated {
-  QList<QPointF> points;  ///< (t + offset, v), time ascending
+  QList<QPointF> points;        ///< (t + offset, v), time ascending
   double y_min = 0, y_max = 0;  ///< over the points inside [x0, x1]; y_min > y_max if none
 };
 

@@ -2,6 +2,7 @@
 #include "app/gui/drive_curve_panel.h"
 
 #include <QAreaSeries>
+#include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
@@ -10,7 +11,6 @@
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QScatterSeries>
-#include <QCategoryAxis>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
@@ -98,8 +98,9 @@ DriveCurvePanel::DriveCurvePanel(QWidget* parent)
   view_->setChart(chart_);
   view_->setRenderHint(QPainter::Antialiasing);
   view_->setMinimumHeight(220);
-  view_->setToolTip(tr("τ max(qd): the most torque the drive puts on the joint pushing up; τ min(qd): pushing down. "
-                       "Shaded: backdriven (the load does work on the drive). Dots: stall torques and no-load rates."));
+  view_->setToolTip(
+      tr("τ max(qd): the most torque the drive puts on the joint pushing up; τ min(qd): pushing down. "
+         "Shaded: backdriven (the load does work on the drive). Dots: stall torques and no-load rates."));
   layout->addWidget(view_, 1);
   connect(joints_, &QComboBox::currentIndexChanged, this, [this] { redraw(); });
 }
@@ -115,8 +116,10 @@ void DriveCurvePanel::setModel(const RobotModel& model) {
     const int at = joints_->findText(keep);
     joints_->setCurrentIndex(at >= 0 ? at : 0);
   }
-  if (isVisible()) redraw();
-  else stale_ = true;
+  if (isVisible())
+    redraw();
+  else
+    stale_ = true;
 }
 
 void DriveCurvePanel::showEvent(QShowEvent* e) {
@@ -127,8 +130,10 @@ void DriveCurvePanel::showEvent(QShowEvent* e) {
 bool DriveCurvePanel::showJoint(const std::string& joint) {
   const int at = joints_->findText(QString::fromStdString(joint));
   if (at < 0) return false;
-  if (at == joints_->currentIndex()) redraw();
-  else joints_->setCurrentIndex(at);
+  if (at == joints_->currentIndex())
+    redraw();
+  else
+    joints_->setCurrentIndex(at);
   return true;
 }
 

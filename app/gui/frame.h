@@ -22,10 +22,10 @@ struct FootState {
 
 struct Frame {
   double t_s = 0;
-  std::vector<PoseF> links;       ///< one per model link
-  std::array<float, 3> com_m{};   ///< whole-robot centre of mass (world)
-  std::vector<FootState> feet;    ///< one per model foot contact
-  std::vector<double> row;        ///< the Recorder's row (Recorder::columns())
+  std::vector<PoseF> links;      ///< one per model link
+  std::array<float, 3> com_m{};  ///< whole-robot centre of mass (world)
+  std::vector<FootState> feet;   ///< one per model foot contact
+  std::vector<double> row;       ///< the Recorder's row (Recorder::columns())
 };
 
 }  // namespace gapsim::gui

@@ -41,7 +41,8 @@ GhostPose ghostPose(const RobotModel& m, const SignalStore& store, int source, d
     const double sim = valueAt(store, SignalStore::kSimulation, col, t_s), log = valueAt(store, source, col, t_s);
     g.from_log[jj] = std::isfinite(log);
     g.q_rad[jj] = g.from_log[jj] ? log : (std::isfinite(sim) ? sim : 0.0);
-    if (g.from_log[jj] && std::isfinite(sim)) g.error_rad[static_cast<std::size_t>(m.joints[jj].child)] = std::abs(log - sim);
+    if (g.from_log[jj] && std::isfinite(sim))
+      g.error_rad[static_cast<std::size_t>(m.joints[jj].child)] = std::abs(log - sim);
   }
   const PoseF& r = sim_frame.links[static_cast<std::size_t>(m.root_link)];
   Eigen::Isometry3d root = Eigen::Isometry3d::Identity();

@@ -40,7 +40,8 @@ QVector4D linkColor(const RobotModel& m, int link) {
 
 constexpr QVector4D kComColor(0.85f, 0.10f, 0.10f, 1), kContactColor(0.10f, 0.65f, 0.20f, 1),
     kForceColor(0.15f, 0.35f, 0.90f, 1), kAxisColor(0.95f, 0.80f, 0.10f, 1), kShadowColor(0.05f, 0.05f, 0.08f, 0.45f),
-    kSceneColor(0.62f, 0.52f, 0.40f, 0.4f);  // static boxes (walls, seats): wood, translucent so the robot shows through
+    kSceneColor(0.62f, 0.52f, 0.40f,
+                0.4f);  // static boxes (walls, seats): wood, translucent so the robot shows through
 }  // namespace
 
 bool GlView::platformSupportsOpenGL() {
@@ -218,10 +219,18 @@ void GlView::buildItems() {
       it.local = toQt(g.origin);
       const auto s = g.size_m.cast<float>();
       switch (g.type) {
-        case Geometry::Type::Box: it.mesh = kBox, it.local.scale(s.x(), s.y(), s.z()); break;
-        case Geometry::Type::Sphere: it.mesh = kSphere, it.local.scale(s.x()); break;
-        case Geometry::Type::Cylinder: it.mesh = kCylinder, it.local.scale(s.x(), s.x(), s.y()); break;
-        case Geometry::Type::Capsule: it.mesh = upload(mesh::capsule(s.x(), s.y())); break;
+        case Geometry::Type::Box:
+          it.mesh = kBox, it.local.scale(s.x(), s.y(), s.z());
+          break;
+        case Geometry::Type::Sphere:
+          it.mesh = kSphere, it.local.scale(s.x());
+          break;
+        case Geometry::Type::Cylinder:
+          it.mesh = kCylinder, it.local.scale(s.x(), s.x(), s.y());
+          break;
+        case Geometry::Type::Capsule:
+          it.mesh = upload(mesh::capsule(s.x(), s.y()));
+          break;
         case Geometry::Type::Mesh: {
           if (!g.mesh) continue;  // the loader replaced missing meshes by boxes
           const Eigen::Vector3f sc = g.mesh_scale.cast<float>();
@@ -232,7 +241,8 @@ void GlView::buildItems() {
             if (fresh) at->second = upload(mesh::triangles(*g.mesh, part));
             Item pi = it;
             pi.mesh = at->second;
-            if (!g.has_color && part.has_color) pi.color = QVector4D(part.rgba.x(), part.rgba.y(), part.rgba.z(), part.rgba.w());
+            if (!g.has_color && part.has_color)
+              pi.color = QVector4D(part.rgba.x(), part.rgba.y(), part.rgba.z(), part.rgba.w());
             items_.push_back(pi);
           }
           continue;
@@ -414,8 +424,7 @@ void GlView::paintGL() {
   drawScene();  // after the robot: translucent, it must not hide what stands behind it
   drawMarkers();
   mesh_prog_->release();
-  if (qEnvironmentVariableIsSet("GAPSIM_GL_DEBUG"))
-  {
+  if (qEnvironmentVariableIsSet("GAPSIM_GL_DEBUG")) {
     glFinish();
     qWarning("gapsim: paintGL %dx%d ok=%d items=%zu glError=0x%x %.2f ms", width(), height(), gl_ok_, items_.size(),
              glGetError(), paint_clock.nsecsElapsed() * 1e-6);

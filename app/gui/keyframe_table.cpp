@@ -26,7 +26,8 @@ void KeyframeTable::showController(const KeyframeController& c) {
   horizontalHeaderItem(0)->setToolTip(tr("time from the previous keyframe (s)"));
   horizontalHeaderItem(1)->setToolTip(tr("time from the start (s); the last pose is held after T"));
   for (int i = 2; i < columnCount(); ++i)
-    horizontalHeaderItem(i)->setToolTip(tr("r_%1 target (degrees); the left joint by the mirror").arg(QString::fromStdString(stems[static_cast<std::size_t>(i - 2)])));
+    horizontalHeaderItem(i)->setToolTip(tr("r_%1 target (degrees); the left joint by the mirror")
+                                            .arg(QString::fromStdString(stems[static_cast<std::size_t>(i - 2)])));
   double t = 0;
   auto cell = [&](int r, int col, double v, int decimals) {
     auto* it = new QTableWidgetItem(QString::number(v, 'f', decimals));
@@ -40,7 +41,10 @@ void KeyframeTable::showController(const KeyframeController& c) {
     cell(r, 1, t, 3);
     for (std::size_t j = 0; j < k.q_rad.size(); ++j) cell(r, 2 + static_cast<int>(j), k.q_rad[j] * 180.0 / M_PI, 1);
   }
-  setToolTip(tr("%1: %2 keyframes, T = %3 s").arg(QFileInfo(QString::fromStdString(c.source())).fileName()).arg(rowCount()).arg(t, 0, 'f', 3));
+  setToolTip(tr("%1: %2 keyframes, T = %3 s")
+                 .arg(QFileInfo(QString::fromStdString(c.source())).fileName())
+                 .arg(rowCount())
+                 .arg(t, 0, 'f', 3));
 }
 
 }  // namespace gapsim::gui

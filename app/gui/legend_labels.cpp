@@ -38,6 +38,8 @@ QStringList legendLabels(const QStringList& names) {
   return out;
 }
 
-QString legendPrefix(const QStringList& names) { return names.isEmpty() ? QString() : names.front().left(commonCut(names)); }
+QString legendPrefix(const QStringList& names) {
+  return names.isEmpty() ? QString() : names.front().left(commonCut(names));
+}
 
 }  // namespace gapsim::gui

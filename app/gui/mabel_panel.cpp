@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/gui/mabel_panel.h"
 
-#include "app/gui/index_of.h"
-
 #include <QCheckBox>
 #include <QGridLayout>
 #include <QGroupBox>
@@ -16,6 +14,7 @@
 #include <cmath>
 #include <map>
 
+#include "app/gui/index_of.h"
 #include "app/gui/model_params.h"
 #include "sim/mabel_hop_controller.h"
 
@@ -39,7 +38,8 @@ std::map<std::string, ModelParameter> under(const std::vector<ModelParameter>& a
                                             std::vector<std::string>& leaves) {
   std::map<std::string, ModelParameter> out;
   for (const ModelParameter& p : all) {
-    if (p.name.size() <= prefix.size() + 1 || p.name.compare(0, prefix.size(), prefix) != 0 || p.name[prefix.size()] != '/')
+    if (p.name.size() <= prefix.size() + 1 || p.name.compare(0, prefix.size(), prefix) != 0 ||
+        p.name[prefix.size()] != '/')
       continue;
     const std::string leaf = p.name.substr(prefix.size() + 1);
     if (std::find(leaves.begin(), leaves.end(), leaf) == leaves.end()) leaves.push_back(leaf);
@@ -58,7 +58,8 @@ void fillTable(QTableWidget* t, const std::vector<ModelParameter>& all, const st
   t->setRowCount(static_cast<int>(leaves.size()));
   t->setColumnCount(static_cast<int>(owners.size()));
   QStringList headers;
-  for (const std::string& o : owners) headers << QString::fromStdString(o.substr(o.rfind('/') + 1));  // "mabel/left" -> left
+  for (const std::string& o : owners)
+    headers << QString::fromStdString(o.substr(o.rfind('/') + 1));  // "mabel/left" -> left
   t->setHorizontalHeaderLabels(headers);
   for (int r = 0; r < static_cast<int>(leaves.size()); ++r) {
     const std::string& leaf = leaves[static_cast<std::size_t>(r)];
@@ -71,7 +72,8 @@ void fillTable(QTableWidget* t, const std::vector<ModelParameter>& all, const st
         item->setFlags(Qt::NoItemFlags);
       } else {
         unit = QString::fromStdString(it->second.unit);
-        item->setToolTip(QString::fromStdString(it->second.name + " [" + it->second.unit + "]\n" + it->second.description));
+        item->setToolTip(
+            QString::fromStdString(it->second.name + " [" + it->second.unit + "]\n" + it->second.description));
       }
       t->setItem(r, static_cast<int>(c), item);
     }
@@ -82,7 +84,8 @@ void fillTable(QTableWidget* t, const std::vector<ModelParameter>& all, const st
   }
 }
 
-const char* kPhaseNames[] = {"?", "I flight", "II touchdown", "III kickoff", "IVa left off", "IVb right off", "V retract"};
+const char* kPhaseNames[] = {"?",        "I flight", "II touchdown", "III kickoff", "IVa left off", "IVb right off",
+                             "V retract"};
 
 }  // namespace
 
@@ -122,8 +125,9 @@ MabelPanel::MabelPanel(QWidget* parent) : QWidget(parent) {
   ll->setSpacing(1);
   ll->addWidget(new QLabel(tr("Transmission and spring (per leg)")));
   legs_ = makeTable(this);
-  legs_->setToolTip(tr("Cable-differential transmission and unilateral spring (docs/mabel.md): gear ratios, K_T, mu,\n"
-                       "inertias, cable K_C/Kd_C, spring K_B/Kd_B and hard stop. Double-click to edit; Apply (reset)."));
+  legs_->setToolTip(
+      tr("Cable-differential transmission and unilateral spring (docs/mabel.md): gear ratios, K_T, mu,\n"
+         "inertias, cable K_C/Kd_C, spring K_B/Kd_B and hard stop. Double-click to edit; Apply (reset)."));
   ll->addWidget(legs_);
   auto* ground_box = new QWidget;
   auto* gl = new QVBoxLayout(ground_box);
@@ -194,19 +198,16 @@ std::string MabelPanel::parameterName(const QTableWidget* table, int row, int co
   const bool legs = table == legs_;
   const auto& owners = legs ? leg_names_ : ground_names_;
   const auto& leaves = legs ? leg_leaves_ : ground_leaves_;
-  if (row < 0 || column < 0 || row >= static_cast<int>(leaves.size()) || column >= static_cast<int>(owners.size())) return {};
+  if (row < 0 || column < 0 || row >= static_cast<int>(leaves.size()) || column >= static_cast<int>(owners.size()))
+    return {};
   const QTableWidgetItem* item = table->item(row, column);
   if (!item || item->flags() == Qt::NoItemFlags) return {};
   return owners[static_cast<std::size_t>(column)] + "/" + leaves[static_cast<std::size_t>(row)];
 }
 
-int MabelPanel::legRowOf(const std::string& leaf) const {
-  return indexOf(leg_leaves_, leaf);
-}
+int MabelPanel::legRowOf(const std::string& leaf) const { return indexOf(leg_leaves_, leaf); }
 
-int MabelPanel::legColumnOf(const std::string& leg) const {
-  return indexOf(leg_names_, leg);
-}
+int MabelPanel::legColumnOf(const std::string& leg) const { return indexOf(leg_names_, leg); }
 
 void MabelPanel::onChanged(QTableWidgetItem* item) {
   if (filling_) return;
@@ -214,8 +215,10 @@ void MabelPanel::onChanged(QTableWidgetItem* item) {
   if (name.empty()) return;
   bool ok = false;
   const double v = item->text().toDouble(&ok);
-  if (!ok) emit invalidText(name, item->text());
-  else emit parameterEdited(name, v);
+  if (!ok)
+    emit invalidText(name, item->text());
+  else
+    emit parameterEdited(name, v);
 }
 
 }  // namespace gapsim::gui

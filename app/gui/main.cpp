@@ -49,8 +49,10 @@ int main(int argc, char** argv) {
 
   gapsim::gui::PlotWidget::setUseOpenGL(o.plot_opengl);
   gapsim::gui::MainWindow window(!scripted);
-  if (scripted) window.resize(o.width, o.height);
-  else if (window.size().width() < 400) window.resize(1280, 800);  // software OpenGL holds 30 fps here; 1600x1000 does not (README)
+  if (scripted)
+    window.resize(o.width, o.height);
+  else if (window.size().width() < 400)
+    window.resize(1280, 800);  // software OpenGL holds 30 fps here; 1600x1000 does not (README)
   window.show();
   gapsim::gui::ScriptedRun run(&window, o);
   QObject::connect(&run, &gapsim::gui::ScriptedRun::finished, &app, [](int c) { QApplication::exit(c); });

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/gui/main_window.h"
 
-#include "app/gui/ghost_pose.h"
-
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDir>
@@ -16,8 +14,8 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QPushButton>
 #include <QMimeData>
+#include <QPushButton>
 #include <QSettings>
 #include <QShowEvent>
 #include <QStatusBar>
@@ -30,6 +28,7 @@
 #include <map>
 
 #include "app/gui/calibrate_panel.h"
+#include "app/gui/ghost_pose.h"
 #include "app/gui/gl_view.h"
 #include "app/gui/mabel_panel.h"
 #include "app/gui/model_params.h"
@@ -65,7 +64,10 @@ QString imuColumn(const SignalStore& store, const char* suffix) {
 }  // namespace
 
 MainWindow::MainWindow(bool interactive, QWidget* parent)
-    : QMainWindow(parent), interactive_(interactive), store_(new SignalStore(this)), session_(new SimSession(store_, this)) {
+    : QMainWindow(parent),
+      interactive_(interactive),
+      store_(new SignalStore(this)),
+      session_(new SimSession(store_, this)) {
   setWindowTitle("gapsim");
   setAcceptDrops(true);
   setDockNestingEnabled(true);
@@ -173,9 +175,10 @@ MainWindow::MainWindow(bool interactive, QWidget* parent)
                                                            .arg(best, QString::fromStdString(session_->model()->name))
                                                      : tr("Could not apply %1: %2").arg(best, last_error_));
           });
-  connect(calibrate_panel_, &CalibratePanel::playScenarioRequested, this, [this](const QString& motion, const QString& reference) {
-    if (openMotion(motion) && !reference.isEmpty()) openOverlay(reference);
-  });
+  connect(calibrate_panel_, &CalibratePanel::playScenarioRequested, this,
+          [this](const QString& motion, const QString& reference) {
+            if (openMotion(motion) && !reference.isEmpty()) openOverlay(reference);
+          });
   auto* status_timer = new QTimer(this);
   connect(status_timer, &QTimer::timeout, this, &MainWindow::updateStatus);
   status_timer->start(250);
@@ -206,8 +209,9 @@ MainWindow::~MainWindow() = default;
 void MainWindow::buildMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->addAction(tr("&Open..."), QKeySequence::Open, this, [this] {
-    const QString p = QFileDialog::getOpenFileName(this, tr("Open robot, motion or log"), QString(),
-                                                   tr("All gapsim files (*.urdf *.xml *.csv *.motion *.txt);;All files (*)"));
+    const QString p =
+        QFileDialog::getOpenFileName(this, tr("Open robot, motion or log"), QString(),
+                                     tr("All gapsim files (*.urdf *.xml *.csv *.motion *.txt);;All files (*)"));
     if (!p.isEmpty()) openAny(p);
   });
   file->addAction(tr("Open &Robot..."), this, [this] {
@@ -219,11 +223,14 @@ void MainWindow::buildMenus() {
     const QString p = QFileDialog::getOpenFileName(this, tr("Open motion"), QString(),
                                                    tr("Motions (*.csv *.motion *.txt);;All files (*)"));
     if (p.isEmpty()) return;
-    if (p.endsWith(".txt", Qt::CaseInsensitive)) openAny(p);  // asks for the frame period
-    else openMotion(p);
+    if (p.endsWith(".txt", Qt::CaseInsensitive))
+      openAny(p);  // asks for the frame period
+    else
+      openMotion(p);
   });
   file->addAction(tr("Open &Log Overlay..."), this, [this] {
-    const QString p = QFileDialog::getOpenFileName(this, tr("Open a recorded log"), QString(), tr("CSV logs (*.csv);;All files (*)"));
+    const QString p =
+        QFileDialog::getOpenFileName(this, tr("Open a recorded log"), QString(), tr("CSV logs (*.csv);;All files (*)"));
     if (!p.isEmpty()) openOverlay(p);
   });
   file->addAction(tr("Replay Real Recordin&g..."), this, [this] {
@@ -233,18 +240,21 @@ void MainWindow::buildMenus() {
   });
   file->addAction(tr("Open &Keyframe Controller..."), this, [this] {
     const QString dir = QString::fromStdString(robotsDirectory()) + "/bioloid/controllers";
-    const QString p = QFileDialog::getOpenFileName(this, tr("Open a keyframe controller"), dir, tr("Controllers (*.csv);;All files (*)"));
+    const QString p = QFileDialog::getOpenFileName(this, tr("Open a keyframe controller"), dir,
+                                                   tr("Controllers (*.csv);;All files (*)"));
     if (!p.isEmpty()) openController(p);
   });
   recent_menu_ = file->addMenu(tr("Open &Recent"));
   rebuildRecentMenu();
   file->addSeparator();
   file->addAction(tr("Save La&yout..."), this, [this] {
-    const QString p = QFileDialog::getSaveFileName(this, tr("Save the plot layout"), "gapsim_layout.json", tr("Layouts (*.json)"));
+    const QString p =
+        QFileDialog::getSaveFileName(this, tr("Save the plot layout"), "gapsim_layout.json", tr("Layouts (*.json)"));
     if (!p.isEmpty()) saveLayout(p);
   });
   file->addAction(tr("Load Layou&t..."), this, [this] {
-    const QString p = QFileDialog::getOpenFileName(this, tr("Load a plot layout"), QString(), tr("Layouts (*.json);;All files (*)"));
+    const QString p =
+        QFileDialog::getOpenFileName(this, tr("Load a plot layout"), QString(), tr("Layouts (*.json);;All files (*)"));
     if (!p.isEmpty()) loadLayout(p);
   });
   file->addSeparator();
@@ -278,9 +288,10 @@ void MainWindow::buildMenus() {
   play->addSeparator();
   balance_action_ = play->addAction(tr("Ankle &Balance (Gyro Feedback)"));
   balance_action_->setCheckable(true);
-  balance_action_->setToolTip(tr("Damp the torso's rocking with the gyro on the stance ankles, as a walking engine "
-                                 "does. Walks and the kick name it and play with it; off plays them open loop (gapsim-cli run --open-loop; "
-                                 "docs/walk.md). Restarts the run."));
+  balance_action_->setToolTip(
+      tr("Damp the torso's rocking with the gyro on the stance ankles, as a walking engine "
+         "does. Walks and the kick name it and play with it; off plays them open loop (gapsim-cli run --open-loop; "
+         "docs/walk.md). Restarts the run."));
   connect(balance_action_, &QAction::triggered, this, [this](bool on) {
     // Back on: the feedback the motion names (walks: roll and pitch), else the roll damper.
     const Motion* m = session_->motion().get();
@@ -307,8 +318,9 @@ void MainWindow::buildMenus() {
   ghost_action_->setCheckable(true);
   ghost_action_->setChecked(true);
   ghost_action_->setShortcut(Qt::Key_G);
-  ghost_action_->setToolTip(tr("An overlaid log with joint angles (<joint>/q_rad) drawn as a translucent robot at the "
-                               "cursor, coloured by each joint's error: green 0, red 0.2 rad and more"));
+  ghost_action_->setToolTip(
+      tr("An overlaid log with joint angles (<joint>/q_rad) drawn as a translucent robot at the "
+         "cursor, coloured by each joint's error: green 0, red 0.2 rad and more"));
   connect(ghost_action_, &QAction::toggled, this, [this] { updateGhost(); });
   connect(store_, &SignalStore::sourcesChanged, this, [this] { updateGhost(); });
   connect(store_, &SignalStore::offsetChanged, this, [this] { updateGhost(); });
@@ -330,8 +342,10 @@ void MainWindow::buildMenus() {
 
 void MainWindow::reportError(const QString& title, const QString& message) {
   last_error_ = message;
-  if (interactive_) QMessageBox::critical(this, title, message);
-  else std::cerr << "gapsim: " << title.toStdString() << ": " << message.toStdString() << std::endl;
+  if (interactive_)
+    QMessageBox::critical(this, title, message);
+  else
+    std::cerr << "gapsim: " << title.toStdString() << ": " << message.toStdString() << std::endl;
 }
 
 bool MainWindow::loadModel(std::shared_ptr<const RobotModel> model, std::shared_ptr<const Motion> motion) {
@@ -430,14 +444,17 @@ bool MainWindow::openMotion(const QString& path, std::optional<double> frame_per
 }
 
 bool MainWindow::openMotionWithoutTimes(const QString& path) {
-  const QString what = tr("%1 has no time_s column: its rows are frames at a fixed period.").arg(QFileInfo(path).fileName());
+  const QString what =
+      tr("%1 has no time_s column: its rows are frames at a fixed period.").arg(QFileInfo(path).fileName());
   if (!interactive_) {
-    reportError(tr("Cannot load the motion"),
-                what + " " + tr("Open it from File > Open Motion, which asks for the frame period, or start gapsim with --frame-period SECONDS."));
+    reportError(tr("Cannot load the motion"), what + " " +
+                                                  tr("Open it from File > Open Motion, which asks for the frame "
+                                                     "period, or start gapsim with --frame-period SECONDS."));
     return false;
   }
   bool ok = false;
-  const double period = QInputDialog::getDouble(this, tr("Motion without times"), what + "\n" + tr("Frame period (s):"), 0.01, 0.001, 1.0, 4, &ok);
+  const double period = QInputDialog::getDouble(this, tr("Motion without times"), what + "\n" + tr("Frame period (s):"),
+                                                0.01, 0.001, 1.0, 4, &ok);
   return ok && openMotion(path, period);
 }
 
@@ -584,9 +601,9 @@ bool MainWindow::openAny(const QString& path) {
   if (suffix == "motion") return openMotion(path);
   if (suffix == "txt") {
     bool ok = !interactive_;
-    const double period = interactive_ ? QInputDialog::getDouble(this, tr("Joint table"), tr("Frame period (s):"), 0.02,
-                                                                  1e-4, 10, 4, &ok)
-                                       : 0.02;
+    const double period =
+        interactive_ ? QInputDialog::getDouble(this, tr("Joint table"), tr("Frame period (s):"), 0.02, 1e-4, 10, 4, &ok)
+                     : 0.02;
     return ok && openMotion(path, period);
   }
   // A CSV: a log has '/' in its column names (signals); a motion names joints.
@@ -616,8 +633,9 @@ void MainWindow::onLoaded() {
   if (balance_action_) balance_action_->setChecked(session_->balanceOn());  // a robot without ankles turned it off
   setWindowTitle(QStringLiteral("gapsim — %1%2")
                      .arg(QString::fromStdString(model->name),
-                          session_->motion() ? " — " + QFileInfo(QString::fromStdString(session_->motion()->sourceFile())).fileName()
-                                             : QString()));
+                          session_->motion()
+                              ? " — " + QFileInfo(QString::fromStdString(session_->motion()->sourceFile())).fileName()
+                              : QString()));
   rebuildMotionMenu();
   updateCalibrationHint();
   // Default plots (torso pitch and roll) on a fresh start or when the plots emptied.
@@ -629,11 +647,13 @@ void MainWindow::onLoaded() {
   if (!any && !plots_->plots().empty()) {
     PlotWidget* first = plots_->plots().front();
     for (const char* suffix : {"/pitch_rad", "/roll_rad"})
-      if (const QString c = imuColumn(*store_, suffix); !c.isEmpty()) first->addSignal({SignalStore::kSimulation, c.toStdString()});
+      if (const QString c = imuColumn(*store_, suffix); !c.isEmpty())
+        first->addSignal({SignalStore::kSimulation, c.toStdString()});
     if (plots_->plots().size() > 1) {
       PlotWidget* second = plots_->plots()[1];
       for (const char* suffix : {"com/x_m", "com/y_m"})
-        if (const QString c = imuColumn(*store_, suffix); !c.isEmpty()) second->addSignal({SignalStore::kSimulation, c.toStdString()});
+        if (const QString c = imuColumn(*store_, suffix); !c.isEmpty())
+          second->addSignal({SignalStore::kSimulation, c.toStdString()});
     }
   }
   plots_->setFollow(true);
@@ -644,7 +664,8 @@ void MainWindow::updateCalibrationHint() {
   const auto model = session_->model();
   QString calibration;
   if (replaying_recording_ && model && !model->source_file.empty())
-    calibration = QFileInfo(QString::fromStdString(model->source_file)).absolutePath() + "/calibration/lean_calibrated.params";
+    calibration =
+        QFileInfo(QString::fromStdString(model->source_file)).absolutePath() + "/calibration/lean_calibrated.params";
   bool defaults = false;
   if (!calibration.isEmpty() && QFileInfo::exists(calibration)) {
     // Default = every parameter the robot file has is the file's value. The replay adds the wall
@@ -721,8 +742,9 @@ void MainWindow::onEventsChanged() {
   }
   // The worst event colours the banner: a divergence ends the run, a fall does not.
   const QColor c = eventColor(events.back().kind);
-  banner_->setStyleSheet(QStringLiteral("QLabel#eventBanner { background: %1; color: white; font-weight: bold; padding: 5px 10px; }")
-                             .arg(c.name()));
+  banner_->setStyleSheet(
+      QStringLiteral("QLabel#eventBanner { background: %1; color: white; font-weight: bold; padding: 5px 10px; }")
+          .arg(c.name()));
   banner_->setText(lines.join('\n'));
   banner_->show();
   updateStatus();
@@ -737,8 +759,9 @@ void MainWindow::updateStatus() {
                        .arg(playing ? QString::number(view_->framesPerSecond(), 'f', 0) : QStringLiteral("-"))
                        .arg(session_->frameCount())
                        .arg(session_->playing() ? tr("playing") : tr("paused")) +
-                   (session_->events().empty() ? QString()
-                                               : "   |   " + QString::fromStdString(bannerText(session_->events().back()))));
+                   (session_->events().empty()
+                        ? QString()
+                        : "   |   " + QString::fromStdString(bannerText(session_->events().back()))));
 }
 
 void MainWindow::rebuildMotionMenu() {
@@ -771,10 +794,14 @@ void MainWindow::rebuildRecentMenu() {
   for (const QString& entry : list) {
     const QString kind = entry.section(':', 0, 0), path = entry.section(':', 1);
     recent_menu_->addAction(QStringLiteral("%1 (%2)").arg(QFileInfo(path).fileName(), kind), this, [this, kind, path] {
-      if (kind == "robot") openRobot(path);
-      else if (kind == "overlay") openOverlay(path);
-      else if (kind == "controller") openController(path);
-      else openMotion(path);
+      if (kind == "robot")
+        openRobot(path);
+      else if (kind == "overlay")
+        openOverlay(path);
+      else if (kind == "controller")
+        openController(path);
+      else
+        openMotion(path);
     });
   }
   recent_menu_->setEnabled(!list.isEmpty());
@@ -827,9 +854,12 @@ void MainWindow::applyPlotLayout(const PlotLayout& l, const QString& layout_dir,
       QString file = o.path;
       if (!QFileInfo::exists(file) && QFileInfo::exists(layout_dir + '/' + QFileInfo(o.path).fileName()))
         file = layout_dir + '/' + QFileInfo(o.path).fileName();
-      if (!QFileInfo::exists(file)) layout_problems_ << tr("overlay %1: no such file").arg(o.path);
-      else if (openOverlay(file)) id = overlay_panel_->currentOverlay();
-      else layout_problems_ << tr("overlay %1: %2").arg(o.path, last_error_);
+      if (!QFileInfo::exists(file))
+        layout_problems_ << tr("overlay %1: no such file").arg(o.path);
+      else if (openOverlay(file))
+        id = overlay_panel_->currentOverlay();
+      else
+        layout_problems_ << tr("overlay %1: %2").arg(o.path, last_error_);
     }
     if (id >= 0) store_->setOffset(id, o.offset_s);
     ids.push_back(id);
@@ -858,8 +888,8 @@ void MainWindow::restoreRememberedLayout(bool open_overlays) {
 
 bool MainWindow::exportViewPng(const QString& path) {
   if (owned_view_) {
-    reportError(tr("Export failed"), tr("%1: no 3D view on the Qt platform '%2' (use xvfb-run)")
-                                         .arg(path, QGuiApplication::platformName()));
+    reportError(tr("Export failed"),
+                tr("%1: no 3D view on the Qt platform '%2' (use xvfb-run)").arg(path, QGuiApplication::platformName()));
     return false;
   }
   const QImage img = view_->grabFramebuffer();

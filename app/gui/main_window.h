@@ -14,14 +14,13 @@
 #include <QElapsedTimer>
 #include <QMainWindow>
 #include <QString>
-
-#include "calib/recording_replay.h"
 #include <memory>
 #include <optional>
 #include <string>
 
 #include "app/gui/plot_layout.h"
 #include "app/gui/signal_store.h"
+#include "calib/recording_replay.h"
 #include "sim/ankle_balance.h"
 #include "sim/mabel_hop_controller.h"
 
@@ -171,7 +170,7 @@ class MainWindow : public QMainWindow {
   QWidget* calibration_hint_ = nullptr;
   QLabel* calibration_hint_text_ = nullptr;
   QPushButton* calibration_hint_button_ = nullptr;
-  bool replaying_recording_ = false;  // the session plays a real recording's commands (openRecordingReplay)
+  bool replaying_recording_ = false;      // the session plays a real recording's commands (openRecordingReplay)
   bool calibration_hint_closed_ = false;  // closed by the user for this replay
   QAction* follow_action_ = nullptr;
   QAction* ghost_action_ = nullptr;

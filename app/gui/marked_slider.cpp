@@ -29,8 +29,8 @@ int MarkedSlider::valueAt(int x) const {
   const QRect groove = style()->subControlRect(QStyle::CC_Slider, &opt, QStyle::SC_SliderGroove, this);
   const QRect handle = style()->subControlRect(QStyle::CC_Slider, &opt, QStyle::SC_SliderHandle, this);
   const int span = groove.width() - handle.width();
-  return QStyle::sliderValueFromPosition(minimum(), maximum(), x - groove.left() - handle.width() / 2, std::max(0, span),
-                                         opt.upsideDown);
+  return QStyle::sliderValueFromPosition(minimum(), maximum(), x - groove.left() - handle.width() / 2,
+                                         std::max(0, span), opt.upsideDown);
 }
 
 void MarkedSlider::mousePressEvent(QMouseEvent* e) {

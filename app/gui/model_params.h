@@ -17,7 +17,7 @@ namespace gapsim::gui {
 struct ModelParameter {
   std::string name;
   double value = 0;
-  std::string unit;         ///< "1/s", "N m", ...
+  std::string unit;  ///< "1/s", "N m", ...
   std::string description;
 };
 

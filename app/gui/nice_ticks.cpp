@@ -61,7 +61,8 @@ void applyNiceTicks(QCategoryAxis* axis, int max_ticks) {
   const QStringList old = axis->categoriesLabels();
   bool same = axis->startValue() == lo && old.size() == static_cast<qsizetype>(ticks.size());
   for (std::size_t i = 0; same && i < ticks.size(); ++i)
-    same = old[static_cast<qsizetype>(i)] == niceLabel(ticks[i], step, format) && axis->endValue(old[static_cast<qsizetype>(i)]) == ticks[i];
+    same = old[static_cast<qsizetype>(i)] == niceLabel(ticks[i], step, format) &&
+           axis->endValue(old[static_cast<qsizetype>(i)]) == ticks[i];
   if (same) return;
   for (const QString& l : old) axis->remove(l);
   axis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
@@ -69,6 +70,8 @@ void applyNiceTicks(QCategoryAxis* axis, int max_ticks) {
   for (double v : ticks) axis->append(niceLabel(v, step, format), v);
 }
 
-QStringList axisTickLabels(const QCategoryAxis& axis) { return const_cast<QCategoryAxis&>(axis).categoriesLabels(); }  // not const in Qt
+QStringList axisTickLabels(const QCategoryAxis& axis) {
+  return const_cast<QCategoryAxis&>(axis).categoriesLabels();
+}  // not const in Qt
 
 }  // namespace gapsim::gui

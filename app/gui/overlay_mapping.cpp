@@ -10,7 +10,9 @@ bool isTilt(const std::string& c) {
   static const std::string suffix = "/tilt_rad";
   return c.size() > suffix.size() && c.compare(c.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
-bool contains(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
+bool contains(const std::vector<std::string>& v, const std::string& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
 }  // namespace
 
 std::string tiltColumn(const std::vector<std::string>& columns) {

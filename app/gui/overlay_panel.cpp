@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/gui/overlay_panel.h"
 
-#include "app/gui/overlay_mapping.h"
-
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QGridLayout>
@@ -14,6 +12,8 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
+
+#include "app/gui/overlay_mapping.h"
 
 namespace gapsim::gui {
 
@@ -176,7 +176,8 @@ bool OverlayPanel::alignCurrent(const std::string& column) {
   if (const int i = align_signal_->findText(QString::fromStdString(col)); i >= 0) align_signal_->setCurrentIndex(i);
   const auto e = overlayAlignment(*store_, current_, col);
   if (!e) {
-    status_->setText(tr("Cannot align on %1: too little overlap or a constant signal.").arg(QString::fromStdString(col)));
+    status_->setText(
+        tr("Cannot align on %1: too little overlap or a constant signal.").arg(QString::fromStdString(col)));
     return false;
   }
   store_->setOffset(current_, std::clamp(e->offset_s, -kMaxOffset_s, kMaxOffset_s));

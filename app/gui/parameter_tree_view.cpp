@@ -20,7 +20,8 @@ TreeViewState saveTreeState(const QTreeWidget& tree) {
 }
 
 void restoreTreeState(QTreeWidget& tree, const TreeViewState& s) {
-  for (int i = 0; i < tree.topLevelItemCount(); ++i) tree.topLevelItem(i)->setExpanded(s.expanded.contains(tree.topLevelItem(i)->text(0)));
+  for (int i = 0; i < tree.topLevelItemCount(); ++i)
+    tree.topLevelItem(i)->setExpanded(s.expanded.contains(tree.topLevelItem(i)->text(0)));
   tree.verticalScrollBar()->setValue(s.scroll);
 }
 
@@ -40,9 +41,11 @@ void filterTree(QTreeWidget& tree, const QString& text, int name_role) {
   }
 }
 
-bool markChanged(QTreeWidgetItem* leaf, double value, const std::map<std::string, double>& defaults, const std::string& name) {
+bool markChanged(QTreeWidgetItem* leaf, double value, const std::map<std::string, double>& defaults,
+                 const std::string& name) {
   const auto it = defaults.find(name);
-  const bool changed = it != defaults.end() && std::abs(value - it->second) > 1e-9 * std::max(1.0, std::abs(it->second));
+  const bool changed =
+      it != defaults.end() && std::abs(value - it->second) > 1e-9 * std::max(1.0, std::abs(it->second));
   QFont f = leaf->font(1);
   f.setBold(changed);
   leaf->setFont(1, f);

@@ -30,7 +30,8 @@ void filterTree(QTreeWidget& tree, const QString& text, int name_role);
 
 /// Marks a leaf whose value differs from the file's default (relative 1e-9), or clears the mark.
 /// Returns whether it is marked.
-bool markChanged(QTreeWidgetItem* leaf, double value, const std::map<std::string, double>& defaults, const std::string& name);
+bool markChanged(QTreeWidgetItem* leaf, double value, const std::map<std::string, double>& defaults,
+                 const std::string& name);
 
 /// Writes "n changed" into column 1 of each group with n > 0 marked leaves (bold leaves).
 void summarizeGroups(QTreeWidget& tree);

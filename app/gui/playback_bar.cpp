@@ -93,8 +93,10 @@ void PlaybackBar::refresh() {
   syncing_ = false;
   const double last = session_->frameCount() ? session_->frame(session_->frameCount() - 1).t_s : 0.0;
   const double end = session_->endTime_s();
-  time_->setText(std::isfinite(end) ? tr("%1 / %2 s (end %3)").arg(session_->currentTime_s(), 0, 'f', 2).arg(last, 0, 'f', 2).arg(end, 0, 'f', 1)
-                                    : tr("%1 / %2 s").arg(session_->currentTime_s(), 0, 'f', 2).arg(last, 0, 'f', 2));
+  time_->setText(
+      std::isfinite(end)
+          ? tr("%1 / %2 s (end %3)").arg(session_->currentTime_s(), 0, 'f', 2).arg(last, 0, 'f', 2).arg(end, 0, 'f', 1)
+          : tr("%1 / %2 s").arg(session_->currentTime_s(), 0, 'f', 2).arg(last, 0, 'f', 2));
 }
 
 }  // namespace gapsim::gui

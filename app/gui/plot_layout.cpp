@@ -36,7 +36,9 @@ int sourceOf(const LayoutSignal& s, const std::vector<int>& overlay_ids, const P
   if (s.overlay < 0) return SignalStore::kSimulation;
   if (s.overlay >= static_cast<int>(overlay_ids.size()) || overlay_ids[static_cast<std::size_t>(s.overlay)] < 0) {
     why = s.overlay < static_cast<int>(layout.overlays.size())
-              ? QStringLiteral("overlay %1 (%2) is not open").arg(s.overlay).arg(layout.overlays[static_cast<std::size_t>(s.overlay)].path)
+              ? QStringLiteral("overlay %1 (%2) is not open")
+                    .arg(s.overlay)
+                    .arg(layout.overlays[static_cast<std::size_t>(s.overlay)].path)
               : QStringLiteral("no overlay %1 in the layout").arg(s.overlay);
     return -1;
   }
@@ -76,11 +78,14 @@ QByteArray layoutToJson(const PlotLayout& l) {
 PlotLayout layoutFromJson(const QByteArray& json, const QString& where) {
   QJsonParseError err;
   const QJsonDocument doc = QJsonDocument::fromJson(json, &err);
-  if (err.error != QJsonParseError::NoError) bad(where, QStringLiteral("offset %1: %2").arg(err.offset).arg(err.errorString()));
+  if (err.error != QJsonParseError::NoError)
+    bad(where, QStringLiteral("offset %1: %2").arg(err.offset).arg(err.errorString()));
   const QJsonObject root = doc.object();
   if (!doc.isObject() || !root.contains("gapsim_layout")) bad(where, QStringLiteral("no \"gapsim_layout\" key"));
   if (root.value("gapsim_layout").toInt() != PlotLayout::kFormatVersion)
-    bad(where, QStringLiteral("format version %1, this gapsim reads %2").arg(root.value("gapsim_layout").toVariant().toString()).arg(PlotLayout::kFormatVersion));
+    bad(where, QStringLiteral("format version %1, this gapsim reads %2")
+                   .arg(root.value("gapsim_layout").toVariant().toString())
+                   .arg(PlotLayout::kFormatVersion));
   PlotLayout l;
   l.robot = root.value("robot").toString();
   l.window_s = root.value("window_s").toDouble(l.window_s);
@@ -124,7 +129,8 @@ PlotLayout captureLayout(const PlotPanel& panel, const SignalStore& store) {
   }
   auto toLayout = [&](const SignalRef& r) {
     LayoutSignal s{-1, r.column};
-    if (r.source != SignalStore::kSimulation) s.overlay = static_cast<int>(std::find(ids.begin(), ids.end(), r.source) - ids.begin());
+    if (r.source != SignalStore::kSimulation)
+      s.overlay = static_cast<int>(std::find(ids.begin(), ids.end(), r.source) - ids.begin());
     return s;
   };
   for (QWidget* w : panel.plotsInOrder()) {
@@ -154,7 +160,8 @@ QStringList applyLayout(const PlotLayout& layout, const std::vector<int>& overla
     const int source = sourceOf(s, overlay_ids, layout, why);
     if (source >= 0 && !store.signal({source, s.column})) {
       const SignalSource* src = store.source(source);
-      why = QStringLiteral("%1 has no column %2").arg(src ? src->name : QStringLiteral("source %1").arg(source), QString::fromStdString(s.column));
+      why = QStringLiteral("%1 has no column %2")
+                .arg(src ? src->name : QStringLiteral("source %1").arg(source), QString::fromStdString(s.column));
     }
     if (!why.isEmpty()) {
       problems << QStringLiteral("%1: %2").arg(QString::fromStdString(s.column), why);
@@ -168,8 +175,10 @@ QStringList applyLayout(const PlotLayout& layout, const std::vector<int>& overla
       const auto x = p.series.empty() ? std::nullopt : resolve(p.series[0]);
       const auto y = p.series.size() < 2 ? std::nullopt : resolve(p.series[1]);
       // A Y without its X is left out too: dropped alone it would become the X.
-      if (x && y) xy->setSignals(*x, *y);
-      else if (x) xy->addSignal(*x);
+      if (x && y)
+        xy->setSignals(*x, *y);
+      else if (x)
+        xy->addSignal(*x);
     } else {
       PlotWidget* t = panel.addPlot();
       t->setUnwrapAngles(p.unwrap_angles);

@@ -45,7 +45,7 @@ struct LayoutPlot {
   enum class Kind { kTime, kXy };
   Kind kind = Kind::kTime;
   std::vector<LayoutSignal> series;  ///< time plots: in legend order; XY: x then y (either may be absent)
-  bool unwrap_angles = true;          ///< time plots only
+  bool unwrap_angles = true;         ///< time plots only
   bool operator==(const LayoutPlot&) const = default;
 };
 

@@ -10,7 +10,8 @@ namespace {
 constexpr double kStroke_px = 18, kGap_px = 4, kSpacing_px = 12;
 }
 
-PlotLegend::PlotLegend(QGraphicsItem* parent) : root_(new QGraphicsRectItem(parent)), title_(new QGraphicsSimpleTextItem(root_)) {
+PlotLegend::PlotLegend(QGraphicsItem* parent)
+    : root_(new QGraphicsRectItem(parent)), title_(new QGraphicsSimpleTextItem(root_)) {
   root_->setPen(Qt::NoPen);
   root_->setZValue(1001);
   QFont f = title_->font();
@@ -62,8 +63,9 @@ double PlotLegend::layout(double x0, double y0, double width) {
   for (std::size_t i = 0; i < entries_.size(); ++i) {
     // Whole text if it fits the legend's width, else shortened at its start (the end names it).
     const double room = std::max(20.0, width - kStroke_px - kGap_px);
-    const QString text = fm.horizontalAdvance(entries_[i].text) <= room ? entries_[i].text
-                                                                         : fm.elidedText(entries_[i].text, Qt::ElideLeft, room);
+    const QString text = fm.horizontalAdvance(entries_[i].text) <= room
+                             ? entries_[i].text
+                             : fm.elidedText(entries_[i].text, Qt::ElideLeft, room);
     labels_[i]->setText(text);
     const double w = kStroke_px + kGap_px + fm.horizontalAdvance(text);
     if (x > x0 && x + w > x0 + width) {

@@ -40,7 +40,8 @@ PlotPanel::PlotPanel(SignalStore* store, QWidget* parent) : QWidget(parent), sto
   window_box_->setSuffix(" s");
   window_box_->setToolTip(tr("Time window while following"));
   connect(window_box_, &QDoubleSpinBox::valueChanged, this, &PlotPanel::setWindow);
-  for (QWidget* w : std::initializer_list<QWidget*>{add, add_xy, follow_button_, window_box_}) w->setFocusPolicy(Qt::NoFocus);
+  for (QWidget* w : std::initializer_list<QWidget*>{add, add_xy, follow_button_, window_box_})
+    w->setFocusPolicy(Qt::NoFocus);
   bar->addWidget(add);
   bar->addWidget(add_xy);
   bar->addWidget(follow_button_);
@@ -159,9 +160,12 @@ void PlotPanel::setCursorTime(double t) {
 }
 
 void PlotPanel::setAbCursor(int which, double t) {
-  if (which == 0) ab_.a_s = t;
-  else if (which == 1) ab_.b_s = t;
-  else ab_ = {};
+  if (which == 0)
+    ab_.a_s = t;
+  else if (which == 1)
+    ab_.b_s = t;
+  else
+    ab_ = {};
   for (PlotWidget* p : plots_) p->setAbCursors(ab_);
   ab_label_->setText(abText());
 }
@@ -232,11 +236,13 @@ void PlotPanel::alignTimeAxes() {
   // charts lay out on the next event, so a change of label widths settles one redraw later.
   double target = 0;
   for (PlotWidget* p : plots_) target = std::max(target, p->plotAreaLeft() - p->extraLeftMargin());
-  for (PlotWidget* p : plots_) p->setExtraLeftMargin(static_cast<int>(std::lround(target - (p->plotAreaLeft() - p->extraLeftMargin()))));
+  for (PlotWidget* p : plots_)
+    p->setExtraLeftMargin(static_cast<int>(std::lround(target - (p->plotAreaLeft() - p->extraLeftMargin()))));
   // The right edges likewise (all charts are as wide as the splitter): the leftmost one wins.
   double right = std::numeric_limits<double>::infinity();
   for (PlotWidget* p : plots_) right = std::min(right, p->plotAreaRight() + p->extraRightMargin());
-  for (PlotWidget* p : plots_) p->setExtraRightMargin(static_cast<int>(std::lround(p->plotAreaRight() + p->extraRightMargin() - right)));
+  for (PlotWidget* p : plots_)
+    p->setExtraRightMargin(static_cast<int>(std::lround(p->plotAreaRight() + p->extraRightMargin() - right)));
 }
 
 double PlotPanel::takeMeanRedrawMs() {

@@ -10,9 +10,9 @@
 /// The plot areas share their left and right edges, so a time is at the same x in every plot.
 
 #include <QElapsedTimer>
-#include <cmath>
 #include <QTimer>
 #include <QWidget>
+#include <cmath>
 #include <vector>
 
 #include "app/gui/plot_widget.h"

@@ -2,8 +2,8 @@
 #include "app/gui/plot_widget.h"
 
 #include <QContextMenuEvent>
-#include <QGraphicsLayout>
 #include <QDragEnterEvent>
+#include <QGraphicsLayout>
 #include <QLegendMarker>
 #include <QMenu>
 #include <QMimeData>
@@ -21,9 +21,9 @@ namespace gapsim::gui {
 namespace {
 bool g_use_opengl = false;
 constexpr int kRightMargin_px = 12;  // room for half the last time label, which sits on the edge
-const QColor kPalette[] = {QColor(31, 119, 180), QColor(214, 39, 40), QColor(44, 160, 44), QColor(255, 127, 14),
+const QColor kPalette[] = {QColor(31, 119, 180),  QColor(214, 39, 40), QColor(44, 160, 44),   QColor(255, 127, 14),
                            QColor(148, 103, 189), QColor(140, 86, 75), QColor(227, 119, 194), QColor(23, 190, 207)};
-}
+}  // namespace
 
 void PlotWidget::setUseOpenGL(bool on) { g_use_opengl = on; }
 bool PlotWidget::useOpenGL() { return g_use_opengl; }
@@ -101,7 +101,8 @@ QCategoryAxis* PlotWidget::axisFor(const ColumnUnit& unit) {
 
 void PlotWidget::dropUnusedAxes() {
   for (std::size_t i = axes_.size(); i-- > 0;) {
-    const bool used = std::any_of(entries_.begin(), entries_.end(), [&](const Entry& e) { return e.unit == axes_[i].unit; });
+    const bool used =
+        std::any_of(entries_.begin(), entries_.end(), [&](const Entry& e) { return e.unit == axes_[i].unit; });
     if (used) continue;
     chart_->removeAxis(axes_[i].axis);
     delete axes_[i].axis;
@@ -131,8 +132,10 @@ bool PlotWidget::addSignal(const SignalRef& ref) {
   if (ref.source != SignalStore::kSimulation) {
     for (const Entry& e : entries_)  // an overlay takes the colour of the simulated signal it matches
       if (e.ref.source == SignalStore::kSimulation && e.ref.column == ref.column) pen.setColor(e.series->pen().color());
-    if (g_use_opengl) pen.setColor(pen.color().lighter(150));
-    else pen.setStyle(Qt::DashLine);
+    if (g_use_opengl)
+      pen.setColor(pen.color().lighter(150));
+    else
+      pen.setStyle(Qt::DashLine);
   }
   s->setUseOpenGL(g_use_opengl);
   s->setPen(pen);
@@ -238,7 +241,8 @@ void PlotWidget::refresh(double x0, double x1) {
 QStringList PlotWidget::timeTickLabels() const { return axisTickLabels(*ax_); }
 
 QStringList PlotWidget::valueTickLabels(int axis) const {
-  return axis >= 0 && axis < valueAxisCount() ? axisTickLabels(*axes_[static_cast<std::size_t>(axis)].axis) : QStringList{};
+  return axis >= 0 && axis < valueAxisCount() ? axisTickLabels(*axes_[static_cast<std::size_t>(axis)].axis)
+                                              : QStringList{};
 }
 
 QString PlotWidget::valueAxisTitle(int axis) const {
@@ -264,7 +268,8 @@ void PlotWidget::updateLegend() {
   const QStringList texts = legendLabels(names);
   legend_.setTitle(legendPrefix(names));
   std::vector<PlotLegend::Entry> items;
-  for (std::size_t i = 0; i < entries_.size(); ++i) items.push_back({texts[static_cast<qsizetype>(i)], entries_[i].series->pen()});
+  for (std::size_t i = 0; i < entries_.size(); ++i)
+    items.push_back({texts[static_cast<qsizetype>(i)], entries_[i].series->pen()});
   legend_.setEntries(items);
   const double h = legend_.layout(6, 2, std::max(100, width() - 12));
   top_margin_ = static_cast<int>(std::ceil(h));
@@ -307,7 +312,8 @@ std::vector<PlotWidget::AbRow> PlotWidget::abRows() const {
   for (std::size_t i = 0; i < entries_.size(); ++i) {
     auto sig = const_cast<PlotWidget*>(this)->shownSignal(const_cast<Entry&>(entries_[i]));
     if (!sig) continue;
-    rows.push_back({entries_[i].ref, i < static_cast<std::size_t>(texts.size()) ? texts[static_cast<qsizetype>(i)] : QString(),
+    rows.push_back({entries_[i].ref,
+                    i < static_cast<std::size_t>(texts.size()) ? texts[static_cast<qsizetype>(i)] : QString(),
                     entries_[i].unit.unit, abDelta(*sig, store_->offset(entries_[i].ref.source), *ab_.a_s, *ab_.b_s)});
   }
   return rows;
@@ -419,13 +425,17 @@ double PlotWidget::timeAt(const QPointF& pos) const {
 }
 
 void PlotWidget::dragEnterEvent(QDragEnterEvent* e) {
-  if (e->mimeData()->hasFormat(kSignalMimeType)) e->acceptProposedAction();
-  else e->ignore();
+  if (e->mimeData()->hasFormat(kSignalMimeType))
+    e->acceptProposedAction();
+  else
+    e->ignore();
 }
 
 void PlotWidget::dragMoveEvent(QDragMoveEvent* e) {
-  if (e->mimeData()->hasFormat(kSignalMimeType)) e->acceptProposedAction();
-  else e->ignore();
+  if (e->mimeData()->hasFormat(kSignalMimeType))
+    e->acceptProposedAction();
+  else
+    e->ignore();
 }
 
 void PlotWidget::dropEvent(QDropEvent* e) {
@@ -471,9 +481,12 @@ void PlotWidget::mouseMoveEvent(QMouseEvent* e) {
 
 void PlotWidget::mouseReleaseEvent(QMouseEvent* e) {
   if (e->button() == Qt::LeftButton && !dragging_) {
-    if (e->modifiers() & Qt::ShiftModifier) emit abRequested(0, timeAt(e->position()));
-    else if (e->modifiers() & Qt::ControlModifier) emit abRequested(1, timeAt(e->position()));
-    else emit seekRequested(timeAt(e->position()));
+    if (e->modifiers() & Qt::ShiftModifier)
+      emit abRequested(0, timeAt(e->position()));
+    else if (e->modifiers() & Qt::ControlModifier)
+      emit abRequested(1, timeAt(e->position()));
+    else
+      emit seekRequested(timeAt(e->position()));
   }
   dragging_ = false;
 }

@@ -148,10 +148,10 @@ class PlotWidget : public QChartView {
   struct Entry {
     SignalRef ref;
     QLineSeries* series = nullptr;
-    bool angle = false;    // a `_rad` column: unwrapped while unwrap_ is on
-    Unwrapped unwrapped;   // cache, grows with the simulated log
+    bool angle = false;   // a `_rad` column: unwrapped while unwrap_ is on
+    Unwrapped unwrapped;  // cache, grows with the simulated log
     ColumnUnit unit;
-    QString label;         // set by setSignalLabel; empty: the store's name
+    QString label;  // set by setSignalLabel; empty: the store's name
   };
   struct ValueAxis {
     ColumnUnit unit;

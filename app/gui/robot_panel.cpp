@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/gui/robot_panel.h"
 
-#include "app/gui/index_of.h"
-
 #include <QDir>
 #include <QFileDialog>
 #include <QHBoxLayout>
@@ -12,8 +10,8 @@
 #include <QPushButton>
 #include <QSplitter>
 #include <QTabWidget>
-#include <QTimer>
 #include <QTableWidget>
+#include <QTimer>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -21,6 +19,7 @@
 #include <map>
 
 #include "app/gui/drive_curve_panel.h"
+#include "app/gui/index_of.h"
 #include "app/gui/keyframe_table.h"
 #include "app/gui/mabel_panel.h"
 #include "app/gui/model_params.h"
@@ -76,12 +75,14 @@ RobotPanel::RobotPanel(QWidget* parent) : QWidget(parent) {
   params_->header()->setStretchLastSection(false);
   params_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
   params_->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
-  params_->setToolTip(tr("Double-click a value to edit it; edits apply with Apply (reset). "
-                         "Values that differ from the robot file are bold on yellow."));
+  params_->setToolTip(
+      tr("Double-click a value to edit it; edits apply with Apply (reset). "
+         "Values that differ from the robot file are bold on yellow."));
   param_filter_ = new QLineEdit;
   param_filter_->setPlaceholderText(tr("filter parameters (e.g. knee, friction)"));
   param_filter_->setClearButtonEnabled(true);
-  connect(param_filter_, &QLineEdit::textChanged, this, [this](const QString& t) { filterTree(*params_, t, kNameRole); });
+  connect(param_filter_, &QLineEdit::textChanged, this,
+          [this](const QString& t) { filterTree(*params_, t, kNameRole); });
   auto* params_page = new QWidget;
   auto* ppl = new QVBoxLayout(params_page);
   ppl->setContentsMargins(0, 0, 0, 0);
@@ -92,7 +93,8 @@ RobotPanel::RobotPanel(QWidget* parent) : QWidget(parent) {
   tabs_->addTab(params_page, tr("Parameters"));
   drive_ = new DriveCurvePanel(this);
   tabs_->addTab(drive_, tr("Drive"));
-  tabs_->setTabToolTip(tabs_->indexOf(drive_), tr("torque-speed envelope and drive/backdrive diagram of a joint's drive"));
+  tabs_->setTabToolTip(tabs_->indexOf(drive_),
+                       tr("torque-speed envelope and drive/backdrive diagram of a joint's drive"));
   servos_ = new ServoTable(this);  // a tab only for robots with Dynamixel servos (setRobot)
   servos_->hide();
   keyframes_ = new KeyframeTable(this);  // a tab once a controller is opened (setController)
@@ -240,7 +242,7 @@ bool RobotPanel::applyEdit(const std::string& name, double value) {
 void RobotPanel::showRow(const std::vector<double>& row) {
   auto cell = [&](int col, double scale, int decimals) {
     return col >= 0 && static_cast<std::size_t>(col) < row.size() ? QString::number(row[col] * scale, 'f', decimals)
-                                                                   : QStringLiteral("-");
+                                                                  : QStringLiteral("-");
   };
   constexpr double kDeg = 180.0 / M_PI;
   for (int r = 0; r < static_cast<int>(joint_cols_.size()); ++r) {
@@ -268,7 +270,8 @@ void RobotPanel::fillParameters() {
     auto* item = new QTreeWidgetItem(it->second, {name.mid(slash + 1), QString::number(p.value, 'g', 10)});
     item->setData(0, kNameRole, name);
     item->setFlags(item->flags() | Qt::ItemIsEditable);
-    const QString tip = name + (p.unit.empty() ? QString() : QStringLiteral(" [%1]").arg(QString::fromStdString(p.unit))) +
+    const QString tip = name +
+                        (p.unit.empty() ? QString() : QStringLiteral(" [%1]").arg(QString::fromStdString(p.unit))) +
                         (p.description.empty() ? QString() : "\n" + QString::fromStdString(p.description));
     item->setToolTip(0, tip);
     item->setToolTip(1, tip);
@@ -287,8 +290,9 @@ void RobotPanel::onItemChanged(QTreeWidgetItem* item, int column) {
   bool ok = false;
   const double v = item->text(1).toDouble(&ok);
   if (!ok) {
-    emit errorOccurred(tr("Bad parameter value"),
-                       QString::fromStdString(InputError("", 0, name, "not a number: '" + item->text(1).toStdString() + "'").what()));
+    emit errorOccurred(
+        tr("Bad parameter value"),
+        QString::fromStdString(InputError("", 0, name, "not a number: '" + item->text(1).toStdString() + "'").what()));
     refillLater();
     return;
   }
@@ -318,8 +322,9 @@ void RobotPanel::editParameter(const std::string& name, double value) {
 
 void RobotPanel::saveFile() {
   if (!edited_) return;
-  const QString path = QFileDialog::getSaveFileName(this, tr("Save parameters"), QString::fromStdString(edited_->name) + "_params.csv",
-                                                    tr("Parameter files (*.csv);;All files (*)"));
+  const QString path =
+      QFileDialog::getSaveFileName(this, tr("Save parameters"), QString::fromStdString(edited_->name) + "_params.csv",
+                                   tr("Parameter files (*.csv);;All files (*)"));
   if (path.isEmpty()) return;
   try {
     saveParameterFile(path.toStdString(), *edited_);

@@ -34,15 +34,19 @@ std::optional<Options> parseOptions(const QStringList& args, int& exit_code) {
       "--plot-screenshot plots.png --quit");
   p.addHelpOption();
   const QCommandLineOption robot("robot", "nao, bioloid, mabel or a robot file.", "name|path");
-  const QCommandLineOption motion("motion", "motion to play (CSV keyframes, joint table, Webots .motion, gapsim log).", "file");
+  const QCommandLineOption motion("motion", "motion to play (CSV keyframes, joint table, Webots .motion, gapsim log).",
+                                  "file");
   const QCommandLineOption period("frame-period", "frame period of a joint table without time column.", "s");
   const QCommandLineOption overlay("overlay", "recorded CSV log to overlay (repeatable).", "file");
-  const QCommandLineOption plot("plot", "simulation columns, comma-separated, to show in the n-th plot for the n-th --plot "
-                                        "(replacing its defaults; repeatable), e.g. hop/phase,mabel/left/q_Bsp_rad.", "columns");
+  const QCommandLineOption plot("plot",
+                                "simulation columns, comma-separated, to show in the n-th plot for the n-th --plot "
+                                "(replacing its defaults; repeatable), e.g. hop/phase,mabel/left/q_Bsp_rad.",
+                                "columns");
   const QCommandLineOption speed("speed", "playback speed, simulated s per wall s (0.1 to 10).", "x", "1");
   const QCommandLineOption play_for("play-for", "play this much simulated time, then stop.", "s");
   const QCommandLineOption play("play", "start playing.");
-  const QCommandLineOption quit_after("quit-after", "after this many wall-clock seconds, save the screenshots and quit.", "s");
+  const QCommandLineOption quit_after("quit-after",
+                                      "after this many wall-clock seconds, save the screenshots and quit.", "s");
   const QCommandLineOption shot("screenshot", "save the 3D view as PNG when done.", "file");
   const QCommandLineOption plot_shot("plot-screenshot", "save the plots as PNG when done.", "file");
   const QCommandLineOption window_shot("window-screenshot", "save the whole window as PNG when done.", "file");
@@ -51,7 +55,8 @@ std::optional<Options> parseOptions(const QStringList& args, int& exit_code) {
   const QCommandLineOption csv("export-csv", "save the simulated log as CSV when done.", "file");
   const QCommandLineOption quit("quit", "quit when the scripted actions are done.");
   const QCommandLineOption align("align", "align every overlay on torso pitch after playing.");
-  const QCommandLineOption stats("stats", "print frames per second of the 3D view, real-time factor and plot redraw time.");
+  const QCommandLineOption stats("stats",
+                                 "print frames per second of the 3D view, real-time factor and plot redraw time.");
   const QCommandLineOption com("show-com", "show the centre of mass.");
   const QCommandLineOption contacts("show-contacts", "show foot contacts and forces.");
   const QCommandLineOption axes("show-axes", "show joint axes.");
@@ -59,31 +64,51 @@ std::optional<Options> parseOptions(const QStringList& args, int& exit_code) {
   const QCommandLineOption no_follow("no-follow", "fixed camera, also for a robot with a floating base.");
   const QCommandLineOption hide("hide-robot", "draw the scene without the robot (tests).");
   const QCommandLineOption size("size", "window size.", "WxH", "1280x800");
-  const QCommandLineOption calibration("calibration", "show this calibration results directory in the Calibrate dock.", "dir");
-  const QCommandLineOption compare("compare", "with --calibration: before/after comparison of this scenario (0-based).", "k");
+  const QCommandLineOption calibration("calibration", "show this calibration results directory in the Calibrate dock.",
+                                       "dir");
+  const QCommandLineOption compare("compare", "with --calibration: before/after comparison of this scenario (0-based).",
+                                   "k");
   const QCommandLineOption apply_best("apply-best", "with --calibration: apply its best parameters to the robot.");
   const QCommandLineOption dock("dock", "raise this dock (Robot, Signals, Overlays, Plots, Calibrate).", "title");
-  const QCommandLineOption start_cal("start-calibration", "start the Calibrate dock's job (the shipped example by default) writing into this directory (--force).", "dir");
-  const QCommandLineOption controller("controller", "BIOLOID keyframe controller to show in the Robot dock's Keyframes tab, "
-                                          "or hop: run MABEL's hopping controller (as gapsim-cli run --controller hop).", "file");
-  const QCommandLineOption dock_shot("dock-screenshot", "save the --dock dock (default Calibrate with --calibration) as PNG when done.", "file");
-  const QCommandLineOption hop("hop", "with --controller hop: its parameters as gapsim-cli run --hop takes them, "
-                                      "e.g. torso_update=0,drop_m=0.1 (docs/mabel.md).", "key=value,...");
-  const QCommandLineOption replay("replay-recording", "replay a recording (a manifest .json, its first trial, or a "
-                                                     "CSV) as gapsim-cli replay does and overlay it, e.g. "
-                                                     "../shared/real-data/bioloid/rising/lean-to-stand/0.05-01.csv.", "file");
-  const QCommandLineOption params("params", "parameter file (CSV name,value) applied to the robot after it and any "
-                                           "--motion or --replay-recording are loaded (as gapsim-cli run --params).", "file");
-  const QCommandLineOption balance("balance", "play the motion with gyro feedback on the stance ankles (Playback > Ankle "
-                                             "Balance), e.g. roll_rate=0.1, as gapsim-cli run --balance (docs/walk.md).",
-                                    "key=value,...");
-  const QCommandLineOption layout("layout", "plot layout to load (File > Load Layout; docs/gui.md), after the robot, "
-                                           "motion, overlays and --plot.", "file");
-  const QCommandLineOption drive_curve("drive-curve", "show this joint's torque-speed envelope in the Robot dock's Drive tab "
-                                       "(as gapsim-cli drive-curve; raises the Robot dock).", "joint");
+  const QCommandLineOption start_cal(
+      "start-calibration",
+      "start the Calibrate dock's job (the shipped example by default) writing into this directory (--force).", "dir");
+  const QCommandLineOption controller("controller",
+                                      "BIOLOID keyframe controller to show in the Robot dock's Keyframes tab, "
+                                      "or hop: run MABEL's hopping controller (as gapsim-cli run --controller hop).",
+                                      "file");
+  const QCommandLineOption dock_shot(
+      "dock-screenshot", "save the --dock dock (default Calibrate with --calibration) as PNG when done.", "file");
+  const QCommandLineOption hop("hop",
+                               "with --controller hop: its parameters as gapsim-cli run --hop takes them, "
+                               "e.g. torso_update=0,drop_m=0.1 (docs/mabel.md).",
+                               "key=value,...");
+  const QCommandLineOption replay("replay-recording",
+                                  "replay a recording (a manifest .json, its first trial, or a "
+                                  "CSV) as gapsim-cli replay does and overlay it, e.g. "
+                                  "../shared/real-data/bioloid/rising/lean-to-stand/0.05-01.csv.",
+                                  "file");
+  const QCommandLineOption params("params",
+                                  "parameter file (CSV name,value) applied to the robot after it and any "
+                                  "--motion or --replay-recording are loaded (as gapsim-cli run --params).",
+                                  "file");
+  const QCommandLineOption balance("balance",
+                                   "play the motion with gyro feedback on the stance ankles (Playback > Ankle "
+                                   "Balance), e.g. roll_rate=0.1, as gapsim-cli run --balance (docs/walk.md).",
+                                   "key=value,...");
+  const QCommandLineOption layout("layout",
+                                  "plot layout to load (File > Load Layout; docs/gui.md), after the robot, "
+                                  "motion, overlays and --plot.",
+                                  "file");
+  const QCommandLineOption drive_curve("drive-curve",
+                                       "show this joint's torque-speed envelope in the Robot dock's Drive tab "
+                                       "(as gapsim-cli drive-curve; raises the Robot dock).",
+                                       "joint");
   p.addOptions({plot, hop, replay, params, balance, layout, drive_curve});
-  p.addOptions({robot, motion, period, overlay, speed, play_for, play, quit_after, shot, plot_shot, window_shot, csv, quit, align, align_on, plot_gl,
-                stats, com, contacts, axes, follow, no_follow, hide, size, calibration, compare, apply_best, dock, dock_shot, controller, start_cal});
+  p.addOptions({robot,       motion,    period,      overlay, speed,     play_for,   play,     quit_after,
+                shot,        plot_shot, window_shot, csv,     quit,      align,      align_on, plot_gl,
+                stats,       com,       contacts,    axes,    follow,    no_follow,  hide,     size,
+                calibration, compare,   apply_best,  dock,    dock_shot, controller, start_cal});
   auto fail = [&](const QString& m) {
     std::cerr << "gapsim: " << m.toStdString() << "\n";
     exit_code = 2;
@@ -155,14 +180,16 @@ std::optional<Options> parseOptions(const QStringList& args, int& exit_code) {
   o.balance = p.value(balance);
   o.start_calibration = p.value(start_cal);
   o.drive_curve = p.value(drive_curve);
-  if (!o.dock_screenshot.isEmpty() && o.dock.isEmpty() && p.value(calibration).isEmpty() && p.value(start_cal).isEmpty() && p.value(drive_curve).isEmpty())
+  if (!o.dock_screenshot.isEmpty() && o.dock.isEmpty() && p.value(calibration).isEmpty() &&
+      p.value(start_cal).isEmpty() && p.value(drive_curve).isEmpty())
     return fail("--dock-screenshot needs --dock TITLE (or --calibration)");
   if (p.isSet(compare)) {
     bool ok = false;
     o.compare = p.value(compare).toInt(&ok);
     if (!ok || o.compare < 0) return fail("--compare: must be a scenario number >= 0, got '" + p.value(compare) + "'");
   }
-  if ((o.compare >= 0 || o.apply_best) && o.calibration.isEmpty()) return fail("--compare and --apply-best need --calibration DIR");
+  if ((o.compare >= 0 || o.apply_best) && o.calibration.isEmpty())
+    return fail("--compare and --apply-best need --calibration DIR");
   return o;
 }
 
@@ -223,7 +250,8 @@ bool ScriptedRun::start() {
   }
   if (!o_.layout.isEmpty()) {
     if (!w_->loadLayout(o_.layout)) return false;
-    for (const QString& problem : w_->layoutProblems()) std::cerr << "gapsim: --layout: left out " << problem.toStdString() << "\n";
+    for (const QString& problem : w_->layoutProblems())
+      std::cerr << "gapsim: --layout: left out " << problem.toStdString() << "\n";
   }
   if (!o_.calibration.isEmpty()) {
     CalibratePanel* c = w_->calibratePanel();
@@ -238,7 +266,8 @@ bool ScriptedRun::start() {
     }
     if (o_.compare >= 0) {
       if (o_.compare >= static_cast<int>(c->results()->scenario_names.size())) {
-        std::cerr << "gapsim: --compare: the scenario set has " << c->results()->scenario_names.size() << " scenarios\n";
+        std::cerr << "gapsim: --compare: the scenario set has " << c->results()->scenario_names.size()
+                  << " scenarios\n";
         return false;
       }
       c->compareBeforeAfter(o_.compare);
@@ -284,9 +313,9 @@ bool ScriptedRun::start() {
 void ScriptedRun::printStats(const char* when) {
   const double wall_s = stats_clock_.nsecsElapsed() * 1e-9;
   const double sim_s = w_->session()->currentTime_s() - stats_sim0_;
-  std::printf("stats %s: wall_s=%.2f sim_s=%.2f rtf=%.2f fps=%.1f plot_update_ms=%.2f plotted_series=%d\n", when, wall_s,
-              sim_s, wall_s > 0 ? sim_s / wall_s : 0.0, wall_s > 0 ? (w_->view()->framesDrawn() - stats_frames0_) / wall_s : 0.0,
-              w_->plots()->takeMeanRedrawMs(),
+  std::printf("stats %s: wall_s=%.2f sim_s=%.2f rtf=%.2f fps=%.1f plot_update_ms=%.2f plotted_series=%d\n", when,
+              wall_s, sim_s, wall_s > 0 ? sim_s / wall_s : 0.0,
+              wall_s > 0 ? (w_->view()->framesDrawn() - stats_frames0_) / wall_s : 0.0, w_->plots()->takeMeanRedrawMs(),
               [&] {
                 int n = 0;
                 for (PlotWidget* p : w_->plots()->plots()) n += p->seriesCount();
@@ -317,7 +346,8 @@ void ScriptedRun::poll() {
     for (int id : w_->store()->overlayIds()) {
       w_->overlayPanel()->selectOverlay(id);
       w_->overlayPanel()->alignCurrent(o_.align_on.toStdString());
-      std::printf("overlay %s: %s\n", qPrintable(w_->store()->source(id)->name), qPrintable(w_->overlayPanel()->statusText()));
+      std::printf("overlay %s: %s\n", qPrintable(w_->store()->source(id)->name),
+                  qPrintable(w_->overlayPanel()->statusText()));
     }
   w_->overlayPanel()->updateRms();
   w_->plots()->redrawNow();
@@ -331,8 +361,10 @@ void ScriptedRun::finish() {
   QStringList saved;
   auto save = [&](const QString& path, const QString& what, auto&& fn) {
     if (path.isEmpty()) return;
-    if (fn()) saved << what + " " + path;
-    else code = 1;
+    if (fn())
+      saved << what + " " + path;
+    else
+      code = 1;
   };
   save(o_.screenshot, "view", [&] { return w_->exportViewPng(o_.screenshot); });
   save(o_.plot_screenshot, "plots", [&] { return w_->exportPlotsPng(o_.plot_screenshot); });
@@ -355,7 +387,8 @@ void ScriptedRun::finish() {
   QString events;
   for (const RunEvent& e : w_->session()->events()) events += "; " + QString::fromStdString(bannerText(e));
   std::printf("gapsim: t=%.3f s, %d samples%s%s%s\n", w_->session()->currentTime_s(), w_->session()->frameCount(),
-              saved.isEmpty() ? "" : qPrintable(", " + saved.join(", ")), diverged_ ? ", diverged" : "", qPrintable(events));
+              saved.isEmpty() ? "" : qPrintable(", " + saved.join(", ")), diverged_ ? ", diverged" : "",
+              qPrintable(events));
   std::fflush(stdout);
   if (o_.quit || o_.quit_after_s) emit finished(code);
 }

@@ -10,11 +10,11 @@
 /// and exits non-zero (2 bad input, 3 divergence, 1 anything else). The last line printed names
 /// the run's fall or divergence as the banner does ("fell at 4.64 s: torso tilt 61 deg ...").
 
+#include <QElapsedTimer>
 #include <QObject>
 #include <QString>
 #include <QStringList>
 #include <QTimer>
-#include <QElapsedTimer>
 #include <optional>
 
 namespace gapsim::gui {
@@ -22,38 +22,41 @@ namespace gapsim::gui {
 class MainWindow;
 
 struct Options {
-  QString robot;                   ///< empty: the last one (QSettings) or nao
+  QString robot;  ///< empty: the last one (QSettings) or nao
   QString motion;
   std::optional<double> frame_period_s;
   QStringList overlays;
-  QStringList plots;                ///< --plot: columns of the n-th plot
-  QString layout;                   ///< --layout: plot layout file (MainWindow::loadLayout)
-  QString hop;                      ///< --hop: hopping-controller parameters (parseHopParams)
-  QString balance;                  ///< --balance: ankle balance on, with these parameters (parseBalanceParams)
-  QString params;                      ///< parameter file applied after loading (MainWindow::applyParameterFile)
-  QString replay_recording;            ///< real BIOLOID recording to replay (MainWindow::openRecordingReplay)
-  QString controller;                 ///< keyframe controller to show in the Robot dock; "hop": MABEL's hopping controller
-  QString drive_curve;                ///< joint whose envelope the Robot dock's Drive tab shows (raises the Robot dock)
+  QStringList plots;         ///< --plot: columns of the n-th plot
+  QString layout;            ///< --layout: plot layout file (MainWindow::loadLayout)
+  QString hop;               ///< --hop: hopping-controller parameters (parseHopParams)
+  QString balance;           ///< --balance: ankle balance on, with these parameters (parseBalanceParams)
+  QString params;            ///< parameter file applied after loading (MainWindow::applyParameterFile)
+  QString replay_recording;  ///< real BIOLOID recording to replay (MainWindow::openRecordingReplay)
+  QString controller;        ///< keyframe controller to show in the Robot dock; "hop": MABEL's hopping controller
+  QString drive_curve;       ///< joint whose envelope the Robot dock's Drive tab shows (raises the Robot dock)
   double speed = 1.0;
-  std::optional<double> play_for_s;   ///< simulated seconds to play, then stop
-  bool play = false;                  ///< start playing (interactive)
-  std::optional<double> quit_after_s; ///< wall seconds, then screenshots and quit
+  std::optional<double> play_for_s;    ///< simulated seconds to play, then stop
+  bool play = false;                   ///< start playing (interactive)
+  std::optional<double> quit_after_s;  ///< wall seconds, then screenshots and quit
   QString screenshot, plot_screenshot, window_screenshot, export_csv;
   bool quit = false;
-  bool align = false;                 ///< align every overlay after playing
-  QString align_on;                   ///< column to align on (default: the pitch)
+  bool align = false;  ///< align every overlay after playing
+  QString align_on;    ///< column to align on (default: the pitch)
   bool stats = false;
   bool plot_opengl = false;
-  QString calibration;                ///< results directory to show in the Calibrate dock
-  QString start_calibration;          ///< start the Calibrate form's job (as filled in) into this directory
-  int compare = -1;                   ///< scenario of the before/after comparison (with calibration)
-  bool apply_best = false;            ///< apply the calibration's best.params
-  QString dock;                       ///< dock to raise (its title, e.g. Calibrate)
-  QString dock_screenshot;            ///< save that dock alone as PNG when done
+  QString calibration;        ///< results directory to show in the Calibrate dock
+  QString start_calibration;  ///< start the Calibrate form's job (as filled in) into this directory
+  int compare = -1;           ///< scenario of the before/after comparison (with calibration)
+  bool apply_best = false;    ///< apply the calibration's best.params
+  QString dock;               ///< dock to raise (its title, e.g. Calibrate)
+  QString dock_screenshot;    ///< save that dock alone as PNG when done
   bool show_com = false, show_contacts = false, show_axes = false, hide_robot = false;
-  std::optional<bool> follow;         ///< --follow / --no-follow; unset: the robot's default (floating base: on)
+  std::optional<bool> follow;  ///< --follow / --no-follow; unset: the robot's default (floating base: on)
   int width = 1600, height = 1000;
-  bool scripted() const { return quit || quit_after_s || !screenshot.isEmpty() || !plot_screenshot.isEmpty() || !window_screenshot.isEmpty() || !dock_screenshot.isEmpty(); }
+  bool scripted() const {
+    return quit || quit_after_s || !screenshot.isEmpty() || !plot_screenshot.isEmpty() ||
+           !window_screenshot.isEmpty() || !dock_screenshot.isEmpty();
+  }
 };
 
 /// Parses argv (after QApplication is built). On error prints it and returns nullopt with

@@ -33,9 +33,10 @@ ServoTable::ServoTable(QWidget* parent) : QTableWidget(parent) {
   horizontalHeader()->setStretchLastSection(true);
   horizontalHeader()->setMinimumSectionSize(36);
   setTextElideMode(Qt::ElideNone);
-  setToolTip(tr("Dynamixel servo model: tau = clamp(-kp (q - qbar) - kd qdot - kc sgn(qdot), tau_min, tau_max);\n"
-                "ω max limits |kp (q - qbar)| to kd ω max (no-load speed), delay is the goal's dead time (0 = off).\n"
-                "Double-click a value to edit it; a group row sets all its joints. Edits apply with Apply (reset)."));
+  setToolTip(
+      tr("Dynamixel servo model: tau = clamp(-kp (q - qbar) - kd qdot - kc sgn(qdot), tau_min, tau_max);\n"
+         "ω max limits |kp (q - qbar)| to kd ω max (no-load speed), delay is the goal's dead time (0 = off).\n"
+         "Double-click a value to edit it; a group row sets all its joints. Edits apply with Apply (reset)."));
   connect(this, &QTableWidget::itemChanged, this, &ServoTable::onChanged);
 }
 
@@ -54,7 +55,8 @@ bool ServoTable::fill(const RobotModel& model) {
   rows_ = order;
   gains_.clear();
   for (const std::string& g : kGains)
-    if (std::any_of(rows_.begin(), rows_.end(), [&](const std::string& r) { return by_row[r].count(g) > 0; })) gains_.push_back(g);
+    if (std::any_of(rows_.begin(), rows_.end(), [&](const std::string& r) { return by_row[r].count(g) > 0; }))
+      gains_.push_back(g);
   clear();
   setRowCount(static_cast<int>(rows_.size()));
   setColumnCount(static_cast<int>(gains_.size()));
@@ -76,8 +78,11 @@ bool ServoTable::fill(const RobotModel& model) {
       const auto it = cells.find(gains_[static_cast<std::size_t>(c)]);
       auto* item = new QTableWidgetItem(it == cells.end() ? QString() : QString::number(it->second.value, 'g', 5));
       item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-      if (it == cells.end()) item->setFlags(Qt::NoItemFlags);
-      else item->setToolTip(QString::fromStdString(it->second.name + " [" + it->second.unit + "]\n" + it->second.description));
+      if (it == cells.end())
+        item->setFlags(Qt::NoItemFlags);
+      else
+        item->setToolTip(
+            QString::fromStdString(it->second.name + " [" + it->second.unit + "]\n" + it->second.description));
       if (group) {
         QFont f = item->font();
         f.setBold(true);
@@ -92,17 +97,14 @@ bool ServoTable::fill(const RobotModel& model) {
 }
 
 std::string ServoTable::parameterName(int row, int column) const {
-  if (row < 0 || column < 0 || row >= static_cast<int>(rows_.size()) || column >= static_cast<int>(gains_.size())) return {};
+  if (row < 0 || column < 0 || row >= static_cast<int>(rows_.size()) || column >= static_cast<int>(gains_.size()))
+    return {};
   return rows_[static_cast<std::size_t>(row)] + kServo + gains_[static_cast<std::size_t>(column)];
 }
 
-int ServoTable::rowOf(const std::string& name) const {
-  return indexOf(rows_, name);
-}
+int ServoTable::rowOf(const std::string& name) const { return indexOf(rows_, name); }
 
-int ServoTable::columnOf(const std::string& gain) const {
-  return indexOf(gains_, gain);
-}
+int ServoTable::columnOf(const std::string& gain) const { return indexOf(gains_, gain); }
 
 void ServoTable::onChanged(QTableWidgetItem* item) {
   if (filling_) return;
@@ -110,8 +112,10 @@ void ServoTable::onChanged(QTableWidgetItem* item) {
   if (name.empty()) return;
   bool ok = false;
   const double v = item->text().toDouble(&ok);
-  if (!ok) emit invalidText(name, item->text());
-  else emit parameterEdited(name, v);
+  if (!ok)
+    emit invalidText(name, item->text());
+  else
+    emit parameterEdited(name, v);
 }
 
 }  // namespace gapsim::gui

@@ -32,12 +32,12 @@ struct SignalRef {
 
 struct SignalSource {
   int id = -1;
-  QString name;                  ///< "simulation" or the overlay file's name (unique)
-  QString path;                  ///< overlay file path
-  std::vector<std::string> columns;                ///< without time_s
+  QString name;                      ///< "simulation" or the overlay file's name (unique)
+  QString path;                      ///< overlay file path
+  std::vector<std::string> columns;  ///< without time_s
   std::vector<double> time_s;
-  std::vector<std::vector<double>> values;         ///< per column
-  double offset_s = 0.0;         ///< overlays only
+  std::vector<std::vector<double>> values;  ///< per column
+  double offset_s = 0.0;                    ///< overlays only
   int columnIndex(const std::string& c) const;
 };
 
@@ -71,8 +71,8 @@ class SignalStore : public QObject {
   Log simulationLog() const;
 
  signals:
-  void sourcesChanged();     ///< added, removed or reset: rebuild trees
-  void dataAppended();       ///< new simulation rows
+  void sourcesChanged();  ///< added, removed or reset: rebuild trees
+  void dataAppended();    ///< new simulation rows
   void offsetChanged(int id);
 
  private:

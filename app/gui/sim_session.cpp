@@ -21,8 +21,7 @@ void SimSession::load(std::shared_ptr<const RobotModel> model, std::shared_ptr<c
   const bool hop = hop_ && !new_motion && !model->mabel_legs.empty();
   // A new motion plays with the controller it names (walks: the ankle balance; none: open loop);
   // Playback > Ankle Balance switches it for this motion, as `gapsim-cli run --open-loop` does.
-  std::optional<BalanceParams> balance =
-      new_motion ? motionController(*motion) : balance_;
+  std::optional<BalanceParams> balance = new_motion ? motionController(*motion) : balance_;
   if (balance) {  // a robot without ankles switches the feedback off instead of failing to load
     try {
       AnkleBalance check(*model, *balance);
@@ -30,8 +29,9 @@ void SimSession::load(std::shared_ptr<const RobotModel> model, std::shared_ptr<c
       balance.reset();
     }
   }
-  auto worker = hop ? std::make_unique<SimWorker>(model, nullptr, 0.01, hop_)
-                    : std::make_unique<SimWorker>(model, motion, 0.01, std::nullopt, balance);  // throws before anything changes
+  auto worker =
+      hop ? std::make_unique<SimWorker>(model, nullptr, 0.01, hop_)
+          : std::make_unique<SimWorker>(model, motion, 0.01, std::nullopt, balance);  // throws before anything changes
   worker->setSpeed(speed_);
   pause();
   worker_ = std::move(worker);
@@ -174,7 +174,8 @@ void SimSession::setSpeed(double speed) {
 }
 
 int SimSession::indexAtOrAfter(double t) const {
-  auto it = std::lower_bound(history_.begin(), history_.end(), t - 1e-9, [](const Frame& f, double x) { return f.t_s < x; });
+  auto it =
+      std::lower_bound(history_.begin(), history_.end(), t - 1e-9, [](const Frame& f, double x) { return f.t_s < x; });
   return std::clamp(static_cast<int>(it - history_.begin()), 0, std::max(0, frameCount() - 1));
 }
 

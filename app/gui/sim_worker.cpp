@@ -14,7 +14,7 @@ namespace gapsim::gui {
 namespace {
 using Clock = std::chrono::steady_clock;
 double seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
-constexpr double kMaxLag_s = 0.2;            // sim time behind schedule before giving up catching up
+constexpr double kMaxLag_s = 0.2;                      // sim time behind schedule before giving up catching up
 constexpr auto kChunk = std::chrono::milliseconds(8);  // longest run between flag checks
 
 std::shared_ptr<const RobotModel> startModel(std::shared_ptr<const RobotModel> model,
@@ -35,9 +35,8 @@ std::vector<std::string> probePatterns(const RobotModel& m) {
 }
 }  // namespace
 
-SimWorker::SimWorker(std::shared_ptr<const RobotModel> model, std::shared_ptr<const Motion> motion,
-                     double log_period_s, const std::optional<MabelHopController::Params>& hop,
-                     const std::optional<BalanceParams>& balance)
+SimWorker::SimWorker(std::shared_ptr<const RobotModel> model, std::shared_ptr<const Motion> motion, double log_period_s,
+                     const std::optional<MabelHopController::Params>& hop, const std::optional<BalanceParams>& balance)
     : model_(startModel(std::move(model), hop)),
       motion_(std::move(motion)),
       sim_(model_),
@@ -144,8 +143,8 @@ RunEvent SimWorker::fallEvent() const {
   const int link = model_->imus.empty() ? model_->root_link : model_->imus.front().link;
   const std::string name = link >= 0 ? model_->links[static_cast<std::size_t>(link)].name : std::string("torso");
   char what[160];
-  std::snprintf(what, sizeof what, "%s tilt %.2f deg > %.0f deg fall threshold", name.c_str(), sim_.imu().tilt_rad * 180.0 / M_PI,
-                model_->fall_tilt_rad * 180.0 / M_PI);
+  std::snprintf(what, sizeof what, "%s tilt %.2f deg > %.0f deg fall threshold", name.c_str(),
+                sim_.imu().tilt_rad * 180.0 / M_PI, model_->fall_tilt_rad * 180.0 / M_PI);
   return {RunEvent::Kind::kFall, *sim_.fallTime_s(), what};
 }
 

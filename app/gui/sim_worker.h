@@ -49,8 +49,7 @@ class SimWorker {
   /// motion must be null; std::invalid_argument for a robot the hopping controller cannot drive.
   /// With `balance` the motion plays with gyro feedback on the stance ankles, as `gapsim-cli run
   /// --balance` (sim/ankle_balance.h; InputError for a robot without ankles; ignored without a motion).
-  SimWorker(std::shared_ptr<const RobotModel> model, std::shared_ptr<const Motion> motion,
-            double log_period_s = 0.01,
+  SimWorker(std::shared_ptr<const RobotModel> model, std::shared_ptr<const Motion> motion, double log_period_s = 0.01,
             const std::optional<MabelHopController::Params>& hop = std::nullopt,
             const std::optional<BalanceParams>& balance = std::nullopt);
   ~SimWorker();  ///< stops and joins the thread (within one chunk of steps, a few ms)

@@ -20,8 +20,13 @@ constexpr int kMaxPoints = 4000;  // a stride above this: an XY curve of 10 min 
 }
 
 XyPlotWidget::XyPlotWidget(SignalStore* store, QWidget* parent)
-    : QChartView(parent), store_(store), chart_(new QChart), axis_x_(new QCategoryAxis), axis_y_(new QCategoryAxis),
-      curve_(new QLineSeries), dot_(new QScatterSeries) {
+    : QChartView(parent),
+      store_(store),
+      chart_(new QChart),
+      axis_x_(new QCategoryAxis),
+      axis_y_(new QCategoryAxis),
+      curve_(new QLineSeries),
+      dot_(new QScatterSeries) {
   chart_->setAnimationOptions(QChart::NoAnimation);
   chart_->legend()->hide();
   chart_->setMargins(QMargins(2, 2, 12, 0));
@@ -88,7 +93,8 @@ void XyPlotWidget::updateTitles() {
 std::optional<QPointF> XyPlotWidget::pointAt(double t) const {
   const auto sx = store_->signal(*x_), sy = store_->signal(*y_);
   if (!sx || !sy) return std::nullopt;
-  const double x = interpolateAt(*sx, t - store_->offset(x_->source)), y = interpolateAt(*sy, t - store_->offset(y_->source));
+  const double x = interpolateAt(*sx, t - store_->offset(x_->source)),
+               y = interpolateAt(*sy, t - store_->offset(y_->source));
   if (!std::isfinite(x) || !std::isfinite(y)) return std::nullopt;
   return QPointF(x, y);
 }
@@ -110,7 +116,8 @@ void XyPlotWidget::refresh(double x0, double x1) {
   curve_->replace(pts);
   if (!pts.isEmpty()) {
     double xl = pts[0].x(), xh = xl, yl = pts[0].y(), yh = yl;
-    for (const QPointF& p : pts) xl = std::min(xl, p.x()), xh = std::max(xh, p.x()), yl = std::min(yl, p.y()), yh = std::max(yh, p.y());
+    for (const QPointF& p : pts)
+      xl = std::min(xl, p.x()), xh = std::max(xh, p.x()), yl = std::min(yl, p.y()), yh = std::max(yh, p.y());
     auto pad = [](double lo, double hi) { return hi > lo ? 0.06 * (hi - lo) : std::max(1e-3, 0.1 * std::abs(hi)); };
     axis_x_->setRange(xl - pad(xl, xh), xh + pad(xl, xh));
     axis_y_->setRange(yl - pad(yl, yh), yh + pad(yl, yh));
@@ -125,28 +132,36 @@ void XyPlotWidget::setCursorTime(double t) {
   cursor_s_ = t;
   std::optional<QPointF> p;
   if (x_ && y_ && std::isfinite(t)) p = pointAt(t);
-  if (p) dot_->replace(QList<QPointF>{*p});
-  else dot_->clear();
+  if (p)
+    dot_->replace(QList<QPointF>{*p});
+  else
+    dot_->clear();
 }
 
 QStringList XyPlotWidget::xTickLabels() const { return axisTickLabels(*axis_x_); }
 QStringList XyPlotWidget::yTickLabels() const { return axisTickLabels(*axis_y_); }
 
 void XyPlotWidget::dragEnterEvent(QDragEnterEvent* e) {
-  if (e->mimeData()->hasFormat(kSignalMimeType)) e->acceptProposedAction();
-  else e->ignore();
+  if (e->mimeData()->hasFormat(kSignalMimeType))
+    e->acceptProposedAction();
+  else
+    e->ignore();
 }
 
 void XyPlotWidget::dragMoveEvent(QDragMoveEvent* e) {
-  if (e->mimeData()->hasFormat(kSignalMimeType)) e->acceptProposedAction();
-  else e->ignore();
+  if (e->mimeData()->hasFormat(kSignalMimeType))
+    e->acceptProposedAction();
+  else
+    e->ignore();
 }
 
 void XyPlotWidget::dropEvent(QDropEvent* e) {
   const auto refs = decodeSignals(e->mimeData());
   if (refs.empty()) return e->ignore();
-  if (refs.size() >= 2) setSignals(refs[0], refs[1]);
-  else addSignal(refs[0]);
+  if (refs.size() >= 2)
+    setSignals(refs[0], refs[1]);
+  else
+    addSignal(refs[0]);
   e->acceptProposedAction();
 }
 

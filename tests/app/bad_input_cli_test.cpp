@@ -61,8 +61,10 @@ TEST(BadInputCli, ASubnormalBackEmfConstantIsRefused) {
   expectRefused(cli("run --robot nao --quiet --duration 1 --set legs/typeB/motor/K_e=1e-320"),
                 "legs/typeB/motor/K_e: 1e-320 is outside the accepted range 0 or |v| in [1e-06, 1000] V s/rad");
   const std::string p = scratch("k_e.params", "name,value\n# a subnormal\nlegs/typeB/motor/K_e,1e-320\n");
-  expectRefused(cli("run --robot nao --quiet --duration 1 --params " + p), "k_e.params:3: legs/typeB/motor/K_e: 1e-320");
-  EXPECT_EQ(cli("run --robot nao --quiet --duration 0.05 --set legs/typeB/motor/K_e=0").code, 0);  // 0 = folded into B_v
+  expectRefused(cli("run --robot nao --quiet --duration 1 --params " + p),
+                "k_e.params:3: legs/typeB/motor/K_e: 1e-320");
+  EXPECT_EQ(cli("run --robot nao --quiet --duration 0.05 --set legs/typeB/motor/K_e=0").code,
+            0);  // 0 = folded into B_v
 }
 
 TEST(BadInputCli, AFarCentreOfMassIsRefused) {
@@ -76,9 +78,10 @@ TEST(BadInputCli, AHugeJointOriginOrBoxIsRefusedWithItsLine) {
                 "origin_1e308.urdf:5: joint 'j'/origin@xyz: 1e+308 is outside the accepted range [-1000, 1000] m");
   expectRefused(cli("run --quiet --duration 0.5 --robot " + tinyRobot("origin_-1e308.urdf", "-1e308 0 0.1")),
                 "origin_-1e308.urdf:5: joint 'j'/origin@xyz: -1e+308");
-  expectRefused(cli("run --quiet --duration 0.5 --robot " + tinyRobot("box_2e32.urdf", "0 0 0.1", "4294967296 0.2 0.2")),
-                "box_2e32.urdf:3: link 'base'/collision/geometry/box@size: 4294967296 is outside the accepted range "
-                "(0, 1000] m");
+  expectRefused(
+      cli("run --quiet --duration 0.5 --robot " + tinyRobot("box_2e32.urdf", "0 0 0.1", "4294967296 0.2 0.2")),
+      "box_2e32.urdf:3: link 'base'/collision/geometry/box@size: 4294967296 is outside the accepted range "
+      "(0, 1000] m");
   EXPECT_EQ(cli("run --quiet --duration 0.5 --robot " + tinyRobot("fine.urdf", "0 0 0.1")).code, 0);
 }
 
@@ -95,8 +98,8 @@ TEST(BadInputCli, RunLengthsOutsideTheirRangesAreRefused) {
 TEST(BadInputCli, AScenarioLastingSixtyEightYearsIsRefused) {
   // duration_s = 2^31 s ran a calibration for ever.
   const std::string motion = std::string(GAPSIM_SOURCE_DIR) + "/calib/examples/nao_twin/motions/squat_fast.csv";
-  const std::string set = scratch("long_set.csv", "name,motion,reference,duration_s\nlong," + motion +
-                                                      ",ref.csv,2147483648\n");
+  const std::string set =
+      scratch("long_set.csv", "name,motion,reference,duration_s\nlong," + motion + ",ref.csv,2147483648\n");
   expectRefused(cli("twin --robot nao --scenarios " + set + " --out " +
                     (gapsim::test::testDir("gapsim_bad_input_cli") / "twin_out").string()),
                 "long_set.csv:2: duration_s: duration 2147483648 is outside the accepted range (0, 1e+06] s");
@@ -126,8 +129,9 @@ TEST(BadInputCli, WhatTheFuzzerFoundIsRefusedWithItsLine) {
   // here the messages. A foot contact listed twice: "log column 'LToe/contact': duplicate name"
   // without file or line.
   const std::string src = GAPSIM_SOURCE_DIR;
-  expectRefused(cli("run --quiet --duration 0.05 --robot " + src + "/tests/fuzz/regressions/urdf-mabel/foot_contact_twice.urdf"),
-                "foot_contact_twice.urdf:310: gapsim/sensors/foot_contact@name: 'LToe' listed twice");
+  expectRefused(
+      cli("run --quiet --duration 0.05 --robot " + src + "/tests/fuzz/regressions/urdf-mabel/foot_contact_twice.urdf"),
+      "foot_contact_twice.urdf:310: gapsim/sensors/foot_contact@name: 'LToe' listed twice");
   // A keyframe line repeated: rise simulated 95 s.
   std::string ctrl = "duration_s,hip_yaw_rad,hip_rad,thigh_rad,shin_rad,heel_rad,foot_rad\n";
   for (int k = 0; k < 70; ++k) ctrl += "0.5,0,0,-0.8,0.9,-0.3,0\n";
@@ -136,8 +140,8 @@ TEST(BadInputCli, WhatTheFuzzerFoundIsRefusedWithItsLine) {
                 "controller may (30 s in all)");
   // Two scenarios whose logs would have one name: the second overwrote the first.
   const std::string motion = src + "/calib/examples/nao_twin/motions/squat_fast.csv";
-  const std::string set = scratch("clash_set.csv", "name,motion,reference,duration_s\na," + motion + ",x/r.csv,0.1\nb," +
-                                                       motion + ",y/r.csv,0.1\n");
+  const std::string set = scratch("clash_set.csv", "name,motion,reference,duration_s\na," + motion +
+                                                       ",x/r.csv,0.1\nb," + motion + ",y/r.csv,0.1\n");
   expectRefused(cli("twin --robot nao --scenarios " + set + " --out " +
                     (gapsim::test::testDir("gapsim_bad_input_cli") / "twin_clash").string()),
                 "clash_set.csv:3: reference: the log 'r.csv' is written for line 2 already");

@@ -2,14 +2,14 @@
 // gapsim-cli as a user runs it: exit codes (0 ok, 2 bad input with file/line/field, 3 divergence),
 // summaries, byte-identical logs, --help everywhere.
 #include <gtest/gtest.h>
-
-#include "tests/app/cli_runner.h"
+#include <sys/wait.h>
 
 #include <array>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
-#include <sys/wait.h>
+
+#include "tests/app/cli_runner.h"
 
 namespace {
 
@@ -20,7 +20,6 @@ using Result = gapsim::test::CliResult;
 std::string data(const std::string& f) { return std::string(GAPSIM_SOURCE_DIR) + "/tests/app/data/" + f; }
 
 using gapsim::test::slurp;
-
 
 TEST(Cli, HelpOnEverySubcommand) {
   for (const char* sub : {"", "info", "run", "bench", "demo"}) {

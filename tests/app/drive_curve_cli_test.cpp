@@ -25,7 +25,8 @@ TEST(DriveCurveCli, BioloidKneeEnvelope) {
   EXPECT_NEAR(valueAfter(r.out, "stall_max_Nm"), 0.75 - 0.03, 1e-9) << r.out;
   EXPECT_NEAR(valueAfter(r.out, "stall_min_Nm"), -0.75 + 0.03, 1e-9) << r.out;
   const std::string csv = slurp((dir / "l_shin.csv").string());
-  EXPECT_EQ(csv.rfind("qd_rad_s,tau_max_Nm,tau_min_Nm,power_max_W,power_min_W,quadrant_max,quadrant_min,settled\n", 0), 0u)
+  EXPECT_EQ(csv.rfind("qd_rad_s,tau_max_Nm,tau_min_Nm,power_max_W,power_min_W,quadrant_max,quadrant_min,settled\n", 0),
+            0u)
       << csv.substr(0, 200);
   EXPECT_TRUE(contains(csv, ",drive,") && contains(csv, ",backdrive,"));
   EXPECT_EQ(contains(r.out, "figure: "), std::filesystem::exists(png)) << r.out;

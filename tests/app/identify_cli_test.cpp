@@ -1,21 +1,20 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // gapsim-cli identify servo and run --motion X.mtn --page NAME, as a user runs them.
 #include <gtest/gtest.h>
-
-#include "tests/app/cli_runner.h"
+#include <sys/wait.h>
 
 #include <array>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <sys/wait.h>
+
+#include "tests/app/cli_runner.h"
 
 namespace {
 
 using gapsim::test::cli;
 using gapsim::test::contains;
 using Result = gapsim::test::CliResult;
-
 
 const std::string kSlope32 = std::string(GAPSIM_SOURCE_DIR) + "/tests/calib/data/ankle_r_foot_slope32.csv";
 const std::string kMtn = std::string(GAPSIM_SOURCE_DIR) + "/tests/sim/data/mtn/";
@@ -35,7 +34,8 @@ TEST(IdentifyCli, ServoOnTheRealLog) {
   EXPECT_TRUE(contains(r.out, "replay_rms_rad=")) << r.out;
   EXPECT_TRUE(std::filesystem::exists(dir / "ankle_r_foot_slope32_servo_id.csv"));
   // The PNG exists exactly when the output says where it is.
-  EXPECT_EQ(contains(r.out, "figure (paper's Fig. 2): "), std::filesystem::exists(dir / "ankle_r_foot_slope32_servo_id.png"))
+  EXPECT_EQ(contains(r.out, "figure (paper's Fig. 2): "),
+            std::filesystem::exists(dir / "ankle_r_foot_slope32_servo_id.png"))
       << r.out;
   EXPECT_TRUE(contains(r.out, "figure")) << r.out;
 }

@@ -38,9 +38,10 @@ TEST(InfoCli, PlanarBaseIsNotFloating) {
 TEST(InfoCli, CompiledPrintsBodiesJointsDrivesAndChanges) {
   const auto r = cli("info nao --compiled");
   ASSERT_EQ(r.code, 0) << r.out;
-  for (const char* part : {"compiled: QuickStep", "bodies (", "joints (", "damper_Nms", "MoToFlex chain",
-                           "mimic of LHipYawPitch", "LKneePitch: armature: file the drive's reflected rotor inertia",
-                           "LKneePitch: motor/B_v and back-EMF: file B_v", "values that run differently from the file's ("})
+  for (const char* part :
+       {"compiled: QuickStep", "bodies (", "joints (", "damper_Nms", "MoToFlex chain", "mimic of LHipYawPitch",
+        "LKneePitch: armature: file the drive's reflected rotor inertia",
+        "LKneePitch: motor/B_v and back-EMF: file B_v", "values that run differently from the file's ("})
     EXPECT_TRUE(contains(r.out, part)) << part << "\n" << r.out;
 }
 

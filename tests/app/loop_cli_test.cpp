@@ -41,8 +41,12 @@ std::string tiny() {
 }
 
 /// The files that make a loop's result (the CMA-ES directories hold run-specific paths).
-const char* kResultFiles[] = {"loop.csv", "iter1/lean.csv", "iter1/lean_command.csv", "iter1/lean_recording.csv",
-                              "iter1/calibrated.params", "iter1/calibration.csv"};
+const char* kResultFiles[] = {"loop.csv",
+                              "iter1/lean.csv",
+                              "iter1/lean_command.csv",
+                              "iter1/lean_recording.csv",
+                              "iter1/calibrated.params",
+                              "iter1/calibration.csv"};
 
 void expectSameResult(const std::string& a, const std::string& b) {
   for (const char* f : kResultFiles) {
@@ -135,7 +139,8 @@ TEST(LoopCli, BadTwinParameterFileIsExit2NamingFileLineAndField) {
   // A resume of a directory that is no loop is exit 2 as well.
   EXPECT_EQ(cli("loop --resume " + d).code, 2);
   // Out-of-range options name the option.
-  for (const char* bad : {"--cal-joint-weight -1", "--robust-models 0", "--robust-gain-spread 1.5", "--cal-settle -1"}) {
+  for (const char* bad :
+       {"--cal-joint-weight -1", "--robust-models 0", "--robust-gain-spread 1.5", "--cal-settle -1"}) {
     const CliResult o = cli(tiny() + bad + " --out " + d + "/out");
     EXPECT_EQ(o.code, 2) << bad << "\n" << o.out;
     EXPECT_TRUE(contains(o.out, std::string(bad).substr(0, std::string(bad).find(' ')))) << o.out;
@@ -164,7 +169,8 @@ TEST(LoopCli, RobustOptimisationTakesTheWorstOfTheGainScaledModels) {
     EXPECT_EQ(std::sscanf(h.c_str() + h.find('\n') + 1, "%lf,%lf,%lf", &g, &e, &best), 3) << h;
     return best;
   };
-  const double robust0 = initial(d + "/a/iter1/lean.run/history.csv"), single0 = initial(d + "/c/iter1/lean.run/history.csv");
+  const double robust0 = initial(d + "/a/iter1/lean.run/history.csv"),
+               single0 = initial(d + "/c/iter1/lean.run/history.csv");
   EXPECT_GT(robust0, single0);
   fs::remove_all(d);
 }

@@ -5,8 +5,8 @@
 // a set replay reads; a malformed manifest exits 2 naming file:line: field 'value'.
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -68,7 +68,8 @@ TEST(RecordingsCli, ConvertedPackageReplaysLikeThePackage) {
   if (!fs::is_directory(kShared + "/rising/lean-to-stand"))
     // reason: the real recordings are not in the repo (they keep their source's licence); the
     // excerpt test above runs the same comparison on the repo's two-trial excerpt everywhere.
-    GTEST_SKIP() << "needs the real BIOLOID package at " << kShared << " (absent here)";  // reason: real data not in the repo (above)
+    GTEST_SKIP() << "needs the real BIOLOID package at " << kShared
+                 << " (absent here)";  // reason: real data not in the repo (above)
   // The golden scenario's trial, a power-cable trial and the fastest ramp (a jump at t = 0).
   convertedReplaysLikePackage(kShared, "0.02-01,withPowerCable/0.1-01,0.00-01", "package");
 }
@@ -121,8 +122,9 @@ TEST(RecordingsCli, RecordWritesASetThatReplays) {
 TEST(RecordingsCli, MalformedManifestExitsTwoWithFileLineFieldValue) {
   const fs::path dir = gapsim::test::testDir("gapsim_recordings_cli_bad");
   const fs::path m = dir / "bad.json";
-  std::ofstream(m) << "{\n  \"format\": \"gapsim-recordings 1\",\n  \"defaults\": {\"commands\": {\"hold\": \"sometimes\"}},\n"
-                      "  \"trials\": [{\"recording\": \"x.csv\", \"commands\": {\"file\": \"x.csv\"}}]\n}\n";
+  std::ofstream(m)
+      << "{\n  \"format\": \"gapsim-recordings 1\",\n  \"defaults\": {\"commands\": {\"hold\": \"sometimes\"}},\n"
+         "  \"trials\": [{\"recording\": \"x.csv\", \"commands\": {\"file\": \"x.csv\"}}]\n}\n";
   const auto r = cli("replay --recordings " + m.string());
   EXPECT_EQ(r.code, 2) << r.out;
   // The recording is checked first: trials[0].recording on line 4.

@@ -1,22 +1,21 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // gapsim-cli walk / run --walk / experiment as a user runs them: exit codes and messages.
 #include <gtest/gtest.h>
-
-#include "tests/app/cli_runner.h"
+#include <sys/wait.h>
 
 #include <array>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <sys/wait.h>
+
+#include "tests/app/cli_runner.h"
 
 namespace {
 
 using gapsim::test::cli;
 using gapsim::test::contains;
 using Result = gapsim::test::CliResult;
-
 
 std::string tmp(const std::string& name) { return (std::filesystem::temp_directory_path() / name).string(); }
 

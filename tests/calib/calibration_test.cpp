@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Parameter space files, the batch evaluators (serial, fork pool, MPI) giving bit-identical
 // results, crash reporting, checkpoint/resume after SIGKILL, and a small twin experiment.
+#include "calib/calibration.h"
+
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -13,7 +15,6 @@
 #include <sstream>
 #include <thread>
 
-#include "calib/calibration.h"
 #include "calib/evaluator.h"
 #include "calib/mpi_evaluator.h"
 #include "calib/objective.h"
@@ -148,8 +149,8 @@ TEST(SpaceFile, ErrorsNameFileLineAndField) {
 
 TEST(ScenarioFile, ErrorsNameFileLineAndField) {
   const std::string d = tempDir("set_err");
-  const auto p = writeFile(d + "/set.csv", "name,motion,reference,duration_s\nx," + kExample +
-                                               "/motions/sway.csv,missing.csv,1\n");
+  const auto p = writeFile(d + "/set.csv",
+                           "name,motion,reference,duration_s\nx," + kExample + "/motions/sway.csv,missing.csv,1\n");
   try {
     ScenarioSet::load(p);
     ADD_FAILURE();
@@ -286,8 +287,8 @@ TEST(Evaluators, MpiWithThreeRanksMatchesSerial) {
   }
   const std::string d = tempDir("mpi");
   const std::string set = shortSet(d, 0.3);
-  const std::string args = std::string(" calibrate --robot nao --space ") + kExample +
-                           "/space.csv --scenarios " + set + " --generations 2 --lambda 4 --seed 5 --out ";
+  const std::string args = std::string(" calibrate --robot nao --space ") + kExample + "/space.csv --scenarios " + set +
+                           " --generations 2 --lambda 4 --seed 5 --out ";
   ASSERT_EQ(run(std::string(GAPSIM_CLI_PATH) + args + d + "/serial --backend serial"), 0);
 #if defined(__SANITIZE_ADDRESS__)
   // scripts/test.sh --sanitize: Open MPI keeps allocations until exit, in libraries built without
@@ -329,7 +330,8 @@ TEST(Resume, AKilledRunResumedEqualsTheUninterruptedRun) {
   int st = 0;
   waitpid(pid, &st, 0);
   ASSERT_TRUE(killed);
-  ASSERT_TRUE(WIFSIGNALED(st) || WEXITSTATUS(st) != 0 || readFile(d + "/killed/history.csv").find("\n6,") == std::string::npos)
+  ASSERT_TRUE(WIFSIGNALED(st) || WEXITSTATUS(st) != 0 ||
+              readFile(d + "/killed/history.csv").find("\n6,") == std::string::npos)
       << "the run finished before it could be killed";
   ASSERT_EQ(run(std::string(GAPSIM_CLI_PATH) + " calibrate --resume " + d + "/killed --generations 6 --jobs 2"), 0);
   EXPECT_EQ(readFile(d + "/full/history.csv"), readFile(d + "/killed/history.csv"));

@@ -2,12 +2,13 @@
 // The keyframe space of the controller optimisation: which entries are free, the initial
 // controller on the line from the start pose to the standing pose, values -> controller, and an
 // initial controller file as the start.
+#include "calib/controller_optimization.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 
-#include "calib/controller_optimization.h"
 #include "sim/input_error.h"
 #include "sim/robot_library.h"
 #include "sim/urdf_parser.h"
@@ -44,8 +45,9 @@ TEST(ControllerSpace, FreesDurationsAndSagittalAnglesButNotTheFinalPose) {
 TEST(ControllerSpace, ValuesMapOntoTheFreeEntriesAndAnInitialControllerIsTheStart) {
   const RobotModel m = loadRobotFile(resolveRobotFile("bioloid"));
   const RisingTask task = makeRisingTask("kneel", m);
-  const KeyframeController init({"thigh", "shin", "heel"},
-                                {{0.9, {-0.7, -1.6, 1.1}, 0}, {0.6, {1.3, -1.6, -0.15}, 0}, {0.7, {-0.5, 1.0, -0.5}, 0}});
+  const KeyframeController init(
+      {"thigh", "shin", "heel"},
+      {{0.9, {-0.7, -1.6, 1.1}, 0}, {0.6, {1.3, -1.6, -0.15}, 0}, {0.7, {-0.5, 1.0, -0.5}, 0}});
   ControllerSpaceSettings s;
   s.keyframes = 3;
   const ParameterSpace space = controllerSpace(task, s, &init);

@@ -33,8 +33,14 @@ RobotModel voltageRig() {
   const auto path = std::filesystem::temp_directory_path() / "gapsim_drive_curve_test.urdf";
   std::ofstream(path) << urdf;
   RobotModel m = loadRobotFile(path.string());
-  for (auto [name, value] : {std::pair<const char*, double>{"R", kR}, {"K_t", kKt}, {"K_e", kKe}, {"ratio", kN},
-                             {"supply", kV}, {"moving_speed", 0.0}, {"torque_limit", 1.0}, {"max_duty", 1.0},
+  for (auto [name, value] : {std::pair<const char*, double>{"R", kR},
+                             {"K_t", kKt},
+                             {"K_e", kKe},
+                             {"ratio", kN},
+                             {"supply", kV},
+                             {"moving_speed", 0.0},
+                             {"torque_limit", 1.0},
+                             {"max_duty", 1.0},
                              {"friction/tau_c", 0.0}})
     setParameter(m, std::string("servo/servo/") + name, value);
   return m;

@@ -27,8 +27,8 @@ TEST(LogCompare, InterpolatesLinearlyAndIsUndefinedOutside) {
   const std::vector<double> t{0.0, 1.0, 3.0}, v{0.0, 2.0, 0.0};
   const SampledSignal s{t, v};
   EXPECT_DOUBLE_EQ(interpolateAt(s, 0.5), 1.0);
-  EXPECT_DOUBLE_EQ(interpolateAt(s, 2.0), 1.0);   // halfway down the second ramp
-  EXPECT_DOUBLE_EQ(interpolateAt(s, 3.0), 0.0);   // the last sample itself
+  EXPECT_DOUBLE_EQ(interpolateAt(s, 2.0), 1.0);  // halfway down the second ramp
+  EXPECT_DOUBLE_EQ(interpolateAt(s, 3.0), 0.0);  // the last sample itself
   EXPECT_TRUE(std::isnan(interpolateAt(s, -0.01)));
   EXPECT_TRUE(std::isnan(interpolateAt(s, 3.01)));
 }

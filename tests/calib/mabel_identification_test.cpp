@@ -2,6 +2,8 @@
 // MABEL identification (paper 003): the chirp of Section IV-C, the first-order fit of (7) and the
 // bias ARX of Appendix A on data simulated by the exact discretisation, K_T and alpha by (10)-(12),
 // inertia lumping (Appendix B) against a hand computation, the spring stiffness by (21)-(24).
+#include "calib/mabel_identification.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -9,7 +11,6 @@
 #include <stdexcept>
 #include <vector>
 
-#include "calib/mabel_identification.h"
 #include "calib/rng.h"
 
 using namespace gapsim::calib;
@@ -20,8 +21,8 @@ constexpr double kPi = std::numbers::pi;
 
 /// omega_k = a omega_{k-1} + b (u_{k-1} + bias) + e_k, e_k ~ N(0, sigma^2) (equation error, the
 /// noise model under which least-squares ARX is consistent), omega_0 = 0.
-std::vector<double> simulate(const std::vector<double>& u, double J, double mu, double Ts, double bias,
-                             double sigma, std::uint64_t seed) {
+std::vector<double> simulate(const std::vector<double>& u, double J, double mu, double Ts, double bias, double sigma,
+                             std::uint64_t seed) {
   const Arx11 d = discretiseFirstOrder(J, mu, Ts);
   Rng rng(seed);
   std::vector<double> w(u.size(), 0.0);

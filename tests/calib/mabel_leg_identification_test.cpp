@@ -3,6 +3,8 @@
 // experiments with Table V's friction and biases, simulated by the real Simulation on
 // robots/mabel/identification/leg_stand.urdf, must give those values back; the log reader names
 // file, line and column on bad input.
+#include "calib/mabel_leg_identification.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,7 +15,6 @@
 #include <stdexcept>
 #include <vector>
 
-#include "calib/mabel_leg_identification.h"
 #include "sim/input_error.h"
 #include "sim/robot_library.h"
 #include "sim/urdf_parser.h"
@@ -169,8 +170,8 @@ TEST(MabelLegFriction, SisoWithUnknownBiasFitsMuAndBTogether) {
   const LegExperiment e = siso(LegSide::Left, true);
   auto truth = legParams(LegSide::Left);
   truth.mLA.b_Nm = tableVBias_Nm(LegSide::Left, true);  // 0.026 vs Table IV's -0.047
-  const LegExperimentLog log =
-      synthesizeLegExperiment(stand(), e, truth, standInitialPose(stand(), LegSide::Left), excitation(LegSide::Left, truth, 0.03));
+  const LegExperimentLog log = synthesizeLegExperiment(stand(), e, truth, standInitialPose(stand(), LegSide::Left),
+                                                       excitation(LegSide::Left, truth, 0.03));
   const auto leg = legParams(LegSide::Left);
   const LegHold b0 = staticBiasEstimate(stand(), e, leg, log);
   EXPECT_NEAR(b0.u_mLA_Nm, truth.mLA.b_Nm, 0.05 * std::abs(truth.mLA.b_Nm));  // a start, not the answer

@@ -237,12 +237,16 @@ TEST(Settings, InvalidSettingsThrowWithNumbers) {
 TEST(Bounds, CandidatesStayInsideAndTheOptimumOnABoundIsFound) {
   // Minimise (v0 - 5)^2 + (v1 - 0.3)^2 + (v2 - 2)^2 over [0,1] x [0,1] x [1e-3, 1] (log scale):
   // the optimum is the corner-face point (1, 0.3, 1), approached from inside.
-  std::vector<SpaceEntry> e{{"a", 0.5, 0.0, 1.0, false, "", false, 0}, {"b", 0.5, 0.0, 1.0, false, "", false, 0}, {"c", 0.01, 1e-3, 1.0, false, "", true, 0}};
+  std::vector<SpaceEntry> e{{"a", 0.5, 0.0, 1.0, false, "", false, 0},
+                            {"b", 0.5, 0.0, 1.0, false, "", false, 0},
+                            {"c", 0.01, 1e-3, 1.0, false, "", true, 0}};
   const ParameterSpace sp = ParameterSpace::fromEntries(e);
   for (int opt = 0; opt < 2; ++opt) {
     std::unique_ptr<Optimizer> o;
-    if (opt == 0) o = std::make_unique<CmaEs>(CmaEsSettings{sp.initialY(), 0.3, 0, 0, 3});
-    else o = std::make_unique<MuKappaLambdaEs>([&] {
+    if (opt == 0)
+      o = std::make_unique<CmaEs>(CmaEsSettings{sp.initialY(), 0.3, 0, 0, 3});
+    else
+      o = std::make_unique<MuKappaLambdaEs>([&] {
         EsSettings s = esSettings(3, 5, 40, 3, 3);
         s.x0 = sp.initialY();
         return s;
@@ -269,8 +273,8 @@ TEST(Bounds, CandidatesStayInsideAndTheOptimumOnABoundIsFound) {
 
 TEST(Bounds, TransformIsPeriodicReflectiveAndInvertible) {
   for (double u : {0.0, 0.01, 0.05, 0.3, 0.95, 0.99, 1.0}) EXPECT_NEAR(boxTransform(boxTransformInverse(u)), u, 1e-15);
-  EXPECT_DOUBLE_EQ(boxTransform(0.5), 0.5);             // identity inside
-  EXPECT_NEAR(boxTransform(0.5 + 2.2), 0.5, 1e-12);     // period 2 (1 + 2 a) = 2.2
+  EXPECT_DOUBLE_EQ(boxTransform(0.5), 0.5);                                // identity inside
+  EXPECT_NEAR(boxTransform(0.5 + 2.2), 0.5, 1e-12);                        // period 2 (1 + 2 a) = 2.2
   EXPECT_NEAR(boxTransform(1.05 + 0.3), boxTransform(1.05 - 0.3), 1e-12);  // mirror at 1 + a
   for (double y = -10; y < 10; y += 0.0137) {
     EXPECT_GE(boxTransform(y), 0.0);

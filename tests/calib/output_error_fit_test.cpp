@@ -3,6 +3,8 @@
 // data with known answers: exact data give the truth; with white MEASUREMENT noise (the noise
 // model under which ARX is biased and output error is consistent) the refinement removes the ARX
 // bias and its 95% intervals cover the truth at about the nominal rate.
+#include "calib/output_error_fit.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -10,7 +12,6 @@
 #include <vector>
 
 #include "calib/mabel_identification.h"
-#include "calib/output_error_fit.h"
 #include "calib/rng.h"
 
 using namespace gapsim::calib;
@@ -51,8 +52,7 @@ TEST(OutputErrorFit, SimulationIsTheExactDiscretisation) {
   // A step u = 1 from rest: omega(t) = (1 - exp(-mu t / J)) / mu, exact at the samples (ZOH).
   std::vector<double> u(2000, 1.0);
   const auto y = simulateFirstOrder(u, 0.0, kJ, kMu, 0.0, kTs);
-  for (std::size_t k : {1u, 100u, 1999u})
-    EXPECT_NEAR(y[k], (1 - std::exp(-kMu * k * kTs / kJ)) / kMu, 1e-9 / kMu) << k;
+  for (std::size_t k : {1u, 100u, 1999u}) EXPECT_NEAR(y[k], (1 - std::exp(-kMu * k * kTs / kJ)) / kMu, 1e-9 / kMu) << k;
 }
 
 TEST(OutputErrorFit, ExactDataGiveTheTruthFromAPerturbedStart) {

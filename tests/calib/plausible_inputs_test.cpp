@@ -38,11 +38,13 @@ TEST(PlausibleInputs, SpaceBoundsMeetTheirParametersRanges) {
   const RobotModel nao = loadRobotFile(resolveRobotFile("nao"));
   const std::string head = "name,value,lower,upper,frozen\n";
   test::expectInputError(
-      [&] { ParameterSpace::load(write("low.csv", head + "legs/typeB/motor/K_e,0.0195,1e-320,0.05,0\n")).checkAgainst(nao); },
+      [&] {
+        ParameterSpace::load(write("low.csv", head + "legs/typeB/motor/K_e,0.0195,1e-320,0.05,0\n")).checkAgainst(nao);
+      },
       2, "legs/typeB/motor/K_e", "lower bound 1e-320 is outside the accepted range 0 or |v| in [1e-06, 1000] V s/rad");
   test::expectInputError(
-      [&] { ParameterSpace::load(write("high.csv", head + "legs/soft/D_B,2006.5,700,1e300,0\n")).checkAgainst(nao); }, 2,
-      "legs/soft/D_B", "upper bound 1e+300");
+      [&] { ParameterSpace::load(write("high.csv", head + "legs/soft/D_B,2006.5,700,1e300,0\n")).checkAgainst(nao); },
+      2, "legs/soft/D_B", "upper bound 1e+300");
 }
 
 TEST(PlausibleInputs, TheShippedSpacesLieInside) {

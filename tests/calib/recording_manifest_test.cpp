@@ -23,8 +23,9 @@ const std::string kData = GAPSIM_SOURCE_DIR "/tests/calib/data/bioloid_lean";
 class Manifest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("gapsim_manifest_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-                                        "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = fs::temp_directory_path() /
+           ("gapsim_manifest_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
     fs::create_directories(dir_);
     write("rec.csv", "time_s,torso/tilt_deg,l_knee/q_rad\n0,1,0.1\n0.1,2,0.2\n");
@@ -108,21 +109,24 @@ TEST_F(Manifest, MalformedManifestsNameFileLineFieldAndValue) {
       {"trials empty", head + "  ]\n}", 3, "trials", "[]"},
       {"unknown top field", "{\n  \"format\": \"gapsim-recordings 1\",\n  \"trails\": []\n}", 3, "trails", "trails"},
       {"trial not an object", one("    42"), 4, "trials[0]", "42"},
-      {"recording missing", one(R"(    {"commands": {"file": "cmd.csv"}, "signals": [{"column": "torso/tilt_deg"}]})"), 4,
-       "trials[0].recording", ""},
-      {"recording absent", one(R"(    {"recording": "nope.csv", "commands": {"file": "cmd.csv"}, "signals": [{"column": "torso/tilt_deg"}]})"),
+      {"recording missing", one(R"(    {"commands": {"file": "cmd.csv"}, "signals": [{"column": "torso/tilt_deg"}]})"),
+       4, "trials[0].recording", ""},
+      {"recording absent",
+       one(R"(    {"recording": "nope.csv", "commands": {"file": "cmd.csv"}, "signals": [{"column": "torso/tilt_deg"}]})"),
        4, "trials[0].recording", "nope.csv"},
       {"unknown trial field", one(R"(    {"recordng": "rec.csv"})"), 4, "trials[0].recordng", "recordng"},
       {"commands missing", one(R"(    {"recording": "rec.csv", "signals": [{"column": "torso/tilt_deg"}]})"), 4,
        "trials[0].commands", ""},
       {"hold unknown",
-       one("    {\"recording\": \"rec.csv\",\n     \"commands\": {\"file\": \"cmd.csv\", \"hold\": \"bogus\"}, \"signals\": [{\"column\": \"torso/tilt_deg\"}]}"),
+       one("    {\"recording\": \"rec.csv\",\n     \"commands\": {\"file\": \"cmd.csv\", \"hold\": \"bogus\"}, "
+           "\"signals\": [{\"column\": \"torso/tilt_deg\"}]}"),
        5, "trials[0].commands.hold", "bogus"},
       {"rate without rate_hz",
        one(R"(    {"recording": "rec.csv", "commands": {"file": "cmd.csv", "hold": "rate"}, "signals": [{"column": "torso/tilt_deg"}]})"),
        4, "trials[0].commands.rate_hz", ""},
       {"absurd rate",
-       one("    {\"recording\": \"rec.csv\", \"commands\": {\"file\": \"cmd.csv\", \"hold\": \"rate\",\n      \"rate_hz\": 1e308}, \"signals\": [{\"column\": \"torso/tilt_deg\"}]}"),
+       one("    {\"recording\": \"rec.csv\", \"commands\": {\"file\": \"cmd.csv\", \"hold\": \"rate\",\n      "
+           "\"rate_hz\": 1e308}, \"signals\": [{\"column\": \"torso/tilt_deg\"}]}"),
        5, "trials[0].commands.rate_hz", "1e+308"},
       {"command units",
        one(R"(    {"recording": "rec.csv", "commands": {"file": "cmd.csv", "units": "grad"}, "signals": [{"column": "torso/tilt_deg"}]})"),
@@ -131,7 +135,8 @@ TEST_F(Manifest, MalformedManifestsNameFileLineFieldAndValue) {
        one(R"(    {"recording": "rec.csv", "commands": {"file": "cmd.csv", "hold": "continuous", "sent_as": "dynamixel_ticks"}, "signals": [{"column": "torso/tilt_deg"}]})"),
        4, "trials[0].commands.sent_as", "dynamixel_ticks"},
       {"unit against column name",
-       one("    {\"recording\": \"rec.csv\", \"commands\": {\"file\": \"cmd.csv\"},\n     \"signals\": [\n       {\"column\": \"torso/tilt_deg\", \"unit\": \"rad\"}]}"),
+       one("    {\"recording\": \"rec.csv\", \"commands\": {\"file\": \"cmd.csv\"},\n     \"signals\": [\n       "
+           "{\"column\": \"torso/tilt_deg\", \"unit\": \"rad\"}]}"),
        6, "trials[0].signals[0].unit", "rad"},
       {"unknown unit",
        one(R"(    {"recording": "rec.csv", "commands": {"file": "cmd.csv"}, "signals": [{"column": "x/len_furlong", "unit": "furlong"}]})"),
@@ -141,7 +146,8 @@ TEST_F(Manifest, MalformedManifestsNameFileLineFieldAndValue) {
        4, "trials[0].signals[0].weight", "-1"},
       {"no signals", one(R"(    {"recording": "rec.csv", "commands": {"file": "cmd.csv"}, "signals": []})"), 4,
        "trials[0].signals", "[]"},
-      {"role", one(R"(    {"recording": "rec.csv", "commands": {"file": "cmd.csv"}, "signals": [{"column": "torso/tilt_deg"}], "role": "training"})"),
+      {"role",
+       one(R"(    {"recording": "rec.csv", "commands": {"file": "cmd.csv"}, "signals": [{"column": "torso/tilt_deg"}], "role": "training"})"),
        4, "trials[0].role", "training"},
       {"absurd settle",
        one(R"(    {"recording": "rec.csv", "commands": {"file": "cmd.csv"}, "signals": [{"column": "torso/tilt_deg"}], "initial_pose": {"settle_s": 1e9}})"),
@@ -154,7 +160,8 @@ TEST_F(Manifest, MalformedManifestsNameFileLineFieldAndValue) {
        4, "trials[0].scene.boxes[0].size_m[1]", "-1"},
       {"duplicate name", head + "    " + kTrial + ",\n    " + kTrial + "\n  ]\n}\n", 5, "trials[1]", "rec"},
       {"bad default, located in defaults",
-       "{\n  \"format\": \"gapsim-recordings 1\",\n  \"defaults\": {\n    \"commands\": {\"hold\": \"sometimes\"}\n  },\n  \"trials\": [" +
+       "{\n  \"format\": \"gapsim-recordings 1\",\n  \"defaults\": {\n    \"commands\": {\"hold\": \"sometimes\"}\n  "
+       "},\n  \"trials\": [" +
            kTrial + "]\n}",
        4, "defaults.commands.hold", "sometimes"},
   };

@@ -4,6 +4,8 @@
 // replay with a finite tilt RMS, a tiny CMA-ES budget that lowers E_cali, and bit-identical
 // evaluations whatever the worker count. Data: tests/calib/data/bioloid_lean (jietan/bioGP
 // @936fb3a, LGPL-3.0).
+#include "calib/recording_replay.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -11,7 +13,6 @@
 
 #include "calib/calibration.h"
 #include "calib/evaluator.h"
-#include "calib/recording_replay.h"
 #include "sim/input_error.h"
 #include "sim/robot_library.h"
 #include "sim/simulation.h"
@@ -113,7 +114,7 @@ TEST(Replay, SettlingHoldsTheFirstCommandBeforeTheRecordingStarts) {
   EXPECT_EQ(a.time_s.front(), t.recording->at(0, 0));
   EXPECT_EQ(a.time_s.back(), t.recording->at(t.recording->rows() - 1, 0));
   EXPECT_GT(a.tilt_sim_rad[0], a.tilt_real_rad[0] + 0.03);  // fell back onto the wall while settling
-  EXPECT_NEAR(a.tilt_sim_rad[0], b.tilt_sim_rad[0], 2e-3);   // and was at rest there
+  EXPECT_NEAR(a.tilt_sim_rad[0], b.tilt_sim_rad[0], 2e-3);  // and was at rest there
   // Without settling frame 0 is the recorded pose itself.
   const ReplayResult c = replayTrial(*bioloid(), t, motorMap(), ReplayOptions{});
   EXPECT_NEAR(c.tilt_sim_rad[0], c.tilt_real_rad[0], 1e-5);

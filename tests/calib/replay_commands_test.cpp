@@ -3,13 +3,14 @@
 // runner (runMotion, what the GUI's session does) they give the same simulated tilt as
 // replayTrial (what `gapsim-cli replay` scores), bit for bit. Data: tests/calib/data/bioloid_lean
 // (jietan/bioGP @936fb3a, LGPL-3.0).
+#include "calib/replay_commands.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
 
-#include "calib/replay_commands.h"
 #include "sim/input_error.h"
 #include "sim/recorder.h"
 #include "sim/robot_library.h"
@@ -28,7 +29,8 @@ const std::string kTrial = kData + "/rising/lean-to-stand/0.05-01.csv";
 MotorMap motorMap() { return MotorMap::read(std::string(GAPSIM_ROBOTS_DIR) + "/bioloid/motor_map.csv"); }
 
 /// Simulated tilt at the recording's frames from a 1 ms log, interpolated as replayTrial does.
-std::vector<double> tiltAtFrames(const ReplayTrial& t, const Motion& commands, const RobotModel& model, double settle_s) {
+std::vector<double> tiltAtFrames(const ReplayTrial& t, const Motion& commands, const RobotModel& model,
+                                 double settle_s) {
   Simulation sim(std::make_shared<const RobotModel>(model));
   Log log;
   const std::vector<double> t_rec = t.recording->column("time_s");

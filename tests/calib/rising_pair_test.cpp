@@ -5,6 +5,8 @@
 // a replay of the pair on the twin's own parameters reproduces the recording (only sensor noise
 // and the start from the recorded pose differ) far better than the shipped model does, the
 // outcome rule, and recording errors naming file, line and column.
+#include "calib/rising_pair.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -12,7 +14,6 @@
 #include <fstream>
 
 #include "calib/recording_replay.h"
-#include "calib/rising_pair.h"
 #include "calib/rising_twin.h"
 #include "sim/input_error.h"
 #include "sim/motion_readers.h"
@@ -65,7 +66,8 @@ TEST(RisingPair, CommandedMotionIsTheControllerAtEveryTime) {
     ctrl.targets(task.legs, task.start_q, t, q);
     m.sampleAll(t, v);
     for (std::size_t c = 0; c < v.size(); ++c)
-      EXPECT_NEAR(v[c], q[static_cast<std::size_t>(model->jointIndex(m.joints()[c]))], 1e-8) << m.joints()[c] << " t " << t;
+      EXPECT_NEAR(v[c], q[static_cast<std::size_t>(model->jointIndex(m.joints()[c]))], 1e-8)
+          << m.joints()[c] << " t " << t;
   }
 }
 
@@ -138,9 +140,11 @@ TEST(RisingTwin, RecordsTheRealDialectDeterministicallyAndItsReplayMatchesTheHid
     setParameter(gains_default, name, v);
   const ReplayResult on_gains = replayTrial(gains_default, trial, motorMap(), o);
   ASSERT_TRUE(on_gains.error.empty()) << on_gains.error;
-  std::printf("E_q: hidden %.3g, hidden with default gains %.3g, shipped model %.3g rad^2 s (floor %.3g); tilt E %.3g %.3g %.3g\n",
-              on_hidden.E_joint_rad2_s, on_gains.E_joint_rad2_s, on_model.E_joint_rad2_s, quantisation,
-              on_hidden.E_rad2_s, on_gains.E_rad2_s, on_model.E_rad2_s);
+  std::printf(
+      "E_q: hidden %.3g, hidden with default gains %.3g, shipped model %.3g rad^2 s (floor %.3g); tilt E %.3g %.3g "
+      "%.3g\n",
+      on_hidden.E_joint_rad2_s, on_gains.E_joint_rad2_s, on_model.E_joint_rad2_s, quantisation, on_hidden.E_rad2_s,
+      on_gains.E_rad2_s, on_model.E_rad2_s);
   EXPECT_GT(on_gains.E_joint_rad2_s, 3 * on_hidden.E_joint_rad2_s);
   EXPECT_GT(on_model.E_joint_rad2_s, 3 * on_hidden.E_joint_rad2_s);
 
@@ -175,9 +179,9 @@ TEST(RisingPair, OutcomeIsTheLastFrameAgainstTheTaskThresholds) {
   EXPECT_TRUE(o.complete);
   EXPECT_DOUBLE_EQ(o.max_tilt_rad, 0.9);
   EXPECT_FALSE(realityOutcome(rec, task, 1.5).complete);  // ends before T + 1
-  add(3.0, 0.19, 0.24);                                     // upright but still seated
+  add(3.0, 0.19, 0.24);                                   // upright but still seated
   EXPECT_FALSE(realityOutcome(rec, task, 1.0).upright);
-  add(4.0, 0.21, 0.30);                                     // high but tilted
+  add(4.0, 0.21, 0.30);  // high but tilted
   EXPECT_FALSE(realityOutcome(rec, task, 1.0).upright);
 }
 

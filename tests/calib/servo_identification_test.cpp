@@ -3,13 +3,14 @@
 // synthetic step tests of I qdd = -kp (q - qbar) - kd qd - kc sgn(qd), the exact linear scaling
 // with I, the quantiles, the foot inertia of the model, and the real slope-32 log
 // (tests/calib/data, jietan/bioGP, LGPL-3.0).
+#include "calib/servo_identification.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <random>
 
 #include "calib/poly_fit.h"
-#include "calib/servo_identification.h"
 #include "sim/input_error.h"
 #include "sim/robot_library.h"
 #include "sim/urdf_parser.h"

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The stability sweep: draws are reproducible and within bounds; a small sweep of the Nao's
 // drivetrain stays finite (upright, fallen, or cleanly reported, never NaN or a crash).
+#include "calib/stability_sweep.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
-
-#include "calib/stability_sweep.h"
 
 #include "sim/input_error.h"
 #include "sim/parameters.h"
@@ -60,11 +60,11 @@ TEST(StabilitySweep, SmallSweepOfTheNaoStaysFinite) {
 
 TEST(StabilitySweep, ASpaceIsSweptWithinItsOwnBoundsSkippingFrozenRows) {
   const RobotModel m = nao();
-  const ParameterSpace space = ParameterSpace::fromEntries(
-      {{"legs/typeB/motor/K_e", 0.0195, 0.01, 0.04, false, "", true},
-       {"legs/typeA/pid/p", 319.47, 100, 400, true, "", false},
-       {"legs/soft/D_B", 2006.5, 1000, 3000, false, "", false}},
-      "test space");
+  const ParameterSpace space =
+      ParameterSpace::fromEntries({{"legs/typeB/motor/K_e", 0.0195, 0.01, 0.04, false, "", true},
+                                   {"legs/typeA/pid/p", 319.47, 100, 400, true, "", false},
+                                   {"legs/soft/D_B", 2006.5, 1000, 3000, false, "", false}},
+                                  "test space");
   const auto ranges = rangesFromSpace(space);
   ASSERT_EQ(ranges.size(), 2u);  // the frozen pid/p row is not swept
   EXPECT_EQ(ranges[0].name, "legs/typeB/motor/K_e");
@@ -78,8 +78,8 @@ TEST(StabilitySweep, ASpaceIsSweptWithinItsOwnBoundsSkippingFrozenRows) {
     EXPECT_GE(s[1].second, 1000);
     EXPECT_LE(s[1].second, 3000);
   }
-  EXPECT_THROW(rangesFromSpace(ParameterSpace::fromEntries({{"legs/soft/D_B", 2006.5, 1000, 3000, true, "", false}},
-                                                           "all frozen")),
+  EXPECT_THROW(rangesFromSpace(
+                   ParameterSpace::fromEntries({{"legs/soft/D_B", 2006.5, 1000, 3000, true, "", false}}, "all frozen")),
                InputError);
 }
 

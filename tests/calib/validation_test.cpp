@@ -146,9 +146,11 @@ TEST(Validation, ScenarioRolesAndThePriorTerm) {
   const std::string d = tempDir("roles");
   const std::string ex = std::string(GAPSIM_SOURCE_DIR) + "/calib/examples/nao_twin";
   std::ofstream(d + "/set.csv") << "name,motion,reference,duration_s,weight,role\n"
-                                << "a," << ex << "/motions/squat_fast.csv," << ex << "/reference/squat_fast.csv,0.2,1,train\n"
+                                << "a," << ex << "/motions/squat_fast.csv," << ex
+                                << "/reference/squat_fast.csv,0.2,1,train\n"
                                 << "b," << ex << "/motions/sway.csv," << ex << "/reference/sway.csv,0.2,1,validate\n"
-                                << "c," << ex << "/motions/squat_slow.csv," << ex << "/reference/squat_slow.csv,0.2,1,holdout\n";
+                                << "c," << ex << "/motions/squat_slow.csv," << ex
+                                << "/reference/squat_slow.csv,0.2,1,holdout\n";
   const ScenarioSet set = ScenarioSet::load(d + "/set.csv");
   ASSERT_EQ(set.scenarios.size(), 3u);
   EXPECT_FALSE(set.scenarios[0].holdout);

@@ -458,7 +458,8 @@ std::string runOne(const Options& opt, const Target& t, const std::string& bytes
   if (!v.empty() && o.code == 2 && std::string(t.name).rfind("recording", 0) == 0 &&
       o.output.find(root.string()) != std::string::npos && o.output.find(".csv:") != std::string::npos)
     v = "";
-  if (!v.empty() && o.code == 2 && t.whole_file_errors && o.output.find("error: " + in.string() + ": ") != std::string::npos)
+  if (!v.empty() && o.code == 2 && t.whole_file_errors &&
+      o.output.find("error: " + in.string() + ": ") != std::string::npos)
     v = "";
   if (v.empty()) fs::remove_all(dir);
   return v;

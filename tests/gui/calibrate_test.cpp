@@ -5,13 +5,13 @@
 // convergence plot, the before/after comparison runs, and applying best.params changes the named
 // parameter of the running session. Also the overlay column mapping of recorded tilt logs.
 #include <QDir>
-#include <QFileInfo>
 #include <QFile>
+#include <QFileInfo>
 #include <QLineSeries>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
-#include <QRegularExpression>
 #include <cmath>
 #include <fstream>
 
@@ -45,10 +45,10 @@ double parameterValue(const RobotModel& m, const std::string& name) {
 QString tinyScenarios(const QString& dir) {
   const QString p = dir + "/scenarios.csv";
   std::ofstream(p.toStdString()) << "name,motion,reference,duration_s,weight,role\n"
-                                 << "squat_fast," << kExample.toStdString() << "/motions/squat_fast.csv," << kExample.toStdString()
-                                 << "/reference/squat_fast.csv,0.9,1,train\n"
-                                 << "squat_slow," << kExample.toStdString() << "/motions/squat_slow.csv," << kExample.toStdString()
-                                 << "/reference/squat_slow.csv,0.9,1,holdout\n";
+                                 << "squat_fast," << kExample.toStdString() << "/motions/squat_fast.csv,"
+                                 << kExample.toStdString() << "/reference/squat_fast.csv,0.9,1,train\n"
+                                 << "squat_slow," << kExample.toStdString() << "/motions/squat_slow.csv,"
+                                 << kExample.toStdString() << "/reference/squat_slow.csv,0.9,1,holdout\n";
   return p;
 }
 
@@ -88,7 +88,8 @@ class CalibrateTest : public QObject {
     QCOMPARE(g0->generation, 0);
     QCOMPARE(g0->best, 0.0123);
     QCOMPARE(g0->median, 0.0123);
-    const auto g = parseProgressLine("gen 3/12 evals 18 best 0.00123 median 0.0045 sigma 0.2134 evals/s 2.50 eta 0:01:36");
+    const auto g =
+        parseProgressLine("gen 3/12 evals 18 best 0.00123 median 0.0045 sigma 0.2134 evals/s 2.50 eta 0:01:36");
     QVERIFY(g);
     QCOMPARE(g->generation, 3);
     QCOMPARE(g->generations, 12);
@@ -99,22 +100,25 @@ class CalibrateTest : public QObject {
     QCOMPARE(g->evals_per_s, 2.5);
     QCOMPARE(g->eta, QString("0:01:36"));
     QCOMPARE(g->failed, 0);
-    const auto f = parseProgressLine("gen 4/12 evals 24 best 1e-05 median inf sigma 0.1 evals/s 0.00 eta ? (2 failed, e.g. squat: diverged: NaN)");
+    const auto f = parseProgressLine(
+        "gen 4/12 evals 24 best 1e-05 median inf sigma 0.1 evals/s 0.00 eta ? (2 failed, e.g. squat: diverged: NaN)");
     QVERIFY(f);
     QVERIFY(std::isinf(f->median));
     QCOMPARE(f->eta, QString("?"));
     QCOMPARE(f->failed, 2);
     QCOMPARE(f->failure, QString("squat: diverged: NaN"));
-    for (const char* other : {"calibrate: cmaes, 2 free dimensions", "best fitness 0.1 (initial 0.2) after 8 evaluations",
-                              "error: space.csv:3: value: not a number", "gen x/12 evals 1 best 1 median 1 sigma 1 evals/s 1 eta ?",
-                              "optimizer stopped: tolfun", ""})
+    for (const char* other :
+         {"calibrate: cmaes, 2 free dimensions", "best fitness 0.1 (initial 0.2) after 8 evaluations",
+          "error: space.csv:3: value: not a number", "gen x/12 evals 1 best 1 median 1 sigma 1 evals/s 1 eta ?",
+          "optimizer stopped: tolfun", ""})
       QVERIFY2(!parseProgressLine(other), other);
   }
 
   void historyIsReadAndBadHistoryNamed() {
     QTemporaryDir dir;
     const QString p = dir.filePath("history.csv");
-    std::ofstream(p.toStdString()) << "generation,evaluations,best,median,sigma,a,b\n0,0,2,2,0.2,1,1\n1,6,1.5,3,0.18,1,1\n";
+    std::ofstream(p.toStdString())
+        << "generation,evaluations,best,median,sigma,a,b\n0,0,2,2,0.2,1,1\n1,6,1.5,3,0.18,1,1\n";
     const auto h = readHistory(p);
     QCOMPARE(h.size(), std::size_t(2));
     QCOMPARE(h[1].generation, 1);
@@ -136,7 +140,8 @@ class CalibrateTest : public QObject {
     CalibJobSettings s = tinyRun(out);
     const QStringList a = calibrateArguments(s);
     QCOMPARE(a.front(), QString("calibrate"));
-    for (const char* o : {"--space", "--scenarios", "--optimizer", "--generations", "--lambda", "--seed", "--jobs", "--out"})
+    for (const char* o :
+         {"--space", "--scenarios", "--optimizer", "--generations", "--lambda", "--seed", "--jobs", "--out"})
       QVERIFY2(a.contains(o), o);
     QCOMPARE(a[a.indexOf("--lambda") + 1], QString("4"));
     QCOMPARE(a.back(), QString("0.25"));
@@ -226,7 +231,8 @@ class CalibrateTest : public QObject {
     QCOMPARE(done.front()[0].toInt(), 2);  // bad input
     QCOMPARE(done.front()[1].toBool(), false);
     QVERIFY2(panel.statusText().contains("exit code 2"), qPrintable(panel.statusText()));
-    QVERIFY2(panel.statusText().contains("bad_space.csv:2"), qPrintable(panel.statusText()));  // file and line from stderr
+    QVERIFY2(panel.statusText().contains("bad_space.csv:2"),
+             qPrintable(panel.statusText()));  // file and line from stderr
     QVERIFY(!panel.jobRunning());
     QVERIFY(!panel.results());
 

@@ -8,7 +8,6 @@
 #include <QFile>
 #include <QImage>
 #include <QProcess>
-#include <algorithm>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -168,11 +167,13 @@ class GuiEndToEndTest : public QObject {
         if (v.pixel(x, y) == z.pixel(x, y)) continue;
         const QColor c = v.pixelColor(x, y);
         const double g = std::max(1, c.green()), b = std::max(1, c.blue());
-        if (c.red() > 120 && c.red() / g > 3 && c.red() / b > 3) ++red;                      // lit red: g, b << r
-        if (c.red() > 150 && c.green() / double(c.red()) > 0.4 && c.green() / double(c.red()) < 0.75 && c.blue() / g < 0.6)
-          ++orange;                                                                           // lit orange
+        if (c.red() > 120 && c.red() / g > 3 && c.red() / b > 3) ++red;  // lit red: g, b << r
+        if (c.red() > 150 && c.green() / double(c.red()) > 0.4 && c.green() / double(c.red()) < 0.75 &&
+            c.blue() / g < 0.6)
+          ++orange;  // lit orange
       }
-    QVERIFY2(red > 200 && orange > 500, qPrintable(QString("mesh-material pixels: red %1, orange %2").arg(red).arg(orange)));
+    QVERIFY2(red > 200 && orange > 500,
+             qPrintable(QString("mesh-material pixels: red %1, orange %2").arg(red).arg(orange)));
   }
 
   void fallShowsABannerOverHalfTheWindow() {
@@ -195,7 +196,9 @@ class GuiEndToEndTest : public QObject {
       int run = 0;
       for (int x = 0; x < img.width(); ++x) {
         const QColor p = img.pixelColor(x, y);
-        const bool near = std::abs(p.red() - orange.red()) + std::abs(p.green() - orange.green()) + std::abs(p.blue() - orange.blue()) < 30;
+        const bool near = std::abs(p.red() - orange.red()) + std::abs(p.green() - orange.green()) +
+                              std::abs(p.blue() - orange.blue()) <
+                          30;
         run = near ? run + 1 : 0;
         widest = std::max(widest, run);
       }
@@ -208,7 +211,8 @@ class GuiEndToEndTest : public QObject {
     const Run r = gapsim({"--robot", QString(GAPSIM_SOURCE_DIR) + "/tests/app/data/broken.urdf", "--quit"});
     QCOMPARE(r.code, 2);
     QVERIFY2(r.output.contains("broken.urdf:"), qPrintable(r.output));
-    const Run m = gapsim({"--robot", "nao", "--motion", QString(GAPSIM_SOURCE_DIR) + "/tests/app/data/motion_nonnumeric.csv", "--quit"});
+    const Run m = gapsim(
+        {"--robot", "nao", "--motion", QString(GAPSIM_SOURCE_DIR) + "/tests/app/data/motion_nonnumeric.csv", "--quit"});
     QCOMPARE(m.code, 2);
     QVERIFY2(m.output.contains("motion_nonnumeric.csv:"), qPrintable(m.output));
     const QString squat = QString(GAPSIM_SOURCE_DIR) + "/robots/nao/motions/squat.csv";
@@ -239,9 +243,11 @@ class GuiEndToEndTest : public QObject {
     const Run a = gapsim({"--robot", "nao", "--motion", squat, "--balance", "roll_rate=0.2", "--play-for", "0.5",
                           "--speed", "5", "--export-csv", on, "--quit"});
     QVERIFY2(a.code == 0, qPrintable(a.output));
-    const Run b = gapsim({"--robot", "nao", "--motion", squat, "--play-for", "0.5", "--speed", "5", "--export-csv", off, "--quit"});
+    const Run b = gapsim(
+        {"--robot", "nao", "--motion", squat, "--play-for", "0.5", "--speed", "5", "--export-csv", off, "--quit"});
     QVERIFY2(b.code == 0, qPrintable(b.output));
-    const QVector<double> ron = csvColumn(on, "LAnkleRoll/q_target_rad"), roff = csvColumn(off, "LAnkleRoll/q_target_rad");
+    const QVector<double> ron = csvColumn(on, "LAnkleRoll/q_target_rad"),
+                          roff = csvColumn(off, "LAnkleRoll/q_target_rad");
     QVERIFY(ron.size() >= 40 && roff.size() >= 40);
     bool differ = false;
     for (int i = 0; i < 40; ++i) differ = differ || ron[i] != roff[i];
@@ -254,7 +260,8 @@ class GuiEndToEndTest : public QObject {
     QTemporaryDir dir;
     const QString walk = QString(GAPSIM_SOURCE_DIR) + "/robots/nao/motions/walk_200mm_s_1s.csv";
     const QString log = dir.filePath("walk.csv");
-    const Run r = gapsim({"--robot", "nao", "--motion", walk, "--play-for", "12", "--speed", "10", "--export-csv", log, "--quit"});
+    const Run r = gapsim(
+        {"--robot", "nao", "--motion", walk, "--play-for", "12", "--speed", "10", "--export-csv", log, "--quit"});
     QVERIFY2(r.code == 0, qPrintable(r.output));
     const QVector<double> tilt = csvColumn(log, "torso/tilt_rad"), x = csvColumn(log, "torso/x_m");
     QVERIFY2(tilt.size() >= 1100, qPrintable(QString::number(tilt.size())));

@@ -12,8 +12,8 @@
 #include <cmath>
 #include <set>
 
-#include "app/gui/main_window.h"
 #include "app/gui/mabel_panel.h"
+#include "app/gui/main_window.h"
 #include "app/gui/plot_panel.h"
 #include "app/gui/plot_widget.h"
 #include "app/gui/robot_panel.h"
@@ -72,8 +72,9 @@ class GuiMabelTest : public QObject {
     const int left = p->legColumnOf("mabel/left"), right = p->legColumnOf("mabel/right");
     QVERIFY(left >= 0 && right >= 0);
     // Every transmission and spring parameter of each leg, with the model's value (6 digits).
-    for (const char* leaf : {"mLA/gamma", "mLS/gamma", "mLA/K_T", "mLS/mu", "mLA/J_rotor_man", "mLS/J_pulley", "mLA/K_C", "mLS/Kd_C",
-                             "Bsp/gamma", "Bsp/J", "spring/K_B", "spring/Kd_B", "spring/Kd_1", "spring/K_vd1", "spring/K_vd2"}) {
+    for (const char* leaf :
+         {"mLA/gamma", "mLS/gamma", "mLA/K_T", "mLS/mu", "mLA/J_rotor_man", "mLS/J_pulley", "mLA/K_C", "mLS/Kd_C",
+          "Bsp/gamma", "Bsp/J", "spring/K_B", "spring/Kd_B", "spring/Kd_1", "spring/K_vd1", "spring/K_vd2"}) {
       const int r = p->legRowOf(leaf);
       QVERIFY2(r >= 0, leaf);
       for (int c : {left, right}) {

@@ -130,7 +130,8 @@ class GuiOverlaysTest : public QObject {
       const double lag = statedLag_s(panel->statusText());
       qInfo("%s on %s: offset %.4f s; %s", c.name, c.column, offset, qPrintable(panel->statusText()));
       // Shown with offset o the log reads log(t - o) = sim(t - o - 0.25): aligned at o = -0.25.
-      QVERIFY2(std::abs(offset + kDelay_s) <= kSample_s, qPrintable(QString("%1: offset %2 s").arg(c.name).arg(offset)));
+      QVERIFY2(std::abs(offset + kDelay_s) <= kSample_s,
+               qPrintable(QString("%1: offset %2 s").arg(c.name).arg(offset)));
       QVERIFY2(std::abs(lag - kDelay_s) <= kSample_s, qPrintable(panel->statusText()));
     }
     // The stand-in recording of the README and the docs is made the same way (by the CLI): it
@@ -231,7 +232,8 @@ class GuiOverlaysTest : public QObject {
     QVERIFY2(w.calibrationHintButton()->text().endsWith("robots/bioloid/calibration/lean_calibrated.params)"),
              qPrintable(w.calibrationHintButton()->text()));
     const QString note = w.calibrationHint()->findChild<QLabel*>()->text();
-    QVERIFY2(note.contains("default parameters") && note.contains("tips forward") && note.contains("lean-to-stand"), qPrintable(note));
+    QVERIFY2(note.contains("default parameters") && note.contains("tips forward") && note.contains("lean-to-stand"),
+             qPrintable(note));
     // The button applies it: the replay restarts with the calibrated servos, the note goes.
     w.calibrationHintButton()->click();
     QVERIFY(w.calibrationHint()->isHidden());
@@ -250,7 +252,8 @@ class GuiOverlaysTest : public QObject {
     QVERIFY(w.openRobot("bioloid"));
     QVERIFY(w.openRecordingReplay(rec));
     QVERIFY(!w.calibrationHint()->isHidden());
-    QVERIFY(w.openMotion(GAPSIM_SOURCE_DIR "/robots/bioloid/motions/" + QDir(GAPSIM_SOURCE_DIR "/robots/bioloid/motions").entryList({"*.csv"}).front()));
+    QVERIFY(w.openMotion(GAPSIM_SOURCE_DIR "/robots/bioloid/motions/" +
+                         QDir(GAPSIM_SOURCE_DIR "/robots/bioloid/motions").entryList({"*.csv"}).front()));
     QVERIFY(w.calibrationHint()->isHidden());
   }
 
@@ -316,7 +319,8 @@ class GuiOverlaysTest : public QObject {
     QVERIFY2(left[1].contains("no overlay 3"), qPrintable(left[1]));
     QCOMPARE(panel.plots()[0]->seriesCount(), 2);
     // Not a layout: refused with the reason.
-    for (const char* bad : {"{", "{\"plots\": []}", "{\"gapsim_layout\": 2}", "{\"gapsim_layout\": 1, \"plots\": [{\"type\": \"bar\"}]}"}) {
+    for (const char* bad : {"{", "{\"plots\": []}", "{\"gapsim_layout\": 2}",
+                            "{\"gapsim_layout\": 1, \"plots\": [{\"type\": \"bar\"}]}"}) {
       try {
         layoutFromJson(bad, "bad.json");
         QFAIL(bad);
@@ -370,13 +374,15 @@ class GuiOverlaysTest : public QObject {
     // A layout made elsewhere: an unknown signal and a log that is not there are named in the
     // status bar, the rest is laid out.
     const QString odd = dir.filePath("odd.json");
-    std::ofstream(odd.toStdString()) << R"({"gapsim_layout": 1, "robot": "other", "overlays": [{"path": "/nowhere/x.csv", "offset_s": 1}],
+    std::ofstream(odd.toStdString())
+        << R"({"gapsim_layout": 1, "robot": "other", "overlays": [{"path": "/nowhere/x.csv", "offset_s": 1}],
       "plots": [{"type": "time", "signals": ["torso/pitch_rad", "LElbowYaw/q_rad", "no/such_Nm", {"overlay": 0, "column": "a/b_rad"}]}]})";
     QVERIFY(w.loadLayout(odd));
     QCOMPARE(plots->plots().size(), std::size_t(1));
     QCOMPARE(columnsOf(plots->plots()[0]), (std::vector<std::string>{"torso/pitch_rad", "LElbowYaw/q_rad"}));
     const QString status = w.statusBar()->currentMessage();
-    QVERIFY2(status.contains("no/such_Nm") && status.contains("/nowhere/x.csv") && status.contains("a/b_rad"), qPrintable(status));
+    QVERIFY2(status.contains("no/such_Nm") && status.contains("/nowhere/x.csv") && status.contains("a/b_rad"),
+             qPrintable(status));
     QCOMPARE(w.layoutProblems().size(), 3);
     // The layout the docs' walk picture is made with fits the Nao as it is.
     QVERIFY(w.loadLayout(GAPSIM_TEST_DATA_DIR "/nao_walk_layout.json"));

@@ -52,10 +52,13 @@ void checkNice(const QStringList& labels, const char* what) {
            qPrintable(QString("%1: step %2 of %3").arg(what).arg(step).arg(labels.join(' '))));
   const int decimals = std::max(0, -static_cast<int>(std::floor(std::log10(step) + 1e-9)));
   for (std::size_t i = 0; i < v.size(); ++i) {
-    QVERIFY2(std::abs(v[i] / step - std::round(v[i] / step)) < 1e-6, qPrintable(QString("%1: %2 not a multiple of %3").arg(what).arg(v[i]).arg(step)));
+    QVERIFY2(std::abs(v[i] / step - std::round(v[i] / step)) < 1e-6,
+             qPrintable(QString("%1: %2 not a multiple of %3").arg(what).arg(v[i]).arg(step)));
     if (i) QVERIFY2(std::abs(v[i] - v[i - 1] - step) < 1e-6 * step, what);
     const QString& l = labels[static_cast<qsizetype>(i)];
-    if (!l.contains('e')) QVERIFY2(l.section('.', 1).size() == decimals, qPrintable(QString("%1: '%2' with step %3").arg(what, l).arg(step)));
+    if (!l.contains('e'))
+      QVERIFY2(l.section('.', 1).size() == decimals,
+               qPrintable(QString("%1: '%2' with step %3").arg(what, l).arg(step)));
   }
 }
 }  // namespace
@@ -72,7 +75,8 @@ class GuiPlotsTest : public QObject {
     for (int i = 0; i < 500; ++i) {
       const double lo = (rng.generateDouble() - 0.5) * std::pow(10.0, rng.bounded(-6, 5));
       // A window at least 1e-3 of its distance from zero wide (a plot's range, not 1e-10 of it).
-      const double hi = lo + std::max(1e-3 * std::abs(lo), rng.generateDouble() * std::pow(10.0, rng.bounded(-6, 5))) + 1e-9;
+      const double hi =
+          lo + std::max(1e-3 * std::abs(lo), rng.generateDouble() * std::pow(10.0, rng.bounded(-6, 5))) + 1e-9;
       const int max_ticks = rng.bounded(3, 12);
       const double step = niceStep(lo, hi, max_ticks);
       const auto ticks = niceTicks(lo, hi, step);
@@ -158,7 +162,8 @@ class GuiPlotsTest : public QObject {
     QCOMPARE(legendLabels(knees), knees);
     QCOMPARE(legendLabels({"LKneePitch/q_rad", "LKneePitch/q_target_rad", "LKneePitch/tau_Nm"}),
              (QStringList{"…/q_rad", "…/q_target_rad", "…/tau_Nm"}));
-    QCOMPARE(legendLabels({"real.csv: torso/pitch_rad", "real.csv: com/x_m"}), (QStringList{"…: torso/pitch_rad", "…: com/x_m"}));
+    QCOMPARE(legendLabels({"real.csv: torso/pitch_rad", "real.csv: com/x_m"}),
+             (QStringList{"…: torso/pitch_rad", "…: com/x_m"}));
     QCOMPARE(legendLabels({"torso/pitch_rad"}), QStringList{"torso/pitch_rad"});
     QCOMPARE(legendPrefix({"LKneePitch/q_rad", "LKneePitch/tau_Nm"}), QString("LKneePitch/"));
     QCOMPARE(legendPrefix(knees), QString());
@@ -167,7 +172,8 @@ class GuiPlotsTest : public QObject {
     fill(store);
     PlotWidget plot(&store);
     plot.resize(360, 300);
-    const QStringList cols{"LKneePitch/q_rad", "RKneePitch/q_rad", "LKneePitch/q_target_rad", "torso/pitch_rad", "com/x_m"};
+    const QStringList cols{"LKneePitch/q_rad", "RKneePitch/q_rad", "LKneePitch/q_target_rad", "torso/pitch_rad",
+                           "com/x_m"};
     for (const QString& c : cols) plot.addSignal({0, c.toStdString()});
     const QStringList texts = plot.legendTexts();
     QCOMPARE(texts, cols);  // no common prefix: every name whole
@@ -200,7 +206,9 @@ class GuiPlotsTest : public QObject {
     QCOMPARE(panel.abCursors().dt_s(), 1.5);
     QVERIFY(panel.abText().contains("Δt 1.500 s"));
     const SignalSource* sim = store.source(0);
-    const auto at = [&](const std::string& c, int row) { return sim->values[static_cast<std::size_t>(sim->columnIndex(c))][static_cast<std::size_t>(row)]; };
+    const auto at = [&](const std::string& c, int row) {
+      return sim->values[static_cast<std::size_t>(sim->columnIndex(c))][static_cast<std::size_t>(row)];
+    };
     const auto rows = p->abRows();
     QCOMPARE(rows.size(), std::size_t(3));
     QCOMPARE(rows[0].ref, knee);
@@ -236,7 +244,7 @@ class GuiPlotsTest : public QObject {
     const auto& p = panel.plots();
     QVERIFY2(std::abs(p[0]->plotAreaLeft() - p[1]->plotAreaLeft()) <= 1,
              qPrintable(QString("%1 vs %2").arg(p[0]->plotAreaLeft()).arg(p[1]->plotAreaLeft())));
-    QVERIFY(p[0]->extraLeftMargin() > 0 || p[1]->extraLeftMargin() > 0);  // one of them moved
+    QVERIFY(p[0]->extraLeftMargin() > 0 || p[1]->extraLeftMargin() > 0);    // one of them moved
     QVERIFY(p[0]->extraLeftMargin() == 0 || p[1]->extraLeftMargin() == 0);  // the other did not
   }
 
@@ -337,7 +345,7 @@ class GuiPlotsTest : public QObject {
     panel.setCursorTime(10.0);
     panel.redrawNow();
     QCOMPARE(panel.range(), (std::pair{6.0, 10.0}));  // following the newest sample
-    panel.setCursorTime(2.0);                          // a seek back while following
+    panel.setCursorTime(2.0);                         // a seek back while following
     panel.redrawNow();
     QVERIFY(panel.range().first <= 2.0 && panel.range().second >= 2.0);
     QCOMPARE(panel.range().second - panel.range().first, 4.0);
@@ -360,7 +368,8 @@ class GuiPlotsTest : public QObject {
       const QPoint at(s.markX(target), s.height() / 2);
       QTest::mouseClick(&s, Qt::LeftButton, Qt::NoModifier, at);
       // One pixel of a 400 px track is about 3 frames of 1000.
-      QVERIFY2(std::abs(s.value() - target) <= 4, qPrintable(QString("clicked at %1, value %2").arg(target).arg(s.value())));
+      QVERIFY2(std::abs(s.value() - target) <= 4,
+               qPrintable(QString("clicked at %1, value %2").arg(target).arg(s.value())));
     }
     QVERIFY(std::abs(s.valueAt(s.markX(500)) - 500) <= 1);  // pixel rounding
   }

@@ -3,45 +3,45 @@
 // drop of signals onto a plot, the decimation, the overlay join with offset and its RMS figure,
 // the alignment, the parameter binding to the model and the robot panel, and playback from the
 // recorded history.
+#include <QComboBox>
 #include <QDir>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLineSeries>
 #include <QMimeData>
 #include <QPushButton>
-#include <QSignalSpy>
-#include <QComboBox>
-#include <QLineSeries>
 #include <QScatterSeries>
+#include <QSignalSpy>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTreeWidget>
 #include <QtTest>
 #include <cmath>
+#include <fstream>
 #include <numbers>
 #include <span>
-#include <fstream>
 
 #include "app/gui/decimate.h"
-#include "calib/drive_curve.h"
-#include "calib/replay_commands.h"
+#include "app/gui/drive_curve_panel.h"
+#include "app/gui/ghost_pose.h"
+#include "app/gui/gl_view.h"
+#include "app/gui/keyframe_table.h"
+#include "app/gui/main_window.h"
 #include "app/gui/model_params.h"
 #include "app/gui/overlay_panel.h"
+#include "app/gui/playback_bar.h"
 #include "app/gui/plot_panel.h"
 #include "app/gui/plot_widget.h"
-#include "app/gui/gl_view.h"
-#include "app/gui/ghost_pose.h"
-#include "app/gui/main_window.h"
-#include "app/gui/playback_bar.h"
-#include "app/gui/run_event.h"
-#include "app/gui/unwrap.h"
 #include "app/gui/robot_panel.h"
-#include "app/gui/drive_curve_panel.h"
-#include "app/gui/keyframe_table.h"
+#include "app/gui/run_event.h"
 #include "app/gui/servo_table.h"
 #include "app/gui/signal_mime.h"
 #include "app/gui/signal_store.h"
 #include "app/gui/signal_tree.h"
 #include "app/gui/sim_session.h"
+#include "app/gui/unwrap.h"
+#include "calib/drive_curve.h"
+#include "calib/replay_commands.h"
 #include "sim/input_error.h"
 #include "sim/log_writer.h"
 #include "sim/motion_readers.h"
@@ -77,9 +77,9 @@ Log realLog(double delay_s, double bias) {
 
 // Qt delivers synthetic drag events only during a real drag; the handlers are called directly.
 struct DroppablePlot : PlotWidget {
-  using PlotWidget::PlotWidget;
   using PlotWidget::dragEnterEvent;
   using PlotWidget::dropEvent;
+  using PlotWidget::PlotWidget;
 };
 
 std::shared_ptr<const RobotModel> nao() {
@@ -126,7 +126,8 @@ class GuiWidgetsTest : public QObject {
     const int id = store.addOverlay("real.csv", "", realLog(0.4, 0.05));
     DroppablePlot plot(&store);
     plot.resize(600, 300);
-    std::unique_ptr<QMimeData> mime(encodeSignals({{SignalStore::kSimulation, "torso/pitch_rad"}, {id, "torso/pitch_rad"}}));
+    std::unique_ptr<QMimeData> mime(
+        encodeSignals({{SignalStore::kSimulation, "torso/pitch_rad"}, {id, "torso/pitch_rad"}}));
     QDragEnterEvent enter(QPoint(100, 100), Qt::CopyAction, mime.get(), Qt::LeftButton, Qt::NoModifier);
     plot.dragEnterEvent(&enter);
     QVERIFY(enter.isAccepted());
@@ -298,7 +299,8 @@ class GuiWidgetsTest : public QObject {
     QVERIFY(leaf("LKneePitch/friction/dry")->font(1).bold());
     QVERIFY(!leaf("RKneePitch/friction/dry")->font(1).bold());
     // Set back to the file's value: the mark goes.
-    panel.editParameter("LKneePitch/friction/dry", model->joints[static_cast<std::size_t>(model->jointIndex("LKneePitch"))].drive.dry_friction_Nm);
+    panel.editParameter("LKneePitch/friction/dry",
+                        model->joints[static_cast<std::size_t>(model->jointIndex("LKneePitch"))].drive.dry_friction_Nm);
     QVERIFY(!leaf("LKneePitch/friction/dry")->font(1).bold());
     QCOMPARE(group("LKneePitch")->text(1), QString());
     // The filter keeps matching parameters and their groups.
@@ -317,7 +319,8 @@ class GuiWidgetsTest : public QObject {
     // The value column is as wide as its widest value.
     tree->expandAll();
     int widest = 0;
-    for (QTreeWidgetItemIterator it(tree); *it; ++it) widest = std::max(widest, tree->fontMetrics().horizontalAdvance((*it)->text(1)));
+    for (QTreeWidgetItemIterator it(tree); *it; ++it)
+      widest = std::max(widest, tree->fontMetrics().horizontalAdvance((*it)->text(1)));
     QVERIFY2(tree->columnWidth(1) >= widest, qPrintable(QString("%1 < %2").arg(tree->columnWidth(1)).arg(widest)));
   }
 
@@ -374,10 +377,11 @@ class GuiWidgetsTest : public QObject {
     // The joint angle between a joint's parent and child link: child = parent * origin * R(axis, q).
     auto angle = [&](const std::string& joint) {
       const Joint& j = model->joints[static_cast<std::size_t>(model->jointIndex(joint))];
-      const Eigen::AngleAxisd r(Eigen::Matrix3d((j.origin.inverse() * pose(j.parent).inverse() * pose(j.child)).linear()));
+      const Eigen::AngleAxisd r(
+          Eigen::Matrix3d((j.origin.inverse() * pose(j.parent).inverse() * pose(j.child)).linear()));
       return r.angle() * (r.axis().dot(j.axis) < 0 ? -1 : 1);
     };
-    const double log_time = t - 0.1;  // shown at t + offset
+    const double log_time = t - 0.1;                                         // shown at t + offset
     QVERIFY2(std::abs(angle("LKneePitch") - (0.3 + 0.5 * log_time)) < 1e-5,  // float poses: 1e-5 rad
              qPrintable(QString("%1 vs %2").arg(angle("LKneePitch")).arg(0.3 + 0.5 * log_time)));
     QVERIFY(std::abs(angle("RKneePitch") - 0.2 * std::sin(3 * log_time)) < 1e-5);
@@ -386,11 +390,13 @@ class GuiWidgetsTest : public QObject {
     // The root is the simulated robot's, moved beside it to its left by ghostSide_m.
     const Frame& frame = s->frame(s->currentIndex());
     const PoseF& root = frame.links[static_cast<std::size_t>(model->root_link)];
-    const Eigen::Vector3d shift = pose(model->root_link).translation() - Eigen::Vector3d(root.p[0], root.p[1], root.p[2]);
+    const Eigen::Vector3d shift =
+        pose(model->root_link).translation() - Eigen::Vector3d(root.p[0], root.p[1], root.p[2]);
     QVERIFY2(std::abs(shift.norm() - ghostSide_m(*model, frame)) < 1e-5 && std::abs(shift.z()) < 1e-6,
              qPrintable(QString("shift %1 %2 %3").arg(shift.x()).arg(shift.y()).arg(shift.z())));
     QVERIFY(ghostSide_m(*model, frame) > 0.25);  // the standing Nao's torso height: about its width
-    QVERIFY(Eigen::Quaterniond(root.q[0], root.q[1], root.q[2], root.q[3]).toRotationMatrix().col(1).dot(shift) > 0);  // its left
+    QVERIFY(Eigen::Quaterniond(root.q[0], root.q[1], root.q[2], root.q[3]).toRotationMatrix().col(1).dot(shift) >
+            0);  // its left
     // Switched off: gone; removing the log removes it too.
     w.ghostAction()->setChecked(false);
     QVERIFY(w.view()->ghostLinks().empty());
@@ -413,7 +419,8 @@ class GuiWidgetsTest : public QObject {
     QVERIFY(panel.servoTabShown());
     ServoTable* t = panel.servoTable();
     QCOMPARE(t->rowCount(), 1 + static_cast<int>(bio->movableJoints().size()));
-    for (const char* g : {"kp", "kd", "kc", "tau_min", "tau_max", "speed_max", "delay_s"}) QVERIFY2(t->columnOf(g) >= 0, g);
+    for (const char* g : {"kp", "kd", "kc", "tau_min", "tau_max", "speed_max", "delay_s"})
+      QVERIFY2(t->columnOf(g) >= 0, g);
     const int knee = bio->jointIndex("l_shin");
     const int row = t->rowOf("l_shin"), kp = t->columnOf("kp");
     QVERIFY(row > 0);
@@ -504,7 +511,8 @@ class GuiWidgetsTest : public QObject {
     // t of the last row is the controller's T; angles in degrees.
     QVERIFY(std::abs(t->item(t->rowCount() - 1, 1)->text().toDouble() - c.duration_s()) < 1e-3);
     const int thigh = 2 + static_cast<int>(std::find(c.stems().begin(), c.stems().end(), "thigh") - c.stems().begin());
-    QVERIFY(std::abs(t->item(0, thigh)->text().toDouble() - c.keyframes()[0].q_rad[static_cast<std::size_t>(thigh - 2)] * 180 / M_PI) < 0.06);
+    QVERIFY(std::abs(t->item(0, thigh)->text().toDouble() -
+                     c.keyframes()[0].q_rad[static_cast<std::size_t>(thigh - 2)] * 180 / M_PI) < 0.06);
     // The Nao has no BIOLOID legs: refused with the reason, and a new robot drops the tab.
     QVERIFY(w.openRobot("nao"));
     QVERIFY(!panel->keyframeTabShown());
@@ -557,10 +565,13 @@ class GuiWidgetsTest : public QObject {
     QVERIFY(std::abs(row0[static_cast<std::size_t>(tilt_col) + 1] - recording.column(tilt).front()) < 1e-5);
     w.session()->setSpeed(10.0);
     w.session()->play();
-    QTRY_VERIFY_WITH_TIMEOUT(w.session()->currentTime_s() >= MainWindow::replayOptions().settle_s + recording.column("time_s").back(), 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        w.session()->currentTime_s() >= MainWindow::replayOptions().settle_s + recording.column("time_s").back(),
+        60000);
     w.session()->pause();
     const RobotModel base = loadRobotFile(resolveRobotFile("bioloid"));
-    const calib::ReplayResult cli = calib::replayTrial(base, trial, calib::motorMapFor(base), MainWindow::replayOptions());
+    const calib::ReplayResult cli =
+        calib::replayTrial(base, trial, calib::motorMapFor(base), MainWindow::replayOptions());
     const RmsDifference gui = overlayRms(*w.store(), id, tilt);
     QVERIFY(gui.samples > 50);
     // Same trajectory; the GUI compares 10 ms log samples at the recorded frames, the CLI the
@@ -576,7 +587,8 @@ class GuiWidgetsTest : public QObject {
     SignalStore store;
     SimSession session(&store);
     const auto model = nao();
-    auto motion = std::make_shared<const Motion>(loadMotion(std::string(GAPSIM_SOURCE_DIR) + "/robots/nao/motions/squat.csv"));
+    auto motion =
+        std::make_shared<const Motion>(loadMotion(std::string(GAPSIM_SOURCE_DIR) + "/robots/nao/motions/squat.csv"));
     session.load(model, motion);
     QCOMPARE(session.frameCount(), 1);
     for (int i = 0; i < 5; ++i) {
@@ -602,7 +614,8 @@ class GuiWidgetsTest : public QObject {
     session.pause();
     QVERIFY(session.frameCount() > 30);
     // A motion that names a joint the robot lacks is refused and the session is kept.
-    auto bad = std::make_shared<const Motion>(loadMotion(std::string(GAPSIM_SOURCE_DIR) + "/tests/app/data/motion_unknown_joint.csv"));
+    auto bad = std::make_shared<const Motion>(
+        loadMotion(std::string(GAPSIM_SOURCE_DIR) + "/tests/app/data/motion_unknown_joint.csv"));
     QVERIFY_THROWS_EXCEPTION(InputError, session.load(model, bad));
     QVERIFY(session.frameCount() > 30);
   }
@@ -760,7 +773,8 @@ class GuiWidgetsTest : public QObject {
     QVERIFY(e.kind == RunEvent::Kind::kDivergence);
     QVERIFY(e.t_s > 0 && e.t_s < 8);
     QVERIFY(!w.session()->playing());  // a divergence ends the run
-    QVERIFY2(w.banner()->text().startsWith(QString("diverged at %1 s: body '").arg(e.t_s, 0, 'f', 2)), qPrintable(w.banner()->text()));
+    QVERIFY2(w.banner()->text().startsWith(QString("diverged at %1 s: body '").arg(e.t_s, 0, 'f', 2)),
+             qPrintable(w.banner()->text()));
     qInfo("banner: %s", qPrintable(w.banner()->text()));
     QVERIFY2(w.banner()->text().contains("rad/s (bound 1 rad/s)"), qPrintable(w.banner()->text()));
     QVERIFY(w.banner()->styleSheet().contains(eventColor(RunEvent::Kind::kDivergence).name()));

@@ -21,8 +21,8 @@ std::vector<double> terms(Drive& d, double goal_rad, int steps) {
   std::vector<double> out;
   for (int k = 0; k < steps; ++k) {
     const SolverTerms t = d.step(0.001, {goal_rad, 0.002 * k, 0.002 * k, 0.1});
-    out.insert(out.end(), {t.has_explicit_torque ? 1.0 : 0.0, t.explicit_torque_Nm, t.motor_velocity_rad_s, t.motor_fmax_Nm,
-                           t.damper_velocity_rad_s, t.damper_fmax_Nm});
+    out.insert(out.end(), {t.has_explicit_torque ? 1.0 : 0.0, t.explicit_torque_Nm, t.motor_velocity_rad_s,
+                           t.motor_fmax_Nm, t.damper_velocity_rad_s, t.damper_fmax_Nm});
   }
   return out;
 }
@@ -42,7 +42,7 @@ TEST(DriveSnapshot, RestoreCarriesTheDelayLine) {
   const std::vector<double> first = torques(d, 1.0, 4);
   d.restore(*snapshot);
   EXPECT_EQ(torques(d, 1.0, 4), first);
-  EXPECT_DOUBLE_EQ(first[0], 0.0);                 // the initial goal, 0 rad at q = 0
+  EXPECT_DOUBLE_EQ(first[0], 0.0);                  // the initial goal, 0 rad at q = 0
   EXPECT_DOUBLE_EQ(first[1], -10 * (0.01 - 0.05));  // the first goal fed before the snapshot
   // The clone runs on its own: stepping it leaves the original where it was.
   auto clone = snapshot->clone();

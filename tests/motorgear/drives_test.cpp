@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // motorgear/drives.h: each drive's solver terms against its law.
-#include <gtest/gtest.h>
-
 #include "motorgear/drives.h"
+
+#include <gtest/gtest.h>
 
 namespace gapsim::motorgear {
 namespace {

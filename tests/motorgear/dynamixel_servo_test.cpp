@@ -18,8 +18,7 @@ TEST(DynamixelServo, LawExactInsideClamp) {
   struct Case {
     double q_bar, q, qd;
   };
-  for (const Case c : {Case{0.01, 0.0, 0.0}, Case{0.0, 0.02, 0.1}, Case{-0.03, -0.01, -0.2},
-                       Case{0.05, 0.05, 0.5}}) {
+  for (const Case c : {Case{0.01, 0.0, 0.0}, Case{0.0, 0.02, 0.1}, Case{-0.03, -0.01, -0.2}, Case{0.05, 0.05, 0.5}}) {
     const double sgn = c.qd > 0 ? 1 : (c.qd < 0 ? -1 : 0);
     const double expected = -9.272 * (c.q - c.q_bar) - 0.3069 * c.qd - 0.03 * sgn;
     ASSERT_LT(std::abs(expected), 0.75);
@@ -87,10 +86,10 @@ TEST(DynamixelServo, NoLoadSpeedLimitsTheDriveTerm) {
   p.kc_Nm = 0.0;
   p.speed_max_rad_s = 8.0;
   const double kd = p.kd_Nm_s_rad;
-  EXPECT_DOUBLE_EQ(DynamixelServo::torque_Nm(p, 1.0, 0.0, 0.0), 0.75);             // clamp: kd w0 = 2.46 N m
-  EXPECT_NEAR(DynamixelServo::torque_Nm(p, 1.0, 0.0, 6.0), kd * 2.0, 1e-12);       // on the line
-  EXPECT_NEAR(DynamixelServo::torque_Nm(p, 1.0, 0.0, 8.0), 0.0, 1e-12);            // no-load speed
-  EXPECT_NEAR(DynamixelServo::torque_Nm(p, -1.0, 0.0, -7.0), -kd * 1.0, 1e-12);    // symmetric
+  EXPECT_DOUBLE_EQ(DynamixelServo::torque_Nm(p, 1.0, 0.0, 0.0), 0.75);           // clamp: kd w0 = 2.46 N m
+  EXPECT_NEAR(DynamixelServo::torque_Nm(p, 1.0, 0.0, 6.0), kd * 2.0, 1e-12);     // on the line
+  EXPECT_NEAR(DynamixelServo::torque_Nm(p, 1.0, 0.0, 8.0), 0.0, 1e-12);          // no-load speed
+  EXPECT_NEAR(DynamixelServo::torque_Nm(p, -1.0, 0.0, -7.0), -kd * 1.0, 1e-12);  // symmetric
   // Near the goal the limit does not act: the paper's law.
   EXPECT_NEAR(DynamixelServo::torque_Nm(p, 0.01, 0.0, 0.1), 9.272 * 0.01 - kd * 0.1, 1e-12);
   p.speed_max_rad_s = 0.0;  // off

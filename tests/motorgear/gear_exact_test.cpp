@@ -104,12 +104,12 @@ TEST(GearExact, AgreesWithFineSubsteps) {
         const double err = maxDiff(e, s2);
         const double spread = std::max(maxDiff(s2, s4), maxDiff(s2, s8));
         const double Tp = p.sigma * c;
-        std::printf("[ figures  ] type %c %-12s %-12s frames %2d events %4d  max|exact - N2e5| "
-                    "%.2e N m = %.1e T'  spread(N2e5; 4e5, 8e5) %.2e N m\n",
-                    'A' + type, variant == V::kCoupled ? "coupled" : "motoflex2011", cs.name,
-                    frames, events, err, err / Tp, spread);
-        EXPECT_LE(err, 2.0 * spread + 1e-9 * Tp)
-            << "type " << type << " variant " << int(variant) << " " << cs.name;
+        std::printf(
+            "[ figures  ] type %c %-12s %-12s frames %2d events %4d  max|exact - N2e5| "
+            "%.2e N m = %.1e T'  spread(N2e5; 4e5, 8e5) %.2e N m\n",
+            'A' + type, variant == V::kCoupled ? "coupled" : "motoflex2011", cs.name, frames, events, err, err / Tp,
+            spread);
+        EXPECT_LE(err, 2.0 * spread + 1e-9 * Tp) << "type " << type << " variant " << int(variant) << " " << cs.name;
         EXPECT_LT(spread, 1e-2 * Tp) << "horizon too long for a comparison: " << cs.name;
       }
 }
@@ -273,8 +273,7 @@ TEST(GearExact, FrameSplittingDoesNotChangeTheResult) {
       EXPECT_GT(one.state().events, 0);
       EXPECT_NEAR(T1, T10, 1e-9 * p.sigma * 0.01) << p.sigma << " " << int(variant);
       EXPECT_NEAR(one.state().deflection_rad, ten.state().deflection_rad, 1e-9 * p.l_h_rad);
-      EXPECT_NEAR(one.state().v_m_rad_s, ten.state().v_m_rad_s,
-                  1e-9 * std::abs(one.state().v_m_rad_s) + 1e-12);
+      EXPECT_NEAR(one.state().v_m_rad_s, ten.state().v_m_rad_s, 1e-9 * std::abs(one.state().v_m_rad_s) + 1e-12);
     }
 }
 
@@ -287,9 +286,8 @@ TEST(GearExact, AllDampingRegimesAgreeWithFineSubsteps) {
     const char* name;
     double B, l_h;
   };
-  for (R r : {R{"B = 0", 0.0, a.l_h_rad}, R{"underdamped", 0.3 * crit, a.l_h_rad},
-              R{"critical", crit, a.l_h_rad}, R{"overdamped", 10 * crit, a.l_h_rad},
-              R{"l_h = 0", a.B_g_Nm_s_rad, 0.0}})
+  for (R r : {R{"B = 0", 0.0, a.l_h_rad}, R{"underdamped", 0.3 * crit, a.l_h_rad}, R{"critical", crit, a.l_h_rad},
+              R{"overdamped", 10 * crit, a.l_h_rad}, R{"l_h = 0", a.B_g_Nm_s_rad, 0.0}})
     for (V variant : {V::kMotoflex2011, V::kCoupled}) {
       Gear::Params p = a;
       p.variant = variant;

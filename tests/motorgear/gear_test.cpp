@@ -46,7 +46,7 @@ TEST(Gear, OscillationPeriodWithJointHeld) {
     // Start touching the positive hull face: motoflex2011 at l_h, coupled at +l_h/2.
     g.state().p_m_rad = variant == Gear::Variant::kMotoflex2011 ? p.l_h_rad : 0.5 * p.l_h_rad;
     g.state().deflection_rad = g.state().p_m_rad;  // q = 0
-    const double T_motor = 1.0 / p.sigma;  // T' = 1 N m
+    const double T_motor = 1.0 / p.sigma;          // T' = 1 N m
     const double center = g.state().p_m_rad + 1.0 / p.D_g_Nm_rad;
     std::vector<double> crossings;
     double prev = g.state().p_m_rad - center;
@@ -76,8 +76,7 @@ TEST(Gear, SteadyTorqueIsSigmaTimesMotorTorque) {
       const int frames = p.B_g_Nm_s_rad > 1 ? 20 : 400;
       double T = 0;
       for (int k = 0; k < frames; ++k) T = g.step(1e-3, T_M, 0.3, 0.0);
-      EXPECT_NEAR(T, p.sigma * T_M, 1e-6 * p.sigma * T_M)
-          << "variant " << int(variant) << " sigma " << p.sigma;
+      EXPECT_NEAR(T, p.sigma * T_M, 1e-6 * p.sigma * T_M) << "variant " << int(variant) << " sigma " << p.sigma;
     }
   }
 }

@@ -163,8 +163,8 @@ TEST(JointDrivetrain, ParamsByNameRoundTripAndUnknownThrows) {
   EXPECT_EQ(p.get("gear/D_g"), 6.1308e6);
   EXPECT_EQ(p.get("enable/motor"), 1.0);
   for (const auto& n : names) {
-    const bool discrete = n.rfind("enable/", 0) == 0 || n == "gear/variant" ||
-                          n == "gear/integrator" || n == "pid/anti_windup";
+    const bool discrete =
+        n.rfind("enable/", 0) == 0 || n == "gear/variant" || n == "gear/integrator" || n == "pid/anti_windup";
     const double value = discrete ? 0.0 : (n == "gear/substeps" ? 250.0 : 0.125);
     p.set(n, value);
     EXPECT_EQ(p.get(n), value) << n;

@@ -2,12 +2,12 @@
 // MabelLegDrive: the leg's transmission as a coupled drive on hip and knee. The torques are the
 // transmission's link torques mapped by virtual work (tau_hip = -(tau_Th + tau_Sh),
 // tau_knee = -tau_Sh); a motor command lasts one step; without one the motor PD holds the targets.
+#include "motorgear/mabel_leg_drive.h"
+
 #include <gtest/gtest.h>
 
 #include <array>
 #include <cmath>
-
-#include "motorgear/mabel_leg_drive.h"
 
 namespace gapsim::motorgear {
 namespace {
@@ -51,10 +51,14 @@ TEST(MabelLegDrive, ACommandLastsOneStepThenTheMotorPdActs) {
   MabelTransmission ref = drive.transmission();
   const auto tgt = MabelLegDrive::linkState(2.8, 0, 0.7, 0);
   const auto& st = ref.state();
-  const double u_A = p.kp_mLA * (p.transmission.mLA.gamma * MabelTransmission::legAngle_rad(tgt.q_Th_rad, tgt.q_Sh_rad) -
-                                 st.q_mLA_rad) - p.kd_mLA * st.qd_mLA_rad_s;
-  const double u_S = p.kp_mLS * (p.transmission.mLS.gamma * MabelTransmission::legShape_rad(tgt.q_Th_rad, tgt.q_Sh_rad) -
-                                 st.q_mLS_rad) - p.kd_mLS * st.qd_mLS_rad_s;
+  const double u_A =
+      p.kp_mLA *
+          (p.transmission.mLA.gamma * MabelTransmission::legAngle_rad(tgt.q_Th_rad, tgt.q_Sh_rad) - st.q_mLA_rad) -
+      p.kd_mLA * st.qd_mLA_rad_s;
+  const double u_S =
+      p.kp_mLS *
+          (p.transmission.mLS.gamma * MabelTransmission::legShape_rad(tgt.q_Th_rad, tgt.q_Sh_rad) - st.q_mLS_rad) -
+      p.kd_mLS * st.qd_mLS_rad_s;
   const auto out = ref.step(1e-3, u_A, u_S, MabelLegDrive::linkState(2.9, 0, 0.5, 0));
   drive.step(1e-3, in, tau);
   EXPECT_DOUBLE_EQ(drive.transmission().probes().u_mLA_Nm, u_A);

@@ -64,8 +64,8 @@ TEST(MabelTransmission, StiffCablesHoldEquationsFiveAndSix) {
 TEST(MabelTransmission, MotorInertiasAreTheLumpedPulleysOfTableNine) {
   const auto L = MabelTransmission::Params::left();
   // By hand from Table IX: motor pulley + (step-down, B_Thigh, B_Shin)/11.77^2 + (D_Thigh, D_Shin)/23.53^2.
-  const double la = 4.4928e-4 + (1.0950e-3 + 2.2181e-3 + 2.2181e-3) / (11.77 * 11.77) +
-                    (1.0826e-3 + 2.0542e-3) / (23.53 * 23.53);
+  const double la =
+      4.4928e-4 + (1.0950e-3 + 2.2181e-3 + 2.2181e-3) / (11.77 * 11.77) + (1.0826e-3 + 2.0542e-3) / (23.53 * 23.53);
   EXPECT_NEAR(L.mLA.J_pulley_kgm2, la, 1e-12);
   // motor pulley + (step-down, A_Spring)/9.647^2 + D_Spring/(2 * 9.647)^2 + (A_Thigh, A_Shin)/15.71^2
   // + (D_Thigh, D_Shin)/31.42^2.

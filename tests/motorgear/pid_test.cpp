@@ -54,7 +54,7 @@ TEST(Pid, IntegralScalesWithTimeNotSteps) {
   double ua = 0, ub = 0;
   for (int k = 0; k < 100; ++k) ua = a.step(1e-3, 1e-3, 0.0);  // 0.1 s
   for (int k = 0; k < 200; ++k) ub = b.step(5e-4, 1e-3, 0.0);  // 0.1 s
-  const double expected = params.Ki_V_rad_s() * 1e-3 * 0.1;   // 1.4186e-3 V
+  const double expected = params.Ki_V_rad_s() * 1e-3 * 0.1;    // 1.4186e-3 V
   EXPECT_NEAR(ua, expected, 1e-12);
   EXPECT_NEAR(ub, expected, 1e-12);
 }

@@ -2,13 +2,14 @@
 // Gyro feedback on the stance ankles (sim/ankle_balance.h): the load shares, the parser's errors,
 // the robots it refuses, the correction it holds, and what it is for: it damps the torso's
 // rocking in the walking twin's held-out walk (docs/walk.md, "Ankle balance").
+#include "sim/ankle_balance.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <memory>
 
 #include "expect_input_error.h"
-#include "sim/ankle_balance.h"
 #include "sim/motion_readers.h"
 #include "sim/parameters.h"
 #include "sim/recorder.h"

@@ -21,7 +21,8 @@ namespace {
 /// The single type-A joint of drivetrain_sim_test with a true back-EMF (K_e = K_t, B_v = 0) and
 /// the disc's inertia about the axis set to izz [kg m^2] (no rotor inertia).
 std::shared_ptr<RobotModel> backEmfJoint(double izz_kgm2) {
-  auto m = std::make_shared<RobotModel>(loadRobotFile(std::string(GAPSIM_TEST_DATA_DIR) + "/single_joint_motoflex.urdf"));
+  auto m =
+      std::make_shared<RobotModel>(loadRobotFile(std::string(GAPSIM_TEST_DATA_DIR) + "/single_joint_motoflex.urdf"));
   auto& p = m->joints[0].drive.motoflex;
   p.motor.B_v_Nm_s_rad = 0.0;
   p.motor.K_e_V_s_rad = p.motor.K_t_Nm_A;

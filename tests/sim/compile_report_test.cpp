@@ -32,9 +32,9 @@ TEST(CompileReport, NaoListsItsBodiesAndEveryChangedValue) {
   const double b = motorgear::DcMotor(p.motor).jointDamping_Nm_s_rad(p.gear.sigma);
   EXPECT_NE(knee->compiled.find(std::to_string(b).substr(0, 4)), std::string::npos) << knee->compiled << " b=" << b;
   // The inertia floor raises 30 of 31 bodies, each listed.
-  EXPECT_EQ(std::count_if(r.changes.begin(), r.changes.end(),
-                          [](const auto& c) { return c.item.rfind("body ", 0) == 0; }),
-            static_cast<long>(sim.inertiaFloorChanges().size()));
+  EXPECT_EQ(
+      std::count_if(r.changes.begin(), r.changes.end(), [](const auto& c) { return c.item.rfind("body ", 0) == 0; }),
+      static_cast<long>(sim.inertiaFloorChanges().size()));
   EXPECT_NE(r.stepper.find("QuickStep, 15 iterations"), std::string::npos) << r.stepper;
 }
 

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // sim/compile.h: the compile step's decisions, written down before any ODE object exists, and a
 // Simulation that only instantiates them.
+#include "sim/compile.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <memory>
 
-#include "sim/compile.h"
 #include "sim/input_error.h"
 #include "sim/robot_library.h"
 #include "sim/simulation.h"

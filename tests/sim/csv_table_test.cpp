@@ -13,16 +13,13 @@
 namespace gapsim {
 namespace {
 
-std::string data(const std::string& name) {
-  return std::string(GAPSIM_TEST_DATA_DIR) + "/timeseries/" + name;
-}
+std::string data(const std::string& name) { return std::string(GAPSIM_TEST_DATA_DIR) + "/timeseries/" + name; }
 
 using gapsim::test::expectInputError;
 
 TEST(CsvTable, ReadsCommentsBlankLinesAndTrailingDelimiters) {
   const CsvTable t = CsvTable::read(data("log_good.csv"));
-  ASSERT_EQ(t.columns(),
-            (std::vector<std::string>{"time_s", "LKneePitch/q_rad", "torso/pitch_rad"}));
+  ASSERT_EQ(t.columns(), (std::vector<std::string>{"time_s", "LKneePitch/q_rad", "torso/pitch_rad"}));
   ASSERT_EQ(t.rows(), 3u);
   EXPECT_EQ(t.delimiter(), ',');
   EXPECT_EQ(t.headerLine(), 2);
@@ -63,8 +60,7 @@ TEST(CsvTable, SemicolonDetectedAndForced) {
   // Forcing ',' makes the whole header one column, which is not time_s.
   CsvReadOptions comma;
   comma.delimiter = ',';
-  expectInputError([&] { CsvTable::read(data("log_semicolon.csv"), comma); }, 1, "time_s",
-                   "no 'time_s' column");
+  expectInputError([&] { CsvTable::read(data("log_semicolon.csv"), comma); }, 1, "time_s", "no 'time_s' column");
 }
 
 TEST(CsvTable, NonNumericCellNamesLineColumnAndText) {
@@ -72,8 +68,7 @@ TEST(CsvTable, NonNumericCellNamesLineColumnAndText) {
 }
 
 TEST(CsvTable, DecimalCommaGetsAHint) {
-  expectInputError([] { CsvTable::parse("time_s;a\n0;1,5\n", "mem.csv"); }, 2, "a",
-                   "decimal comma");
+  expectInputError([] { CsvTable::parse("time_s;a\n0;1,5\n", "mem.csv"); }, 2, "a", "decimal comma");
 }
 
 TEST(CsvTable, WrongCellCount) {
@@ -88,8 +83,7 @@ TEST(CsvTable, DuplicateColumn) {
 }
 
 TEST(CsvTable, EmptyColumnName) {
-  expectInputError([] { CsvTable::parse("time_s,,b\n0,1,2\n", "mem.csv"); }, 1, "",
-                   "empty column name (column 2)");
+  expectInputError([] { CsvTable::parse("time_s,,b\n0,1,2\n", "mem.csv"); }, 1, "", "empty column name (column 2)");
 }
 
 TEST(CsvTable, TimeGoingBackNamesBothLinesAndTimes) {
@@ -119,8 +113,7 @@ TEST(CsvTable, NanAndInfinityRejected) {
 TEST(CsvTable, EmptyFileNoRowsNoHeader) {
   expectInputError([] { CsvTable::read(data("log_comments_only.csv")); }, 1, "header", "empty file");
   expectInputError([] { CsvTable::read(data("log_header_only.csv")); }, 1, "", "no data rows");
-  expectInputError([] { CsvTable::read(data("log_no_header.csv")); }, 1, "",
-                   "expected a header row");
+  expectInputError([] { CsvTable::read(data("log_no_header.csv")); }, 1, "", "expected a header row");
   expectInputError([] { CsvTable::read(data("does_not_exist.csv")); }, 0, "", "cannot open");
 }
 
@@ -142,8 +135,7 @@ TEST(CsvTable, EmptyCellsOnlyWhenAllowedAndNeverForTime) {
   EXPECT_EQ(t.at(0, 2), 1.0);
   // The last cell empty, without a trailing delimiter, is an empty cell too.
   EXPECT_TRUE(std::isnan(CsvTable::parse("time_s,a\n0,\n", "mem.csv", opt).at(0, 1)));
-  expectInputError([&] { CsvTable::parse("time_s,a\n,1\n", "mem.csv", opt); }, 2, "time_s",
-                   "empty cell");
+  expectInputError([&] { CsvTable::parse("time_s,a\n,1\n", "mem.csv", opt); }, 2, "time_s", "empty cell");
 }
 
 TEST(CsvTable, MissingTimeColumnHint) {

@@ -81,7 +81,8 @@ TEST(DrivetrainSim, SmallStepRiseTimeMatchesTheLinearModel) {
   // 3%: the 1 ms sampling of the PID (a one-step delay) and the neglected electrical and gear
   // dynamics shift the response by ~1 ms against a rise time of ~170 ms.
   std::printf("small step: rise time simulated %.4f s, linear model %.4f s\n", rise, rise_analytic);
-  EXPECT_NEAR(rise, rise_analytic, 0.03 * rise_analytic) << "simulated " << rise << " s, model " << rise_analytic << " s";
+  EXPECT_NEAR(rise, rise_analytic, 0.03 * rise_analytic)
+      << "simulated " << rise << " s, model " << rise_analytic << " s";
   EXPECT_NEAR(r.q.back(), 0.02, 2e-4);  // P control with no load: no steady error
 }
 
@@ -109,8 +110,8 @@ TEST(DrivetrainSim, LargeStepSlewsAtTheSpeedTheBatteryClampAllows) {
   ASSERT_FALSE(w.empty());
   EXPECT_NEAR(w[w.size() / 2], w0, 0.01 * w0);
   const double rise = crossing(run.t, run.q, 0.9 * r) - crossing(run.t, run.q, 0.1 * r);
-  std::printf("large step: slew %.4f rad/s (predicted %.4f), rise time %.4f s (predicted %.4f s)\n", w[w.size() / 2], w0,
-              rise, t90 - t10);
+  std::printf("large step: slew %.4f rad/s (predicted %.4f), rise time %.4f s (predicted %.4f s)\n", w[w.size() / 2],
+              w0, rise, t90 - t10);
   EXPECT_NEAR(rise, t90 - t10, 0.03 * (t90 - t10)) << "simulated " << rise << " s, predicted " << t90 - t10 << " s";
 }
 

@@ -145,8 +145,8 @@ void expectSolverTorqueIsTheMotorgearLaw(double kd) {
   for (int k = 0; k < 200; ++k) {
     const double q_before = sim.jointAngle_rad(j);
     sim.step();
-    const double law_Nm = motorgear::DynamixelServo::torque_Nm(p, target[static_cast<std::size_t>(j)], q_before,
-                                                               sim.jointRate_rad_s(j));
+    const double law_Nm =
+        motorgear::DynamixelServo::torque_Nm(p, target[static_cast<std::size_t>(j)], q_before, sim.jointRate_rad_s(j));
     // 1e-9 N m against a law of up to 3 N m: dWorldStep solves the rows exactly.
     ASSERT_NEAR(sim.jointTorque_Nm(j), law_Nm, 1e-9) << "step " << k << ", kd " << kd;
   }

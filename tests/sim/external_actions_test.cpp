@@ -12,9 +12,7 @@
 namespace gapsim {
 namespace {
 
-RobotModel loadData(const std::string& name) {
-  return loadRobotFile(std::string(GAPSIM_TEST_DATA_DIR) + "/" + name);
-}
+RobotModel loadData(const std::string& name) { return loadRobotFile(std::string(GAPSIM_TEST_DATA_DIR) + "/" + name); }
 
 TEST(ExternalActions, HingeTorqueBalancesGravityStatically) {
   // Pendulum at theta0 = 0.05 rad: gravity torque about the pivot is -m g d sin(theta0) (it pulls

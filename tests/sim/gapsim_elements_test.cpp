@@ -2,6 +2,8 @@
 // The table of <gapsim> elements (sim/gapsim_elements.h) and the parser that reads by it: every
 // element has a handler, every listed number is read with its range, anything not listed is
 // refused with file, line, field and the allowed names, and docs/robot-format.md carries the table.
+#include "sim/gapsim_elements.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,7 +12,6 @@
 #include <sstream>
 #include <string>
 
-#include "sim/gapsim_elements.h"
 #include "sim/input_error.h"
 #include "sim/urdf_parser.h"
 #include "tests/sim/expect_input_error.h"
@@ -184,7 +185,7 @@ TEST(GapsimElements, EveryListedNumberIsReadWithItsRange) {
       const std::string key = path + "@" + a.name;
       if (a.kind == AttributeKind::Text || a.kind == AttributeKind::Flag || a.kind == AttributeKind::Choice) continue;
       if (kValid.count(key) && kValid.at(key).empty()) continue;  // left out of the full robot
-      const std::string bad = gapsimValueText(10 * a.range.hi);  // above every range's upper end
+      const std::string bad = gapsimValueText(10 * a.range.hi);   // above every range's upper end
       const std::string value = a.kind == AttributeKind::Vec3 ? bad + " 0 0" : bad;
       const std::string xml = fullRobot({key, value});
       try {
@@ -217,8 +218,9 @@ TEST(GapsimElements, AnUnknownChildOfAnyElementIsRefused) {
   forEachElement(gapsimSchema(), "gapsim", [](const GapsimElement& e, const std::string& path) {
     const std::string xml = fullRobot({path + "/", "<bogus/>"});
     const std::string what = "unknown element <bogus> in <" + e.name + ">";
-    expectInputError([&] { parseRobotXml(xml, "all.urdf"); }, lineOf(xml, "<bogus/>"), path + "/bogus",
-                     e.children.empty() ? what + ", which has no child elements" : what + "; allowed: " + e.childNames());
+    expectInputError(
+        [&] { parseRobotXml(xml, "all.urdf"); }, lineOf(xml, "<bogus/>"), path + "/bogus",
+        e.children.empty() ? what + ", which has no child elements" : what + "; allowed: " + e.childNames());
   });
 }
 
@@ -228,7 +230,8 @@ std::string tiny(const std::string& gapsim) {
   <link name="base"><inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01"/></inertial></link>
   <link name="arm"><inertial><origin xyz="0 0 0.1"/><mass value="0.5"/><inertia ixx="0.001" iyy="0.001" izz="0.001"/></inertial></link>
   <joint name="j" type="revolute"><parent link="base"/><child link="arm"/><origin xyz="0 0 0.1"/><axis xyz="0 1 0"/><limit lower="-1" upper="1" effort="10" velocity="5"/></joint>
-  <gapsim>)" + gapsim + R"(</gapsim>
+  <gapsim>)" +
+         gapsim + R"(</gapsim>
 </robot>
 )";
 }

@@ -2,6 +2,8 @@
 // Keyframe controller (paper 001): linear interpolation and hold, left/right mirroring against
 // the model's kinematics, frozen joints, the file format and its errors; the rising tasks'
 // V_ctrl integral against a hand-computed case and the tasks' initial poses.
+#include "sim/keyframe_controller.h"
+
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -10,7 +12,6 @@
 #include <fstream>
 
 #include "sim/input_error.h"
-#include "sim/keyframe_controller.h"
 #include "sim/kinematics.h"
 #include "sim/rising_task.h"
 #include "sim/robot_library.h"
@@ -44,9 +45,9 @@ TEST(KeyframeController, InterpolatesLinearlyMirrorsAndHoldsTheFinalPose) {
   EXPECT_EQ(q, start);
   c.targets(legs, start, 0.25, q);
   EXPECT_DOUBLE_EQ(q[rt], 0.5 * (start[rt] + 1.0));
-  EXPECT_DOUBLE_EQ(q[lt], 0.5 * (start[lt] + 1.0));    // pitch: same angle on the left
+  EXPECT_DOUBLE_EQ(q[lt], 0.5 * (start[lt] + 1.0));  // pitch: same angle on the left
   EXPECT_DOUBLE_EQ(q[rh], 0.5 * (start[rh] + 0.25));
-  EXPECT_DOUBLE_EQ(q[lh], 0.5 * (start[lh] - 0.25));   // roll: opposite angle on the left
+  EXPECT_DOUBLE_EQ(q[lh], 0.5 * (start[lh] - 0.25));  // roll: opposite angle on the left
   // t = 0.5: keyframe 1 exactly; t = 1.0: halfway to keyframe 2; t = 0.75: a quarter.
   c.targets(legs, start, 0.5, q);
   EXPECT_DOUBLE_EQ(q[rt], 1.0);
@@ -219,7 +220,6 @@ TEST(RisingTask, InitialPosesAreTheAuthorsConvertedToZUp) {
   EXPECT_EQ(sit.start_q[m.jointIndex("l_thigh")], sit.start_q[m.jointIndex("r_thigh")]);
   test::expectInputError([&] { makeRisingTask("crawl", m); }, 0, "--task", "lean, sit, kneel");
 }
-
 
 // The controllers shipped in robots/bioloid/controllers/ (found by gapsim-cli optimize-controller,
 // command line in their header) raise the robot on every task: upright at T + 1 (tilt < 0.2 rad,

@@ -55,14 +55,12 @@ std::vector<std::vector<double>> awkwardRows() {
   std::vector<std::vector<double>> rows;
   for (std::size_t i = 0; i + 3 <= values.size(); i += 3) {
     // time: a strictly increasing sequence that is not a short decimal
-    rows.push_back({static_cast<double>(rows.size()) * 0.001 + 1e-9 / 3.0, values[i],
-                    values[i + 1], values[i + 2]});
+    rows.push_back({static_cast<double>(rows.size()) * 0.001 + 1e-9 / 3.0, values[i], values[i + 1], values[i + 2]});
   }
   return rows;
 }
 
-const std::vector<std::string> kColumns = {"time_s", "LKneePitch/q_rad", "LKneePitch/i_A",
-                                           "torso/pitch_rad"};
+const std::vector<std::string> kColumns = {"time_s", "LKneePitch/q_rad", "LKneePitch/i_A", "torso/pitch_rad"};
 
 TEST(LogWriter, RoundTripGivesExactlyTheSameDoubles) {
   const auto rows = awkwardRows();
@@ -88,8 +86,7 @@ TEST(LogWriter, RoundTripGivesExactlyTheSameDoubles) {
 
 TEST(LogWriter, IdenticalInputGivesByteIdenticalFiles) {
   const auto rows = awkwardRows();
-  const std::string p1 = tempPath("same1.csv"), p2 = tempPath("same2.csv"),
-                    p3 = tempPath("same3.csv");
+  const std::string p1 = tempPath("same1.csv"), p2 = tempPath("same2.csv"), p3 = tempPath("same3.csv");
   for (const std::string& p : {p1, p2}) {
     LogWriter w(p, kColumns);
     for (const auto& r : rows) w.writeRow(r);
@@ -187,8 +184,7 @@ TEST(LogWriter, InMemoryLogAndReadBack) {
 
 TEST(LogWriter, LogReadKeepsUnknownColumns) {
   const Log log = Log::read(std::string(GAPSIM_TEST_DATA_DIR) + "/timeseries/log_good.csv");
-  EXPECT_EQ(log.columns(),
-            (std::vector<std::string>{"time_s", "LKneePitch/q_rad", "torso/pitch_rad"}));
+  EXPECT_EQ(log.columns(), (std::vector<std::string>{"time_s", "LKneePitch/q_rad", "torso/pitch_rad"}));
   EXPECT_EQ(log.rows(), 3u);
   EXPECT_EQ(log.at(1, 2), 1e-3);
 }

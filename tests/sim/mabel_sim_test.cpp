@@ -9,10 +9,10 @@
 #include <string>
 
 #include "expect_input_error.h"
-#include "sim/mabel_legs.h"
 #include "sim/input_error.h"
 #include "sim/mabel_hop_controller.h"
 #include "sim/mabel_hop_run.h"
+#include "sim/mabel_legs.h"
 #include "sim/parameters.h"
 #include "sim/robot_library.h"
 #include "sim/simulation.h"
@@ -27,9 +27,11 @@ std::string sliderRobot(double start_m, double damping) {
   <link name="world"/>
   <link name="block"><inertial><mass value="10"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial></link>
   <joint name="lift" type="prismatic"><parent link="world"/><child link="block"/><axis xyz="0 0 1"/>
-    <limit lower="-1" upper="1" effort="0" velocity="10"/><dynamics damping=")" + std::to_string(damping) + R"("/></joint>
+    <limit lower="-1" upper="1" effort="0" velocity="10"/><dynamics damping=")" +
+         std::to_string(damping) + R"("/></joint>
   <gapsim>
-    <initial_pose><joint name="lift" value_m=")" + std::to_string(start_m) + R"("/></initial_pose>
+    <initial_pose><joint name="lift" value_m=")" +
+         std::to_string(start_m) + R"("/></initial_pose>
     <solver dt_s="0.0005" stepper="big"/>
     <ground type="none"/>
     <servo joint="lift" fmax_Nm="0"/>
@@ -102,17 +104,18 @@ TEST(MabelParser, ErrorsNameFileLineAndField) {
       "gapsim/mabel_leg@hip", "torque-driven");
   test::expectInputError(
       [&] {
-        parseRobotXml(base + "<drivetrain name=\"t\" type=\"torque\" joints=\"h k\"/>\n<mabel_leg name=\"m/l\" hip=\"h\" "
-                             "knee=\"k\"><param name=\"spring/K_B\" value=\"-1\"/></mabel_leg></gapsim></robot>",
+        parseRobotXml(base +
+                          "<drivetrain name=\"t\" type=\"torque\" joints=\"h k\"/>\n<mabel_leg name=\"m/l\" hip=\"h\" "
+                          "knee=\"k\"><param name=\"spring/K_B\" value=\"-1\"/></mabel_leg></gapsim></robot>",
                       "x.urdf");
       },
       9, "gapsim/mabel_leg", "K_B");
-  test::expectInputError(
-      [&] { parseRobotXml(base + "<compliant_ground name=\"g\"/></gapsim></robot>", "x.urdf"); }, 8,
-      "gapsim/compliant_ground", "at least one <toe>");
+  test::expectInputError([&] { parseRobotXml(base + "<compliant_ground name=\"g\"/></gapsim></robot>", "x.urdf"); }, 8,
+                         "gapsim/compliant_ground", "at least one <toe>");
   const RobotModel ok = parseRobotXml(
-      base + "<drivetrain name=\"t\" type=\"torque\" joints=\"h k\"/><mabel_leg name=\"m/r\" preset=\"right\" hip=\"h\" "
-             "knee=\"k\"><param name=\"spring/K_B\" value=\"100\"/></mabel_leg></gapsim></robot>",
+      base +
+          "<drivetrain name=\"t\" type=\"torque\" joints=\"h k\"/><mabel_leg name=\"m/r\" preset=\"right\" hip=\"h\" "
+          "knee=\"k\"><param name=\"spring/K_B\" value=\"100\"/></mabel_leg></gapsim></robot>",
       "x.urdf");
   ASSERT_EQ(ok.mabel_legs.size(), 1u);
   EXPECT_DOUBLE_EQ(ok.mabel_legs[0].params.spring.K_B_Nm_rad, 100.0);

@@ -11,17 +11,15 @@
 #include <vector>
 
 #include "sim/input_error.h"
-#include "tests/sim/expect_input_error.h"
 #include "sim/motion_readers.h"
+#include "tests/sim/expect_input_error.h"
 
 namespace gapsim {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-std::string data(const std::string& name) {
-  return std::string(GAPSIM_TEST_DATA_DIR) + "/timeseries/" + name;
-}
+std::string data(const std::string& name) { return std::string(GAPSIM_TEST_DATA_DIR) + "/timeseries/" + name; }
 
 using gapsim::test::expectInputError;
 
@@ -37,7 +35,7 @@ TEST(Motion, LinearInterpolationExactAtAndBetweenKeyframes) {
   EXPECT_EQ(m.sample(0, 1.5), 0.5);
   EXPECT_EQ(m.sample(0, 2.0), 0.0);
   EXPECT_EQ(m.sample(0, 3.0), -1.0);
-  EXPECT_EQ(m.sample(0, -1.0), 0.0);  // held before the first frame
+  EXPECT_EQ(m.sample(0, -1.0), 0.0);   // held before the first frame
   EXPECT_EQ(m.sample(0, 10.0), -1.0);  // held after the last
   EXPECT_EQ(m.sample(0, kNaN), 0.0);
   EXPECT_EQ(m.duration_s(), 3.0);
@@ -91,12 +89,11 @@ TEST(Motion, HoleAfterAStepRampsFromTheStepValue) {
 
 TEST(Motion, CursorSamplingMatchesPlainSamplingInAnyOrder) {
   const Motion m({"A", "B"}, {0.0, 0.02, 0.02, 0.05, 0.2, 0.21, 1.0},
-                 {{0.0, 1.0}, {0.3, kNaN}, {-0.3, 2.0}, {kNaN, 3.0}, {0.7, kNaN}, {0.1, -1.0},
-                  {0.2, 0.0}});
+                 {{0.0, 1.0}, {0.3, kNaN}, {-0.3, 2.0}, {kNaN, 3.0}, {0.7, kNaN}, {0.1, -1.0}, {0.2, 0.0}});
   std::vector<double> out;
   MotionCursor cursor;
   std::vector<double> times;
-  for (int i = -10; i <= 1100; ++i) times.push_back(i * 0.001);  // 1 ms playback
+  for (int i = -10; i <= 1100; ++i) times.push_back(i * 0.001);                            // 1 ms playback
   for (double t : {0.5, 0.0, 0.9, 0.02, 2.0, -1.0, 0.205, 0.0199999}) times.push_back(t);  // jumps
   for (double t : times) {
     m.sampleAll(t, out, cursor);
@@ -111,26 +108,35 @@ TEST(Motion, CursorSamplingMatchesPlainSamplingInAnyOrder) {
 TEST(Motion, ConstructorValidates) {
   using S = std::vector<std::string>;
   using V = std::vector<std::vector<double>>;
-  expectInputError([] { Motion(S{"A"}, {0.0, 1.0, 0.5}, V{{0}, {1}, {2}}, "m.csv", 1, {2, 3, 4}); },
-                   4, "time_s", "time goes back: 0.5 s at frame 2 after 1 s at line 3");
-  expectInputError([] { Motion(S{"A", "B"}, {0.0, 1.0}, V{{0, 1}, {1}}, "m.csv", 1, {2, 3}); }, 3,
-                   "", "frame 1 has 1 values for 2 joints");
-  expectInputError([] { Motion(S{"A", "A"}, {0.0}, V{{0, 1}}, "m.csv", 1); }, 1, "A",
-                   "appears twice");
-  expectInputError([] { Motion(S{"A", "B"}, {0.0, 1.0}, V{{0, kNaN}, {1, kNaN}}, "m.csv", 7); },
-                   7, "B", "given a value in no frame");
+  expectInputError(
+      [] {
+        Motion(S{"A"}, {0.0, 1.0, 0.5}, V{{0}, {1}, {2}}, "m.csv", 1, {2, 3, 4});
+      },
+      4, "time_s", "time goes back: 0.5 s at frame 2 after 1 s at line 3");
+  expectInputError(
+      [] {
+        Motion(S{"A", "B"}, {0.0, 1.0}, V{{0, 1}, {1}}, "m.csv", 1, {2, 3});
+      },
+      3, "", "frame 1 has 1 values for 2 joints");
+  expectInputError([] { Motion(S{"A", "A"}, {0.0}, V{{0, 1}}, "m.csv", 1); }, 1, "A", "appears twice");
+  expectInputError(
+      [] {
+        Motion(S{"A", "B"}, {0.0, 1.0}, V{{0, kNaN}, {1, kNaN}}, "m.csv", 7);
+      },
+      7, "B", "given a value in no frame");
   expectInputError([] { Motion(S{"A"}, {}, V{}, "m.csv", 1); }, 1, "", "no frames");
   expectInputError([] { Motion(S{}, {0.0}, V{{}}, "m.csv", 1); }, 1, "", "no joints");
-  expectInputError([] { Motion(S{"A"}, {0.0}, V{{HUGE_VAL}}, "m.csv", 1, {5}); }, 5, "A",
-                   "infinite");
-  expectInputError([] { Motion(S{"A"}, {kNaN}, V{{0}}, "m.csv", 1, {5}); }, 5, "time_s",
-                   "non-finite time");
+  expectInputError([] { Motion(S{"A"}, {0.0}, V{{HUGE_VAL}}, "m.csv", 1, {5}); }, 5, "A", "infinite");
+  expectInputError([] { Motion(S{"A"}, {kNaN}, V{{0}}, "m.csv", 1, {5}); }, 5, "time_s", "non-finite time");
 }
 
 TEST(Motion, UnknownJointErrorListsTheRobotsJoints) {
   const Motion m({"HeadYaw", "LKneePitch", "Tail"}, {0.0}, {{0.0, 0.0, 0.0}}, "dance.csv", 3);
-  expectInputError([&] { m.checkJoints({"HeadYaw", "HeadPitch", "LKneePitch"}); }, 3, "Tail",
-                   "unknown joint 'Tail' (the robot has: HeadYaw, HeadPitch, LKneePitch)");
+  expectInputError(
+      [&] {
+        m.checkJoints({"HeadYaw", "HeadPitch", "LKneePitch"});
+      },
+      3, "Tail", "unknown joint 'Tail' (the robot has: HeadYaw, HeadPitch, LKneePitch)");
   try {
     m.checkJoints({"HeadYaw"});
   } catch (const InputError& e) {
@@ -183,8 +189,7 @@ TEST(MotionReaders, CsvReplaysTheTargetsOfALog) {
 }
 
 TEST(MotionReaders, CsvColumnWithASlashThatIsNoTarget) {
-  expectInputError([] { readMotionCsv(data("motion_slash_column.csv")); }, 1, "HeadYaw/q_deg",
-                   "is not a joint target");
+  expectInputError([] { readMotionCsv(data("motion_slash_column.csv")); }, 1, "HeadYaw/q_deg", "is not a joint target");
 }
 
 TEST(MotionReaders, CsvWithoutTimePointsToFramePeriod) {
@@ -219,8 +224,7 @@ TEST(MotionReaders, JointTableErrors) {
   expectInputError([] { readJointTable(data("walk_table_with_time.csv"), 0.02); }, 1, "time_s",
                    "load it without --frame-period");
   // The same table without a period is read as keyframes, which it is not.
-  expectInputError([] { loadMotion(data("walk_table.csv"), std::nullopt); }, 1, "time_s",
-                   "--frame-period");
+  expectInputError([] { loadMotion(data("walk_table.csv"), std::nullopt); }, 1, "time_s", "--frame-period");
 }
 
 // ------------------------------------------------------------------ Webots
@@ -247,18 +251,14 @@ TEST(MotionReaders, WebotsMotionWithStars) {
 }
 
 TEST(MotionReaders, WebotsErrors) {
-  expectInputError([] { readWebotsMotion(data("webots_bad_value.motion")); }, 3, "LElbowRoll",
-                   "not a number: 'x1'");
-  expectInputError([] { readWebotsMotion(data("webots_bad_time.motion")); }, 3, "time",
-                   "bad time '00:00:20'");
+  expectInputError([] { readWebotsMotion(data("webots_bad_value.motion")); }, 3, "LElbowRoll", "not a number: 'x1'");
+  expectInputError([] { readWebotsMotion(data("webots_bad_time.motion")); }, 3, "time", "bad time '00:00:20'");
   expectInputError([] { readWebotsMotion(data("webots_time_back.motion")); }, 3, "time",
                    "time 0.5 s at line 3 goes back from 1 s at line 2");
   expectInputError([] { readWebotsMotion(data("webots_bad_count.motion")); }, 2, "C",
                    "expected time, pose name and 3 values, got 4 cells");
-  expectInputError([] { readWebotsMotion(data("motion_keyframes.csv")); }, 1, "",
-                   "not a Webots motion file");
-  expectInputError([] { loadMotion(data("wave.motion"), 0.02); }, 0, "frame_period_s",
-                   "carries its own times");
+  expectInputError([] { readWebotsMotion(data("motion_keyframes.csv")); }, 1, "", "not a Webots motion file");
+  expectInputError([] { loadMotion(data("wave.motion"), 0.02); }, 0, "frame_period_s", "carries its own times");
 }
 
 TEST(MotionReaders, LoadDetectsWebotsByItsFirstLine) {
@@ -267,8 +267,7 @@ TEST(MotionReaders, LoadDetectsWebotsByItsFirstLine) {
   EXPECT_EQ(m.sample(0, 0.5), 1.0);
   const Motion csv = loadMotion(data("motion_keyframes.csv"), std::nullopt);
   EXPECT_EQ(csv.jointCount(), 3u);
-  expectInputError([] { loadMotion(data("no_such_file.csv"), std::nullopt); }, 0, "",
-                   "cannot open");
+  expectInputError([] { loadMotion(data("no_such_file.csv"), std::nullopt); }, 0, "", "cannot open");
 }
 
 }  // namespace

@@ -34,8 +34,10 @@ std::string step(const std::string& tick11, const std::string& tail = "0.000 1.0
   return s + " " + tail + "\n";
 }
 std::string page(const std::string& name, const std::string& steps) {
-  return "page_begin\nname=" + name + "\ncompliance=5 5 5 5 5 5 5 5 5 5 5 5 5 5 5 5 5 5 5 5 5 5 5 5 5 5\n"
-         "play_param=0 0 1 1.0 32\n" + steps + "page_end\n";
+  return "page_begin\nname=" + name +
+         "\ncompliance=5 5 5 5 5 5 5 5 5 5 5 5 5 5 5 5 5 5 5 5 5 5 5 5 5 5\n"
+         "play_param=0 0 1 1.0 32\n" +
+         steps + "page_end\n";
 }
 
 }  // namespace
@@ -74,8 +76,9 @@ TEST(MotorMap, TickToRadAndBack) {
 TEST(Mtn, SitPosePagesByName) {
   const MtnFile f = MtnFile::read(kData + "sitPose.mtn");
   EXPECT_EQ(f.pages.size(), 255u);
-  const std::vector<std::string> want = {"sit",      "sit-to-stand",   "sit-to-stand-hard", "sit-hard", "kneel",
-                                         "kneel-to-stand", "lean", "lean-to-stand", "lean-to-stand-quickStart"};
+  const std::vector<std::string> want = {"sit",      "sit-to-stand",  "sit-to-stand-hard",
+                                         "sit-hard", "kneel",         "kneel-to-stand",
+                                         "lean",     "lean-to-stand", "lean-to-stand-quickStart"};
   EXPECT_EQ(f.pageNames(), want);
   const MtnPage& p = f.page("lean-to-stand");
   EXPECT_EQ(p.number, 12);

@@ -46,7 +46,7 @@ TEST(NaoBackEmf, LegJointsReachTheDatasheetNoLoadSpeed) {
   for (const char* j : {"LHipRoll", "RAnkleRoll"}) {
     const double w = noLoadSpeed_rad_s(m, j);
     EXPECT_NEAR(w, 21.6 / (0.0195 * 201.3), 1e-9) << j;  // U_bat / (K_e sigma)
-    EXPECT_NEAR(w / 4.526, 1.0, 0.25) << j;               // V6 datasheet, type 1 motor
+    EXPECT_NEAR(w / 4.526, 1.0, 0.25) << j;              // V6 datasheet, type 1 motor
   }
   for (const char* j : {"LHipPitch", "RKneePitch", "LAnklePitch"}) {
     const double w = noLoadSpeed_rad_s(m, j);
@@ -66,7 +66,10 @@ TEST(NaoBackEmf, HeadAndArmMotorsKeepTheLegMotorsRatioToTheDatasheet) {
   const double torque_ratio = stallJointTorque_Nm(m, "LHipRoll") / (59.5e-3 * sigma_leg);
   EXPECT_NEAR(speed_ratio, 1.32, 0.01);
   EXPECT_NEAR(torque_ratio, 0.77, 0.01);
-  struct Row { const char* joint; double sigma, rpm, stall_Nm; };
+  struct Row {
+    const char* joint;
+    double sigma, rpm, stall_Nm;
+  };
   for (const Row r : {Row{"HeadYaw", 150.27, 11900, 15.1e-3}, Row{"LShoulderRoll", 173.22, 11900, 15.1e-3},
                       Row{"RElbowYaw", 150.27, 11900, 15.1e-3}, Row{"LWristYaw", 50.61, 12300, 1.52e-3},
                       Row{"RHand", 36.24, 12300, 1.52e-3}}) {

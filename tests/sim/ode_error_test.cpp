@@ -2,8 +2,9 @@
 // ODE's own failures (dDebug, dError: abort() and exit(1) by default) end one simulation with an
 // OdeError, a DivergenceError, and leave the process and later simulations as they were. The bad
 // values are put into a model directly, as a program may do: the parsers refuse them.
-#include <gtest/gtest.h>
+#include "sim/ode_error.h"
 
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -11,7 +12,6 @@
 #include <memory>
 #include <string>
 
-#include "sim/ode_error.h"
 #include "sim/robot_library.h"
 #include "sim/runner.h"
 #include "sim/simulation.h"
@@ -119,7 +119,12 @@ TEST(OdeError, AConstructorThatThrowsLeavesNoOdeObjectBehind) {
 #if defined(__SANITIZE_ADDRESS__)
   // reason: only in an ASan build (never in CI's Release build), where freed memory is quarantined
   // so resident memory grows whatever the code does; there LeakSanitizer checks the same thing.
-  GTEST_SKIP() << "AddressSanitizer quarantines freed memory: resident memory grows anyway; its leak check covers this";  // reason: ASan build only (above)
+  GTEST_SKIP()
+      << "AddressSanitizer quarantines freed memory: resident memory grows anyway; its leak check covers this";  // reason:
+                                                                                                                 // ASan
+                                                                                                                 // build
+                                                                                                                 // only
+                                                                                                                 // (above)
 #endif
   auto m = std::make_shared<RobotModel>(loadRobotFile(resolveRobotFile("nao")));
   for (auto it = m->joints.rbegin(); it != m->joints.rend(); ++it)

@@ -2,6 +2,8 @@
 // The parameter registry (sim/param_tree.h) and the controllers' field tables: every name it
 // lists can be read and set, a set is all or nothing, units are known to the plausibility check,
 // and a name that names nothing gets a useful message.
+#include "sim/param_tree.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -12,7 +14,6 @@
 #include "sim/input_error.h"
 #include "sim/key_values.h"
 #include "sim/mabel_hop_controller.h"
-#include "sim/param_tree.h"
 #include "sim/parameters.h"
 #include "sim/plausible.h"
 #include "sim/robot_library.h"
@@ -62,7 +63,8 @@ TEST_P(ShippedRobot, ASetChangesItsNameAlone) {
     for (std::size_t k = 0; k < after.size(); ++k) {
       if (after[k].value == before[k].value) continue;
       // A group name moves its members; a member moves its group's listed value (first member).
-      const std::string leaf_e = e.name.substr(e.name.rfind('/')), leaf_k = after[k].name.substr(after[k].name.rfind('/'));
+      const std::string leaf_e = e.name.substr(e.name.rfind('/')),
+                        leaf_k = after[k].name.substr(after[k].name.rfind('/'));
       EXPECT_EQ(leaf_e, leaf_k) << e.name << " changed " << after[k].name;
     }
     ++checked;
@@ -124,8 +126,8 @@ TEST(ParamTree, AGroupSetIsAllOrNothing) {
 
 TEST(ParamTree, AnUnknownNameSaysWhatIsNear) {
   RobotModel m = loadRobotFile(resolveRobotFile("nao"));
-  test::expectInputError([&] { setParameter(m, "legs/typeB/motor/B_vv", 1.0, "f.csv", 3); }, 3,
-                         "legs/typeB/motor/B_vv", "did you mean 'legs/typeB/motor/B_v'");
+  test::expectInputError([&] { setParameter(m, "legs/typeB/motor/B_vv", 1.0, "f.csv", 3); }, 3, "legs/typeB/motor/B_vv",
+                         "did you mean 'legs/typeB/motor/B_v'");
   test::expectInputError([&] { setParameter(m, "solver/iteration", 20, "f.csv", 4); }, 4, "solver/iteration",
                          "solver parameters are solver/{");
   test::expectInputError([&] { setParameter(m, "completely/unrelated/name/of/some/length", 1.0); }, 0,

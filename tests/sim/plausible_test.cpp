@@ -2,6 +2,8 @@
 // The plausible ranges of what enters the physics (sim/plausible.h) and the readers that apply
 // them: each refusal names file, line, field, the value and the range; the shipped robots and
 // their parameters lie inside.
+#include "sim/plausible.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -11,7 +13,6 @@
 
 #include "sim/motion_readers.h"
 #include "sim/parameters.h"
-#include "sim/plausible.h"
 #include "sim/robot_library.h"
 #include "sim/urdf_parser.h"
 #include "tests/sim/expect_input_error.h"
@@ -39,7 +40,8 @@ TEST(Plausible, RangesAcceptTheirEndsAndRefuseNaN) {
   EXPECT_EQ(plausible::describe(k_e), "0 or |v| in [1e-06, 1000] V s/rad");
   EXPECT_EQ(plausible::describe(plausible::kDuration_s), "(0, 1e+06] s");
   // "N*m" (motorgear) and "N m" (MABEL) are one unit; an unknown unit gets the backstop.
-  EXPECT_EQ(plausible::describe(plausible::parameterRange("N*m")), plausible::describe(plausible::parameterRange("N m")));
+  EXPECT_EQ(plausible::describe(plausible::parameterRange("N*m")),
+            plausible::describe(plausible::parameterRange("N m")));
   EXPECT_EQ(plausible::describe(plausible::parameterRange("furlong")), plausible::describe(plausible::kAnyNumber));
 }
 
@@ -67,7 +69,8 @@ std::string tiny(const std::string& mass = "0.5", const std::string& origin = "0
          mass + R"("/><inertia ixx="0.001" iyy="0.001" izz="0.001"/></inertial></link>
   <joint name="j" type="revolute"><parent link="base"/><child link="arm"/><origin xyz=")" +
          origin + R"("/><axis xyz="0 1 0"/><limit lower="-1" upper="1" effort="10" velocity="5"/></joint>
-  <gapsim>)" + gapsim +
+  <gapsim>)" +
+         gapsim +
          R"(</gapsim>
 </robot>
 )";
@@ -86,14 +89,19 @@ TEST(Plausible, TheRobotFileRefusesAbsurdNumbersWithTheirLine) {
   expectInputError([] { parseRobotXml(tiny("0.5", "0 0 0.1", R"(<solver iterations="1e12"/>)"), "r.urdf"); }, 5,
                    "gapsim/solver@iterations", "1e+12 is outside the accepted range [1, 10000]");
   expectInputError(
-      [] { parseRobotXml(tiny("0.5", "0 0 0.1", R"(<initial_pose><joint name="j" value_rad="1e300"/></initial_pose>)"), "r.urdf"); },
+      [] {
+        parseRobotXml(tiny("0.5", "0 0 0.1", R"(<initial_pose><joint name="j" value_rad="1e300"/></initial_pose>)"),
+                      "r.urdf");
+      },
       5, "gapsim/initial_pose/joint[j]@value_rad", "1e+300 is outside the accepted range [-1000, 1000] rad");
   // A divergence bound: positive and not huge.
-  expectInputError([] { parseRobotXml(tiny("0.5", "0 0 0.1", R"(<divergence max_linear_speed_m_s="1e300"/>)"), "r.urdf"); },
-                   5, "gapsim/divergence@max_linear_speed_m_s", "1e+300 is outside the accepted range (0, 1e+12] m/s");
+  expectInputError(
+      [] { parseRobotXml(tiny("0.5", "0 0 0.1", R"(<divergence max_linear_speed_m_s="1e300"/>)"), "r.urdf"); }, 5,
+      "gapsim/divergence@max_linear_speed_m_s", "1e+300 is outside the accepted range (0, 1e+12] m/s");
   // A robot file's <param> meets its unit's range.
-  expectInputError([] { parseRobotXml(tiny("0.5", "0 0 0.1", R"(<param name="link/arm/com_x" value="1e6"/>)"), "r.urdf"); },
-                   5, "link/arm/com_x", "1e+06 is outside the accepted range [-1000, 1000] m");
+  expectInputError(
+      [] { parseRobotXml(tiny("0.5", "0 0 0.1", R"(<param name="link/arm/com_x" value="1e6"/>)"), "r.urdf"); }, 5,
+      "link/arm/com_x", "1e+06 is outside the accepted range [-1000, 1000] m");
 }
 
 TEST(Plausible, InertiasMustBeBoundedAndNotVanishing) {
@@ -112,7 +120,8 @@ TEST(Plausible, ParameterFilesAndSetRefuseValuesOutsideTheirUnitsRange) {
   expectInputError([&] { setParameterAssignment(m, "*/gear/D_g=1e300"); }, 0, "*/gear/D_g", "[1e-09, 1e+12] N m/rad");
   expectInputError([&] { setParameterAssignment(m, "link/torso/com_z=1e6"); }, 0, "link/torso/com_z",
                    "[-1000, 1000] m");
-  expectInputError([&] { setParameterAssignment(m, "link/torso/mass=1e-300"); }, 0, "link/torso/mass", "[1e-12, 1e+06] kg");
+  expectInputError([&] { setParameterAssignment(m, "link/torso/mass=1e-300"); }, 0, "link/torso/mass",
+                   "[1e-12, 1e+06] kg");
   EXPECT_EQ(m.joints.size(), before.size());
   for (std::size_t j = 0; j < before.size(); ++j)
     EXPECT_EQ(m.joints[j].drive.motoflex.motor.K_e_V_s_rad, before[j].drive.motoflex.motor.K_e_V_s_rad);
@@ -138,8 +147,9 @@ TEST(Plausible, MotionsRefuseHugeTargetsAndTimes) {
                    "time 2e+06 is outside the accepted range [-1e+06, 1e+06] s");
   expectInputError([&] { readJointTable(write("tab.csv", "a;b\n0;0\n"), 1e-300); }, 0, "frame_period_s",
                    "frame period 1e-300 is outside the accepted range [1e-06, 1000] s");
-  expectInputError([&] { readWebotsMotion(write("w.motion", "#WEBOTS_MOTION,V1.0,a\n00:00:000,p,*\n00:01:000,q,1e4\n")); },
-                   3, "a", "joint target 10000");
+  expectInputError(
+      [&] { readWebotsMotion(write("w.motion", "#WEBOTS_MOTION,V1.0,a\n00:00:000,p,*\n00:01:000,q,1e4\n")); }, 3, "a",
+      "joint target 10000");
   EXPECT_NO_THROW(readMotionCsv(write("ok.csv", "time_s,a,b\n0,0,\n1,0.1,-3.1\n")));  // empty = not given
 }
 

@@ -7,6 +7,8 @@
 //    within 1 %, and a torque between tau_c and r tau_c does not break the joint loose;
 //  - mass and COM offsets: the small-swing period 2 pi sqrt(I_p / (m g l)) of the changed bob;
 //  - IMU and gyro bias, encoder resolution, sensor delay of a log; all off = bit-identical.
+#include "sim/reality.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -14,7 +16,6 @@
 #include <string>
 
 #include "expect_input_error.h"
-#include "sim/reality.h"
 #include "sim/simulation.h"
 #include "sim/urdf_parser.h"
 

@@ -76,10 +76,14 @@ TEST(Robots, NaoStandsTenSecondsWithTiltUnderThreeDegrees) {
 
 TEST(Robots, ShippedMotionsPlayWithoutFalling) {
   for (auto [robot, file] : std::vector<std::pair<std::string, std::string>>{
-           {"nao", "squat.csv"}, {"nao", "squat.motion"}, {"nao", "wave.csv"}, {"bioloid", "wave.csv"},
+           {"nao", "squat.csv"},
+           {"nao", "squat.motion"},
+           {"nao", "wave.csv"},
+           {"bioloid", "wave.csv"},
            // MABEL's hips and knees are driven through its compliant transmissions (springs,
            // cable stretch) in joint-position mode; its sway is small enough for the sagging legs.
-           {"mabel", "stand.csv"}, {"mabel", "leg_swing.csv"}}) {
+           {"mabel", "stand.csv"},
+           {"mabel", "leg_swing.csv"}}) {
     RunSummary s = stand(robot, file, 8.0);
     EXPECT_FALSE(s.diverged) << robot << " " << file << ": " << s.divergence;
     EXPECT_FALSE(s.fall_time_s) << robot << " " << file;
@@ -125,9 +129,9 @@ TEST(Robots, MabelStaysOnTheBoomSphere) {
     sim.step();
     // The child side of the torso joint: where the torso really is.
     const Joint& ej = m->joints[end_joint];
-    const Eigen::Vector3d end = (sim.linkPose(ej.child) * jointTransform(ej, sim.jointAngle_rad(end_joint)).inverse() *
-                                 ej.origin)
-                                    .translation();
+    const Eigen::Vector3d end =
+        (sim.linkPose(ej.child) * jointTransform(ej, sim.jointAngle_rad(end_joint)).inverse() * ej.origin)
+            .translation();
     worst = std::max(worst, std::abs((end - pivot).norm() - r0));
   }
   EXPECT_LT(worst, 0.001) << "boom end left the sphere by " << worst << " m";

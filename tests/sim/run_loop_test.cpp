@@ -2,6 +2,8 @@
 // The run loop (sim/run_loop.h): the controller runs once before the run and before every step,
 // observers after every step, their log values follow the recorder's columns, an observer can
 // stop the run, and the motion player with the balance decorator sets what runMotion sets.
+#include "sim/run_loop.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,7 +13,6 @@
 #include "sim/motion_readers.h"
 #include "sim/recorder.h"
 #include "sim/robot_library.h"
-#include "sim/run_loop.h"
 #include "sim/runner.h"
 #include "sim/urdf_parser.h"
 

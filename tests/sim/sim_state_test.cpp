@@ -72,7 +72,9 @@ TEST(SimState, NaoWalkWithBalanceContinuesByteIdentically) {
   expectRestoreContinuesIdentically("nao", "nao/motions/walk_100mm_s_1.5s.csv");
 }
 
-TEST(SimState, BioloidContinuesByteIdentically) { expectRestoreContinuesIdentically("bioloid", "bioloid/motions/wave.csv"); }
+TEST(SimState, BioloidContinuesByteIdentically) {
+  expectRestoreContinuesIdentically("bioloid", "bioloid/motions/wave.csv");
+}
 
 TEST(SimState, MabelWithCoupledDrivesAndCompliantGroundContinuesByteIdentically) {
   expectRestoreContinuesIdentically("mabel", "mabel/motions/stand.csv");

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The ODE world against analytic answers: pendulum period, free fall, hinge angle conventions,
 // determinism, divergence detection.
+#include "sim/simulation.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "sim/kinematics.h"
-#include "sim/simulation.h"
 #include "sim/urdf_parser.h"
 
 namespace gapsim {
@@ -67,7 +68,8 @@ TEST(Simulation, FreeFallMatchesHalfGTSquared) {
 }
 
 TEST(Simulation, ForwardKinematicsAgreesWithOde) {
-  auto model = std::make_shared<RobotModel>(loadRobotFile(std::string(GAPSIM_SOURCE_DIR) + "/tests/app/data/thirdparty_arm_robot.urdf"));
+  auto model = std::make_shared<RobotModel>(
+      loadRobotFile(std::string(GAPSIM_SOURCE_DIR) + "/tests/app/data/thirdparty_arm_robot.urdf"));
   Simulation sim(model);
   auto poses = linkPoses(*model, model->initial_q, initialRootPose(*model));
   for (size_t l = 0; l < model->links.size(); ++l) {
@@ -78,7 +80,8 @@ TEST(Simulation, ForwardKinematicsAgreesWithOde) {
 }
 
 TEST(Simulation, TwoRunsInOneProcessAreBitIdentical) {
-  auto model = std::make_shared<RobotModel>(loadRobotFile(std::string(GAPSIM_SOURCE_DIR) + "/tests/app/data/thirdparty_arm_robot.urdf"));
+  auto model = std::make_shared<RobotModel>(
+      loadRobotFile(std::string(GAPSIM_SOURCE_DIR) + "/tests/app/data/thirdparty_arm_robot.urdf"));
   auto run = [&](Simulation& s, int steps) {
     std::vector<double> tgt = model->initial_q;
     for (int k = 0; k < steps; ++k) {
@@ -105,7 +108,8 @@ TEST(Simulation, TwoRunsInOneProcessAreBitIdentical) {
 }
 
 TEST(Simulation, AbsurdTimeStepIsReportedAsDivergence) {
-  auto model = std::make_shared<RobotModel>(loadRobotFile(std::string(GAPSIM_SOURCE_DIR) + "/tests/app/data/thirdparty_arm_robot.urdf"));
+  auto model = std::make_shared<RobotModel>(
+      loadRobotFile(std::string(GAPSIM_SOURCE_DIR) + "/tests/app/data/thirdparty_arm_robot.urdf"));
   SimOptions o;
   o.dt_s = 0.5;  // a 0.5 s step on a 2.8 kg robot standing on stiff contacts
   Simulation sim(model, o);

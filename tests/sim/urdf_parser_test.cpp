@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The robot file parser: what it reads, and that every bad input names file, line and field.
+#include "sim/urdf_parser.h"
+
 #include <gtest/gtest.h>
 
 #include "sim/input_error.h"
-#include "sim/urdf_parser.h"
 
 namespace gapsim {
 namespace {
@@ -80,7 +81,8 @@ std::string replaced(std::string s, const std::string& from, const std::string& 
 }
 
 TEST(UrdfParser, BrokenXmlNamesTheLine) {
-  InputError e = errorOf(replaced(kTwoLinks, "</collision>\n  </link>\n  <link name=\"b\">", "\n  </link>\n  <link name=\"b\">"));
+  InputError e =
+      errorOf(replaced(kTwoLinks, "</collision>\n  </link>\n  <link name=\"b\">", "\n  </link>\n  <link name=\"b\">"));
   EXPECT_EQ(e.file(), "bad.urdf");
   EXPECT_GT(e.line(), 1);
   EXPECT_EQ(e.field(), "xml");
@@ -94,7 +96,8 @@ TEST(UrdfParser, LinkWithoutMassNamesLinkAndField) {
   EXPECT_EQ(e2.field(), "link 'b'/inertial/mass@value");
   EXPECT_NE(std::string(e2.what()).find("bad.urdf:9"), std::string::npos) << e2.what();
   // A moved link with no <inertial> at all
-  InputError e3 = errorOf(replaced(kTwoLinks, "<inertial><mass value=\"0.5\"/><inertia ixx=\"0.001\" iyy=\"0.001\" izz=\"0.001\"/></inertial>", ""));
+  InputError e3 = errorOf(replaced(
+      kTwoLinks, "<inertial><mass value=\"0.5\"/><inertia ixx=\"0.001\" iyy=\"0.001\" izz=\"0.001\"/></inertial>", ""));
   EXPECT_EQ(e3.field(), "link 'b'/inertial");
   EXPECT_NE(std::string(e3.what()).find("moved by joint 'j'"), std::string::npos);
 }
@@ -118,15 +121,19 @@ TEST(UrdfParser, InitialPoseOutsideLimitsIsAnError) {
 }
 
 TEST(UrdfParser, NonPositiveInertiaIsAnErrorTriangleViolationAWarning) {
-  InputError e = errorOf(replaced(kTwoLinks, "ixx=\"0.01\" iyy=\"0.02\" izz=\"0.015\"", "ixx=\"0.01\" iyy=\"-0.05\" izz=\"0.01\""));
+  InputError e = errorOf(
+      replaced(kTwoLinks, "ixx=\"0.01\" iyy=\"0.02\" izz=\"0.015\"", "ixx=\"0.01\" iyy=\"-0.05\" izz=\"0.01\""));
   EXPECT_EQ(e.field(), "link 'a'/inertial/inertia");
-  RobotModel m = parseRobotXml(replaced(kTwoLinks, "ixx=\"0.01\" iyy=\"0.02\" izz=\"0.015\"", "ixx=\"0.01\" iyy=\"0.05\" izz=\"0.01\""), "t.urdf");
+  RobotModel m = parseRobotXml(
+      replaced(kTwoLinks, "ixx=\"0.01\" iyy=\"0.02\" izz=\"0.015\"", "ixx=\"0.01\" iyy=\"0.05\" izz=\"0.01\""),
+      "t.urdf");
   ASSERT_EQ(m.warnings.size(), 1u);
   EXPECT_NE(m.warnings[0].find("triangle inequality"), std::string::npos);
 }
 
 TEST(UrdfParser, TwoRootsIsAnError) {
-  InputError e = errorOf(replaced(kTwoLinks, "<parent link=\"a\"/><child link=\"b\"/>", "<parent link=\"b\"/><child link=\"b\"/>"));
+  InputError e = errorOf(
+      replaced(kTwoLinks, "<parent link=\"a\"/><child link=\"b\"/>", "<parent link=\"b\"/><child link=\"b\"/>"));
   EXPECT_EQ(e.field(), "joint 'j'/child@link");
 }
 
@@ -150,7 +157,8 @@ TEST(UrdfParser, ThirdPartyUrdfLoadsWithWarnings) {
   const Geometry& g = m.links[0].collisions[0];
   const Eigen::Vector3d s = g.size_m;
   const double mass = 2.0;
-  std::vector<double> moments = {mass * (s.y() * s.y() + s.z() * s.z()) / 12, mass * (s.x() * s.x() + s.z() * s.z()) / 12,
+  std::vector<double> moments = {mass * (s.y() * s.y() + s.z() * s.z()) / 12,
+                                 mass * (s.x() * s.x() + s.z() * s.z()) / 12,
                                  mass * (s.x() * s.x() + s.y() * s.y()) / 12};
   std::sort(moments.begin(), moments.end());
   EXPECT_NEAR(moments[0], 0.005, 1e-9);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The walk generator's plan, its errors, its motion file, and the walk and the kick simulated
 // with ideal servos.
+#include "sim/walk_generator.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -16,7 +18,6 @@
 #include "sim/robot_library.h"
 #include "sim/runner.h"
 #include "sim/urdf_parser.h"
-#include "sim/walk_generator.h"
 #include "sim/walk_kick.h"
 #include "sim/walk_metrics.h"
 

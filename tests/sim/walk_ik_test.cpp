@@ -2,6 +2,8 @@
 // Nao leg IK against the model's own forward kinematics (sim/kinematics.h linkPoses): the IK is
 // closed form, so FK(IK(pose)) must return the pose up to rounding. 1e-6 m / 1e-6 rad is the
 // acceptance bound; the observed error is ~1e-15 (a few ulps through ~10 trigonometric calls).
+#include "sim/walk_ik.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -10,7 +12,6 @@
 #include "sim/kinematics.h"
 #include "sim/robot_library.h"
 #include "sim/urdf_parser.h"
-#include "sim/walk_ik.h"
 
 namespace gapsim {
 namespace {
@@ -98,7 +99,8 @@ TEST(WalkIk, ForwardOfInverseReturnsTheFootPoseOverTheWorkspace) {
                 const double e_rad = angleBetween(got.linear(), target.linear());
                 worst_m = std::max(worst_m, e_m);
                 worst_rad = std::max(worst_rad, e_rad);
-                ASSERT_LT(e_m, 1e-6) << "pose " << x << " " << y << " " << z << " " << roll << " " << pitch << " " << yaw;
+                ASSERT_LT(e_m, 1e-6) << "pose " << x << " " << y << " " << z << " " << roll << " " << pitch << " "
+                                     << yaw;
                 ASSERT_LT(e_rad, 1e-6);
                 // The closed-form FK of the solver agrees with the model's FK.
                 ASSERT_LT((ik.forward(side, q).translation() - got.translation()).norm(), 1e-12);

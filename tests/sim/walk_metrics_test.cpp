@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Walk metrics on a synthetic log whose answers are known: x = v t, pitch = A sin(2 pi f t).
+#include "sim/walk_metrics.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "sim/robot_library.h"
 #include "sim/urdf_parser.h"
-#include "sim/walk_metrics.h"
 
 namespace gapsim {
 namespace {
@@ -17,7 +18,8 @@ TEST(WalkMetrics, SpeedAmplitudeFrequencyAndFall) {
   Log log({"time_s", "torso/x_m", "torso/pitch_rad", "torso/roll_rad"});
   for (int k = 0; k <= 1000; ++k) {
     const double t = 0.01 * k;
-    const double row[4] = {t, 0.17 * t, 0.05 * std::sin(2 * M_PI * 2.0 * t) + 0.01, 0.02 * std::sin(2 * M_PI * 1.0 * t)};
+    const double row[4] = {t, 0.17 * t, 0.05 * std::sin(2 * M_PI * 2.0 * t) + 0.01,
+                           0.02 * std::sin(2 * M_PI * 1.0 * t)};
     log.appendRow(row);
   }
   WalkMetrics m = measureWalk(log, plan, std::nullopt);

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // ZMP preview control (cart-table model) and the COM the walk generator plans with it.
+#include "sim/walk_zmp.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -8,7 +10,6 @@
 #include "sim/robot_library.h"
 #include "sim/urdf_parser.h"
 #include "sim/walk_generator.h"
-#include "sim/walk_zmp.h"
 
 namespace gapsim {
 namespace {
@@ -38,7 +39,8 @@ TEST(WalkZmp, TracksARampAndSettles) {
   for (size_t k = 100; k < ref.size(); ++k) ref[k] = std::min(0.05, 0.05 * (k - 100) / 10.0);
   const ComTrajectory t = c.track(ref);
   double worst = 0;
-  for (size_t k = 0; k < ref.size(); ++k) worst = std::max(worst, std::abs(t.zmp_m(k, p.com_height_m, p.gravity_m_s2) - ref[k]));
+  for (size_t k = 0; k < ref.size(); ++k)
+    worst = std::max(worst, std::abs(t.zmp_m(k, p.com_height_m, p.gravity_m_s2) - ref[k]));
   EXPECT_LT(worst, 0.003);
   EXPECT_NEAR(t.pos_m.back(), 0.05, 1e-4);
   // The preview moves the COM before the reference changes (the counter-movement of Kajita's
@@ -62,8 +64,9 @@ TEST(WalkZmp, BadParametersThrow) {
 // Acceptance: the cart-table ZMP of the generated COM trajectory stays within 5 mm of the
 // reference ZMP, for both of the paper's setups and a faster walk with turning.
 TEST(WalkZmp, GeneratedComKeepsTheZmpWithin5mm) {
-  for (const char* spec : {"speed=0.2,step_duration=1.0", "speed=0.05,step_duration=2.0",
-                           "speed=0.1,step_duration=0.8,turn_rate=0.2,steps=12", "speed=0.05,lateral_speed=0.02,steps=8"}) {
+  for (const char* spec :
+       {"speed=0.2,step_duration=1.0", "speed=0.05,step_duration=2.0",
+        "speed=0.1,step_duration=0.8,turn_rate=0.2,steps=12", "speed=0.05,lateral_speed=0.02,steps=8"}) {
     const WalkParams p = parseWalkParams(spec);
     const WalkPlan plan = planWalk(nao(), p);
     double worst = 0;

@@ -55,7 +55,7 @@ void benchCharts(const Data& d, bool opengl, bool decimate, int width, int frame
   QChartView view;
   auto* chart = new QChart;
   chart->setAnimationOptions(QChart::NoAnimation);
-  auto* ax = new QValueAxis, *ay = new QValueAxis;
+  auto *ax = new QValueAxis, *ay = new QValueAxis;
   chart->addAxis(ax, Qt::AlignBottom);
   chart->addAxis(ay, Qt::AlignLeft);
   std::vector<QLineSeries*> series;
@@ -95,9 +95,11 @@ void benchCharts(const Data& d, bool opengl, bool decimate, int width, int frame
     QApplication::processEvents();
     paint_ms.push_back(t.nsecsElapsed() * 1e-6);
   }
-  std::printf("QtCharts QLineSeries opengl=%-3s decimated=%-3s points/series=%6lld  set_data_ms=%8.2f  repaint_ms=%8.2f  total_ms=%8.2f\n",
-              opengl ? "yes" : "no", decimate ? "yes" : "no", static_cast<long long>(series[0]->count()), median(set_ms),
-              median(paint_ms), median(set_ms) + median(paint_ms));
+  std::printf(
+      "QtCharts QLineSeries opengl=%-3s decimated=%-3s points/series=%6lld  set_data_ms=%8.2f  repaint_ms=%8.2f  "
+      "total_ms=%8.2f\n",
+      opengl ? "yes" : "no", decimate ? "yes" : "no", static_cast<long long>(series[0]->count()), median(set_ms),
+      median(paint_ms), median(set_ms) + median(paint_ms));
 }
 
 #ifdef GAPSIM_HAVE_QCUSTOMPLOT
@@ -121,8 +123,10 @@ void benchQcp(const Data& d, int width, int frames) {
     QApplication::processEvents();
     paint_ms.push_back(t.nsecsElapsed() * 1e-6);
   }
-  std::printf("QCustomPlot 2.1 (adaptive sampling)       points/series=%6d  set_data_ms=%8.2f  repaint_ms=%8.2f  total_ms=%8.2f\n",
-              kPoints, median(set_ms), median(paint_ms), median(set_ms) + median(paint_ms));
+  std::printf(
+      "QCustomPlot 2.1 (adaptive sampling)       points/series=%6d  set_data_ms=%8.2f  repaint_ms=%8.2f  "
+      "total_ms=%8.2f\n",
+      kPoints, median(set_ms), median(paint_ms), median(set_ms) + median(paint_ms));
 }
 #endif
 }  // namespace
