@@ -16,12 +16,6 @@ namespace {
 
 using Params = motorgear::MabelTransmission::Params;
 
-std::string fmt(double v, int prec = 4) {
-  std::ostringstream s;
-  s << std::setprecision(prec) << v;
-  return s.str();
-}
-
 /// The leg as simulated: the stand's with the overrides, then the paper's mu and b unless given.
 Params simulatedLeg(const LegExciteOptions& a, const RobotModel& stand, const LegExperiment& e) {
   Params leg = legWithOverrides(stand, e.side, a.sets);
@@ -68,7 +62,7 @@ std::string logComment(const LegExciteOptions& a, const LegExperiment& e, const 
   c << "synthetic MABEL leg experiment on the stand (gapsim-cli excite leg), " << a.side << " "
     << (e.mimo() ? "MIMO" : "SISO " + a.dof) << ": mu_mLA " << leg.mLA.mu_Nms_rad << " mu_mLS " << leg.mLS.mu_Nms_rad
     << " N m s/rad, b_mLA " << leg.mLA.b_Nm << " b_mLS " << leg.mLS.b_Nm << " N m; encoder "
-    << (x.encoder_rad > 0 ? fmt(x.encoder_rad, 6) + " rad" : std::string("exact")) << ", noise " << x.noise_rad
+    << (x.encoder_rad > 0 ? significant(x.encoder_rad, 6) + " rad" : std::string("exact")) << ", noise " << x.noise_rad
     << " rad, seed " << x.seed;
   return c.str();
 }
@@ -80,13 +74,15 @@ void range(const std::vector<double>& v, double& lo, double& hi) {
 }
 
 void report(std::ostream& os, const LegExciteOptions& a, const LegExciteResult& r) {
-  os << "excite leg: " << r.samples << " samples, " << fmt(r.duration_s, 5) << " s at T_s = " << r.sample_time_s
+  os << "excite leg: " << r.samples << " samples, " << significant(r.duration_s, 5) << " s at T_s = " << r.sample_time_s
      << " s; " << (r.mimo ? "MIMO" : "SISO " + a.dof) << " " << a.side << "\n"
-     << "  simulated with mu_mLA = " << fmt(r.mu_mLA_Nms_rad, 4) << ", mu_mLS = " << fmt(r.mu_mLS_Nms_rad, 4)
-     << " N m s/rad, b_mLA = " << fmt(r.b_mLA_Nm, 4) << ", b_mLS = " << fmt(r.b_mLS_Nm, 4) << " N m\n"
-     << "  input offsets: mLA " << fmt(r.offset_mLA_Nm, 4) << ", mLS " << fmt(r.offset_mLS_Nm, 4) << " N m\n";
-  os << "  q_mLA " << fmt(r.q_mLA_min_rad, 5) << " .. " << fmt(r.q_mLA_max_rad, 5) << " rad, q_mLS "
-     << fmt(r.q_mLS_min_rad, 5) << " .. " << fmt(r.q_mLS_max_rad, 5) << " rad (motor)\n"
+     << "  simulated with mu_mLA = " << significant(r.mu_mLA_Nms_rad, 4)
+     << ", mu_mLS = " << significant(r.mu_mLS_Nms_rad, 4) << " N m s/rad, b_mLA = " << significant(r.b_mLA_Nm, 4)
+     << ", b_mLS = " << significant(r.b_mLS_Nm, 4) << " N m\n"
+     << "  input offsets: mLA " << significant(r.offset_mLA_Nm, 4) << ", mLS " << significant(r.offset_mLS_Nm, 4)
+     << " N m\n";
+  os << "  q_mLA " << significant(r.q_mLA_min_rad, 5) << " .. " << significant(r.q_mLA_max_rad, 5) << " rad, q_mLS "
+     << significant(r.q_mLS_min_rad, 5) << " .. " << significant(r.q_mLS_max_rad, 5) << " rad (motor)\n"
      << "  written: " << r.out << "\n";
 }
 

@@ -39,28 +39,24 @@ void applyOverride(Params& p, const std::string& kv) {
   }
 }
 
-std::string fmt(double v, int prec = 4) {
-  std::ostringstream s;
-  s << std::setprecision(prec) << v;
-  return s.str();
-}
-
 void reportExperiment(std::ostream& os, const LegIdOptions& a, const LegIdResult& r) {
   if (a.fit == LegIdOptions::Fit::kFriction) {
     const bool mLA = r.actuated_mLA;
     os << "leg friction, eq. (19) (paper 003, Sec. V-C), SISO " << (mLA ? "mLA" : "mLS") << " " << a.side << ": "
        << a.log << "\n"
-       << "  " << r.samples << " samples, T_s = " << fmt(r.sample_time_s, 6) << " s; stand " << r.stand_source << "; "
-       << (mLA ? "mLS" : "mLA") << " and B_Spring locked\n"
-       << (a.fit_bias ? "  b (Table IV, fitted as well: --fit-bias) = " : "  fixed: b = ") << fmt(r.b_Nm, 4)
-       << " N m, K_T = " << fmt(r.K_T, 4) << ", J = " << fmt(r.J_kgm2, 4) << " kg m^2 (--set to change)\n";
+       << "  " << r.samples << " samples, T_s = " << significant(r.sample_time_s, 6) << " s; stand " << r.stand_source
+       << "; " << (mLA ? "mLS" : "mLA") << " and B_Spring locked\n"
+       << (a.fit_bias ? "  b (Table IV, fitted as well: --fit-bias) = " : "  fixed: b = ") << significant(r.b_Nm, 4)
+       << " N m, K_T = " << significant(r.K_T, 4) << ", J = " << significant(r.J_kgm2, 4)
+       << " kg m^2 (--set to change)\n";
     return;
   }
   os << "leg motor biases, eq. (20) (paper 003, Sec. V-C), MIMO " << a.side << ": " << a.log << "\n"
-     << "  " << r.samples << " samples, T_s = " << fmt(r.sample_time_s, 6) << " s; stand " << r.stand_source
+     << "  " << r.samples << " samples, T_s = " << significant(r.sample_time_s, 6) << " s; stand " << r.stand_source
      << "; B_Spring locked\n"
-     << "  fixed: mu_mLA = " << fmt(r.mu_mLA_Nms_rad, 4) << ", mu_mLS = " << fmt(r.mu_mLS_Nms_rad, 4) << " N m s/rad ("
-     << (a.mu_mLA_Nms_rad || a.mu_mLS_Nms_rad ? "--mu-mLA/--mu-mLS" : "the stand's: Table V") << ")\n";
+     << "  fixed: mu_mLA = " << significant(r.mu_mLA_Nms_rad, 4) << ", mu_mLS = " << significant(r.mu_mLS_Nms_rad, 4)
+     << " N m s/rad (" << (a.mu_mLA_Nms_rad || a.mu_mLS_Nms_rad ? "--mu-mLA/--mu-mLS" : "the stand's: Table V")
+     << ")\n";
 }
 
 /// The estimates with their intervals and the paper's values.
@@ -69,17 +65,18 @@ void reportFit(std::ostream& os, const LegIdOptions& a, const LegIdResult& r) {
      << (r.converged ? "converged" : "NOT converged") << "; " << r.residuals << " residuals\n";
   for (const auto& est : r.estimates) {
     const bool mu = est.param.starts_with("mu");
-    os << "  " << est.param << " = " << fmt(est.value, 6) << " +- " << fmt(est.half_width, 3)
-       << (mu ? " N m s/rad" : " N m") << " (" << fmt(100 * a.confidence, 3) << "% interval; start "
-       << fmt(est.start, 4) << "; Table V " << fmt(est.table_v, 4) << ")\n";
+    os << "  " << est.param << " = " << significant(est.value, 6) << " +- " << significant(est.half_width, 3)
+       << (mu ? " N m s/rad" : " N m") << " (" << significant(100 * a.confidence, 3) << "% interval; start "
+       << significant(est.start, 4) << "; Table V " << significant(est.table_v, 4) << ")\n";
   }
   if (r.actuated_mLA || r.actuated_mLS)
     os << "  start angle fitted as well (nuisance): "
-       << (r.actuated_mLA ? "mLA " + fmt(1e3 * r.start_offset_mLA_rad, 3) + " mrad " : "")
-       << (r.actuated_mLS ? "mLS " + fmt(1e3 * r.start_offset_mLS_rad, 3) + " mrad " : "")
+       << (r.actuated_mLA ? "mLA " + significant(1e3 * r.start_offset_mLA_rad, 3) + " mrad " : "")
+       << (r.actuated_mLS ? "mLS " + significant(1e3 * r.start_offset_mLS_rad, 3) + " mrad " : "")
        << "from the first sample (0 with --fixed-start)\n";
-  os << "  J = sqrt(sum (q_exp - q_sim)^2) = " << fmt(r.cost_J_rad, 6) << " rad (start " << fmt(r.initial_cost_J_rad, 6)
-     << " rad), rms " << fmt(r.rms_rad, 4) << " rad per sample (motor angle)\n";
+  os << "  J = sqrt(sum (q_exp - q_sim)^2) = " << significant(r.cost_J_rad, 6) << " rad (start "
+     << significant(r.initial_cost_J_rad, 6) << " rad), rms " << significant(r.rms_rad, 4)
+     << " rad per sample (motor angle)\n";
 }
 
 void reportFigure(std::ostream& os, FigureStatus s, const std::string& png) {

@@ -12,12 +12,6 @@ namespace gapsim::calib {
 
 namespace {
 
-std::string fmt(double v, int prec = 4) {
-  std::ostringstream s;
-  s << std::setprecision(prec) << v;
-  return s.str();
-}
-
 /// A table without a time column; throws InputError naming the file if a column is missing.
 CsvTable readTable(const std::string& path) {
   CsvReadOptions opt;
@@ -31,25 +25,26 @@ void reportArx(std::ostream& os, const FirstOrderIdOptions& o, const FirstOrderI
   os << (b ? "amplifier bias, two-input ARX (paper 003, Appendix A, eqs. 31-33): "
            : "first-order model J omega_dot + mu omega = u, ARX(1,1) (paper 003, eq. 7): ")
      << o.log << "\n";
-  os << "  samples: " << r.samples << ", T_s = " << fmt(r.sample_time_s, 6) << " s\n";
-  os << "  omega_k = a omega_{k-1} + b u_{k-1}" << (b ? " + b2" : "") << ":  a = " << fmt(f.a, 8)
-     << ", b = " << fmt(f.b, 6) << (b ? ", b2 = " + fmt(f.bias_coefficient, 6) : "") << "\n";
-  os << "  J  = -mu T_s / ln a = " << fmt(f.J_kgm2, 6) << " kg m^2\n"
-     << "  mu = (1 - a) / b    = " << fmt(f.mu_Nms, 6) << " N m s\n";
-  if (b) os << "  bias = b2 / b1 = " << fmt(f.bias_Nm, 6) << " N m (the plant sees u + bias)\n";
-  os << "  one-step prediction rms " << fmt(f.residual_rms, 4) << " rad/s (omega rms " << fmt(f.output_rms, 4)
-     << " rad/s)\n";
+  os << "  samples: " << r.samples << ", T_s = " << significant(r.sample_time_s, 6) << " s\n";
+  os << "  omega_k = a omega_{k-1} + b u_{k-1}" << (b ? " + b2" : "") << ":  a = " << significant(f.a, 8)
+     << ", b = " << significant(f.b, 6) << (b ? ", b2 = " + significant(f.bias_coefficient, 6) : "") << "\n";
+  os << "  J  = -mu T_s / ln a = " << significant(f.J_kgm2, 6) << " kg m^2\n"
+     << "  mu = (1 - a) / b    = " << significant(f.mu_Nms, 6) << " N m s\n";
+  if (b) os << "  bias = b2 / b1 = " << significant(f.bias_Nm, 6) << " N m (the plant sees u + bias)\n";
+  os << "  one-step prediction rms " << significant(f.residual_rms, 4) << " rad/s (omega rms "
+     << significant(f.output_rms, 4) << " rad/s)\n";
 }
 
 void reportRefinement(std::ostream& os, const FirstOrderIdOptions& o, const OutputErrorFit& r) {
-  const std::string pct = fmt(100 * o.confidence, 3) + "%";
+  const std::string pct = significant(100 * o.confidence, 3) + "%";
   os << "  output-error refinement (Ceres, " << r.iterations << " iterations, "
      << (r.converged ? "converged" : "NOT converged") << "), " << pct << " intervals:\n"
-     << "  J  = " << fmt(r.J_kgm2, 6) << " +- " << fmt(r.J_half_width_kgm2, 3) << " kg m^2\n"
-     << "  mu = " << fmt(r.mu_Nms, 6) << " +- " << fmt(r.mu_half_width_Nms, 3) << " N m s\n";
-  if (o.with_bias) os << "  bias = " << fmt(r.bias_Nm, 6) << " +- " << fmt(r.bias_half_width_Nm, 3) << " N m\n";
-  os << "  simulated-response rms " << fmt(r.residual_rms, 4) << " rad/s (ARX start: " << fmt(r.initial_rms, 4)
-     << " rad/s)\n";
+     << "  J  = " << significant(r.J_kgm2, 6) << " +- " << significant(r.J_half_width_kgm2, 3) << " kg m^2\n"
+     << "  mu = " << significant(r.mu_Nms, 6) << " +- " << significant(r.mu_half_width_Nms, 3) << " N m s\n";
+  if (o.with_bias)
+    os << "  bias = " << significant(r.bias_Nm, 6) << " +- " << significant(r.bias_half_width_Nm, 3) << " N m\n";
+  os << "  simulated-response rms " << significant(r.residual_rms, 4)
+     << " rad/s (ARX start: " << significant(r.initial_rms, 4) << " rad/s)\n";
 }
 
 nlohmann::json arxJson(const FirstOrderFit& f) {
@@ -148,9 +143,10 @@ TransmissionIdResult identifyTransmission(const TransmissionIdOptions& o, std::o
   r.fit = fitTorqueConstant(e, o.J_rotor_man_kgm2);
   if (report)
     *report << "K_T and alpha from " << e.size() << " pulley combinations (paper 003, eqs. 10-12): " << o.table << "\n"
-            << "  K_T = " << fmt(r.fit.K_T, 6) << ", alpha = " << fmt(r.fit.alpha, 6)
-            << " (J_rotor = " << fmt(r.fit.J_rotor_kgm2, 6) << " kg m^2 for the manufacturer's "
-            << fmt(o.J_rotor_man_kgm2, 6) << "), residual rms " << fmt(r.fit.residual_rms_kgm2, 4) << " kg m^2\n";
+            << "  K_T = " << significant(r.fit.K_T, 6) << ", alpha = " << significant(r.fit.alpha, 6)
+            << " (J_rotor = " << significant(r.fit.J_rotor_kgm2, 6) << " kg m^2 for the manufacturer's "
+            << significant(o.J_rotor_man_kgm2, 6) << "), residual rms " << significant(r.fit.residual_rms_kgm2, 4)
+            << " kg m^2\n";
   return r;
 }
 
@@ -166,10 +162,11 @@ SpringIdResult identifySpring(const SpringIdOptions& o, std::ostream* report) {
   std::ostream& os = *report;
   os << "spring stiffness from " << r.tests.size() << " static tests (paper 003, eqs. 21-24): " << o.table << "\n";
   for (std::size_t i = 0; i < r.tests.size(); ++i)
-    os << "  q_LS " << fmt(r.tests[i].q_LS_rad) << " rad, q_Bsp " << fmt(r.tests[i].q_Bsp_rad) << " rad: tau_Bsp "
-       << fmt(r.fit.tau_Bsp_Nm[i]) << " N m, (24) K_B " << fmt(r.fit.K_B_each[i]) << " N m/rad\n";
-  os << "  least-squares K_B = " << fmt(r.fit.K_B_Nm_rad, 6) << " N m/rad (residual rms "
-     << fmt(r.fit.residual_rms_Nm, 4) << " N m)\n";
+    os << "  q_LS " << significant(r.tests[i].q_LS_rad, 4) << " rad, q_Bsp " << significant(r.tests[i].q_Bsp_rad, 4)
+       << " rad: tau_Bsp " << significant(r.fit.tau_Bsp_Nm[i], 4) << " N m, (24) K_B "
+       << significant(r.fit.K_B_each[i], 4) << " N m/rad\n";
+  os << "  least-squares K_B = " << significant(r.fit.K_B_Nm_rad, 6) << " N m/rad (residual rms "
+     << significant(r.fit.residual_rms_Nm, 4) << " N m)\n";
   return r;
 }
 

@@ -23,12 +23,6 @@ using motorgear::FrictionModel;
 
 namespace {
 
-std::string fmt(double v, int prec = 4) {
-  std::ostringstream s;
-  s << std::setprecision(prec) << v;
-  return s.str();
-}
-
 nlohmann::json gainJson(const GainEstimate& g) {
   return {{"value", g.value}, {"std_error", g.std_error}, {"half_width", g.half_width}};
 }
@@ -112,7 +106,8 @@ void copyFit(const ServoIdResult& r, ServoPaperIdResult& out) {
 constexpr double kPaperKp = 9.272, kPaperKd = 0.3069, kPaperKc = 0.03;
 
 std::string interval(const GainEstimate& g) {
-  return fmt(g.value) + "  [" + fmt(g.value - g.half_width) + ", " + fmt(g.value + g.half_width) + "]";
+  return significant(g.value, 4) + "  [" + significant(g.value - g.half_width, 4) + ", " +
+         significant(g.value + g.half_width, 4) + "]";
 }
 
 /// The figure's line: where it is, or why there is none.
@@ -132,51 +127,51 @@ void reportPaperGains(std::ostream& os, const ServoPaperIdOptions& a, const Serv
         "responses; `--method sim` fits the voltage-domain models M1..M6): "
      << a.log << "\n";
   if (r.inertia_given)
-    os << "  inertia I = " << fmt(I) << " kg m^2 (--inertia; the model's " << a.joint
-       << " link: " << fmt(r.model_inertia_kgm2) << ")\n";
+    os << "  inertia I = " << significant(I, 4) << " kg m^2 (--inertia; the model's " << a.joint
+       << " link: " << significant(r.model_inertia_kgm2, 4) << ")\n";
   else
-    os << "  inertia I = " << fmt(I) << " kg m^2: the model's inertia about the " << a.joint
+    os << "  inertia I = " << significant(I, 4) << " kg m^2: the model's inertia about the " << a.joint
        << " axis of everything beyond it (" << r.model_source
        << "); the paper does not give I, so the gains below are only as good as this value\n";
   os << "  switching instants: " << r.switches << ", polynomials of degree " << a.degree << ": " << r.pieces
-     << (a.piece_s > 0 ? " (pieces of ~" + fmt(a.piece_s) + " s)" : " (one per segment, as the paper)")
-     << ", samples: " << r.samples << ", smoothing rms " << fmt(r.smoothing_rms_rad, 3) << " rad\n";
+     << (a.piece_s > 0 ? " (pieces of ~" + significant(a.piece_s, 4) + " s)" : " (one per segment, as the paper)")
+     << ", samples: " << r.samples << ", smoothing rms " << significant(r.smoothing_rms_rad, 3) << " rad\n";
   os << "  kp = " << interval(r.kp_Nm_rad) << " N m/rad\n"
      << "  kd = " << interval(r.kd_Nm_s_rad) << " N m s/rad\n"
      << "  kc = " << interval(r.kc_Nm) << " N m\n";
   os << "  [..] = 95% confidence interval: Student-t quantile t(0.975, dof " << r.interval_dof
-     << ") = " << fmt(r.t_quantile, 5)
+     << ") = " << significant(r.t_quantile, 5)
      << (r.clustered
              ? " times the standard error of the cluster-robust covariance, one cluster per polynomial piece\n"
                "        (the residuals of a piece are correlated); it still ignores the model error of the fit\n"
              : " times sqrt of diag(sigma^2 (A^T A)^-1), sigma^2 = RSS/dof; it assumes independent residuals, "
                "which\n        residuals of smoothed data are not, so it understates the uncertainty\n");
-  os << "  residual rms = " << fmt(r.residual_rms_Nm) << " N m (rms of I qdd " << fmt(r.measured_rms_Nm)
-     << " N m, R^2 = " << fmt(r.r_squared, 3) << ")\n";
-  os << "  rms of the identified terms: kp (q - qbar) " << fmt(r.term_rms_Nm[0]) << ", kd qd " << fmt(r.term_rms_Nm[1])
-     << ", kc sgn(qd) " << fmt(r.term_rms_Nm[2]) << " N m\n";
-  os << "  independent of I: kp/kd = " << fmt(r.kp_Nm_rad.value / r.kd_Nm_s_rad.value)
-     << " 1/s, kc/kp = " << fmt(r.kc_Nm.value / r.kp_Nm_rad.value) << " rad;  paper 000: kp " << kPaperKp << ", kd "
-     << kPaperKd << ", kc " << kPaperKc << " (kp/kd " << fmt(kPaperKp / kPaperKd) << " 1/s, kc/kp "
-     << fmt(kPaperKc / kPaperKp) << " rad); I that would give the paper's kp: " << fmt(I * kPaperKp / r.kp_Nm_rad.value)
-     << " kg m^2\n";
+  os << "  residual rms = " << significant(r.residual_rms_Nm, 4) << " N m (rms of I qdd "
+     << significant(r.measured_rms_Nm, 4) << " N m, R^2 = " << significant(r.r_squared, 3) << ")\n";
+  os << "  rms of the identified terms: kp (q - qbar) " << significant(r.term_rms_Nm[0], 4) << ", kd qd "
+     << significant(r.term_rms_Nm[1], 4) << ", kc sgn(qd) " << significant(r.term_rms_Nm[2], 4) << " N m\n";
+  os << "  independent of I: kp/kd = " << significant(r.kp_Nm_rad.value / r.kd_Nm_s_rad.value, 4)
+     << " 1/s, kc/kp = " << significant(r.kc_Nm.value / r.kp_Nm_rad.value, 4) << " rad;  paper 000: kp " << kPaperKp
+     << ", kd " << kPaperKd << ", kc " << kPaperKc << " (kp/kd " << significant(kPaperKp / kPaperKd, 4)
+     << " 1/s, kc/kp " << significant(kPaperKc / kPaperKp, 4)
+     << " rad); I that would give the paper's kp: " << significant(I * kPaperKp / r.kp_Nm_rad.value, 4) << " kg m^2\n";
 }
 
 void reportInertiaSweep(std::ostream& os, const ServoPaperIdResult& r) {
   os << "  gains against the assumed inertia (identified again for each I):\n"
      << "      I factor   I (kg m^2)        kp          kd          kc\n";
   for (const ServoInertiaRow& s : r.inertia_sweep)
-    os << "      " << std::setw(8) << s.factor << "   " << std::setw(10) << fmt(s.inertia_kgm2) << "  " << std::setw(10)
-       << fmt(s.kp_Nm_rad) << "  " << std::setw(10) << fmt(s.kd_Nm_s_rad) << "  " << std::setw(10) << fmt(s.kc_Nm)
-       << "\n";
+    os << "      " << std::setw(8) << s.factor << "   " << std::setw(10) << significant(s.inertia_kgm2, 4) << "  "
+       << std::setw(10) << significant(s.kp_Nm_rad, 4) << "  " << std::setw(10) << significant(s.kd_Nm_s_rad, 4) << "  "
+       << std::setw(10) << significant(s.kc_Nm, 4) << "\n";
   os << "      all three scale exactly linearly with I (the data determine kp/I, kd/I, kc/I); the share of\n"
         "      the inertial term does not matter for that, only for how well I qdd is explained (R^2)\n";
 }
 
 void reportPaperCheck(std::ostream& os, const ServoPaperIdResult& r) {
-  os << "  simulated experiment (" << r.replay_robot << ", one joint, I = " << fmt(r.replay_inertia_kgm2)
-     << " kg m^2, gains scaled by " << fmt(r.replay_inertia_kgm2 / r.inertia_kgm2)
-     << "): rms(q_sim - q) = " << fmt(r.replay_rms_rad, 4) << " rad over " << r.replay_samples
+  os << "  simulated experiment (" << r.replay_robot << ", one joint, I = " << significant(r.replay_inertia_kgm2, 4)
+     << " kg m^2, gains scaled by " << significant(r.replay_inertia_kgm2 / r.inertia_kgm2, 4)
+     << "): rms(q_sim - q) = " << significant(r.replay_rms_rad, 4) << " rad over " << r.replay_samples
      << " samples from the first switch\n";
   for (const auto& n : r.replay_notes) os << "    note: " << n << "\n";
 }
@@ -366,7 +361,7 @@ std::vector<ServoTestLog> readTestLogs(const ServoModelsOptions& a) {
     if (l.slope <= 0)
       throw InputError(path, 0, "--logs",
                        "no 'slope<N>' in the file name: the compliance slope of the test is unknown");
-    l.name = "slope" + fmt(l.slope);
+    l.name = "slope" + significant(l.slope, 4);
     l.time_scale = a.time_scale;
     logs.push_back(std::move(l));
   }
@@ -415,7 +410,7 @@ std::string heldOutFigureScript(const std::string& csv, const std::string& png, 
     << motorgear::frictionModelName(best.model) << "'\n";
   for (std::size_t k = 0; k < best.runs.size(); ++k)
     g << "set title '" << best.runs[k].test_log << " predicted by the fit on the others: RMS "
-      << fmt(best.runs[k].test_rms_rad, 3) << " rad'\nplot '" << csv << "' every ::1 using ($1==" << k
+      << significant(best.runs[k].test_rms_rad, 3) << " rad'\nplot '" << csv << "' every ::1 using ($1==" << k
       << "?$2:1/0):3 with lines title 'goal', '' every ::1 using ($1==" << k
       << "?$2:1/0):4 with points pt 7 ps 0.2 title 'measured', '' every ::1 using ($1==" << k
       << "?$2:1/0):5 with lines lw 1.5 title 'simulated'\n";
@@ -459,8 +454,8 @@ void reportModelsHeader(std::ostream& os, const ServoModelsOptions& a, const Ser
   const motorgear::DynamixelPreset preset = motorgear::dynamixelPreset("AX-18");
   os << "servo models fitted by simulation (calib/servo_model_fit.h): AX-18 firmware compliance law -> PWM duty "
         "x "
-     << fmt(preset.firmware.supply_V) << " V -> DC motor (datasheet start: " << preset.source << ") -> "
-     << fmt(preset.datasheet.gear_ratio) << ":1 gear -> friction M1..M6 (Rhoban BAM) -> one link;\n"
+     << significant(preset.firmware.supply_V, 4) << " V -> DC motor (datasheet start: " << preset.source << ") -> "
+     << significant(preset.datasheet.gear_ratio, 4) << ":1 gear -> friction M1..M6 (Rhoban BAM) -> one link;\n"
      << "  CMA-ES (" << (a.evaluations > 0 ? std::to_string(a.evaluations) : "400 x free parameters")
      << " simulations per fit)" << (a.polish ? " + Ceres polish" : "")
      << "; held-out validation: fit on all logs but one, predict that one, every permutation;\n"
@@ -476,19 +471,20 @@ void reportModelTable(std::ostream& os, const ServoModelSummary& s) {
   os << "\n";
   for (std::size_t i = 0; i < s.params.size(); ++i) {
     os << "  " << std::left << std::setw(22) << s.params[i];
-    for (const auto& r : s.runs) os << std::right << std::setw(12) << fmt(r.values[i], 4);
+    for (const auto& r : s.runs) os << std::right << std::setw(12) << significant(r.values[i], 4);
     os << "\n";
   }
   auto row = [&](const char* label, double ServoHeldOutRow::*field) {
     os << "  " << std::left << std::setw(22) << label;
-    for (const auto& r : s.runs) os << std::right << std::setw(12) << fmt(r.*field, 3);
+    for (const auto& r : s.runs) os << std::right << std::setw(12) << significant(r.*field, 3);
     os << "\n";
   };
   row("train MAE (rad)", &ServoHeldOutRow::train_mae_rad);
   row("train RMS (rad)", &ServoHeldOutRow::train_rms_rad);
   row("held-out MAE (rad)", &ServoHeldOutRow::test_mae_rad);
   row("held-out RMS (rad)", &ServoHeldOutRow::test_rms_rad);
-  os << "  mean held-out RMS " << fmt(s.test_rms_rad, 3) << " rad, worst " << fmt(s.worst_test_rms_rad, 3) << " rad\n";
+  os << "  mean held-out RMS " << significant(s.test_rms_rad, 3) << " rad, worst "
+     << significant(s.worst_test_rms_rad, 3) << " rad\n";
 }
 
 void reportModelsSummary(std::ostream& os, const ServoModelsResult& r) {
@@ -496,16 +492,17 @@ void reportModelsSummary(std::ostream& os, const ServoModelsResult& r) {
      << "  model  train RMS (rad)  held-out RMS (rad)  worst held-out (rad)\n";
   for (const ServoModelSummary& s : r.models)
     os << "  " << std::left << std::setw(5) << motorgear::frictionModelName(s.model) << std::right << std::setw(17)
-       << fmt(s.train_rms_rad, 3) << std::setw(20) << fmt(s.test_rms_rad, 3) << std::setw(22)
-       << fmt(s.worst_test_rms_rad, 3) << "\n";
+       << significant(s.train_rms_rad, 3) << std::setw(20) << significant(s.test_rms_rad, 3) << std::setw(22)
+       << significant(s.worst_test_rms_rad, 3) << "\n";
 }
 
 void reportAllLogsFit(std::ostream& os, const ServoModelsOptions& a, const ServoModelsResult& r) {
   os << "  " << motorgear::frictionModelName(r.bestModel().model) << " fitted on all logs: RMS "
-     << fmt(r.all_logs_rms_rad, 3) << " rad; as drivetrain parameters (armature = J - " << fmt(r.link_inertia_kgm2, 3)
-     << " kg m^2, the inertia of '" << a.joint << "' and beyond in " << r.robot_source << "):\n";
+     << significant(r.all_logs_rms_rad, 3) << " rad; as drivetrain parameters (armature = J - "
+     << significant(r.link_inertia_kgm2, 3) << " kg m^2, the inertia of '" << a.joint << "' and beyond in "
+     << r.robot_source << "):\n";
   for (const auto& [name, value] : r.drivetrain)
-    os << "    <param name=\"servo/" << name << "\" value=\"" << fmt(value, 6) << "\"/>\n";
+    os << "    <param name=\"servo/" << name << "\" value=\"" << significant(value, 6) << "\"/>\n";
 }
 
 }  // namespace

@@ -60,6 +60,13 @@ class InputError : public std::runtime_error {
   std::string field_;
 };
 
+/// A value with `digits` significant digits ("%.<digits>g"), as summaries print fitted values.
+inline std::string significant(double v, int digits) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+  return buf;
+}
+
 /// A value with 6 significant digits ("%.6g"), as error messages and summary tables print it.
 inline std::string sixDigits(double v) {
   char buf[32];

@@ -33,19 +33,14 @@ struct ServoArgs {
   bool force = false;
 };
 
-std::string fmt(double v, int prec = 4) {
-  std::ostringstream s;
-  s << std::setprecision(prec) << v;
-  return s.str();
-}
-
 int runServoPaper(const calib::ServoPaperIdOptions& o, bool force) {
   if (o.log.empty()) throw InputError("", 0, "--log", "the paper's method needs one step-test log (--log FILE)");
   claimOutputDir(o.out_dir, {stemOf(o.log) + "_servo_id.csv", stemOf(o.log) + "_servo_id.png"}, force);
   const calib::ServoPaperIdResult r = calib::identifyServoByPaper(o, &std::cout);
-  std::cout << "kp_Nm_rad=" << fmt(r.kp_Nm_rad.value, 6) << " kd_Nm_s_rad=" << fmt(r.kd_Nm_s_rad.value, 6)
-            << " kc_Nm=" << fmt(r.kc_Nm.value, 6) << " residual_rms_Nm=" << fmt(r.residual_rms_Nm, 6)
-            << " replay_rms_rad=" << fmt(r.replay_rms_rad, 6) << std::endl;
+  std::cout << "kp_Nm_rad=" << significant(r.kp_Nm_rad.value, 6)
+            << " kd_Nm_s_rad=" << significant(r.kd_Nm_s_rad.value, 6) << " kc_Nm=" << significant(r.kc_Nm.value, 6)
+            << " residual_rms_Nm=" << significant(r.residual_rms_Nm, 6)
+            << " replay_rms_rad=" << significant(r.replay_rms_rad, 6) << std::endl;
   return kExitOk;
 }
 
@@ -61,8 +56,8 @@ int runServoModels(const ServoArgs& a) {
   });
   const calib::ServoModelSummary& best = r.bestModel();
   std::cout << "best_model=" << motorgear::frictionModelName(best.model)
-            << " heldout_rms_rad=" << fmt(best.test_rms_rad, 6)
-            << " worst_heldout_rms_rad=" << fmt(best.worst_test_rms_rad, 6) << std::endl;
+            << " heldout_rms_rad=" << significant(best.test_rms_rad, 6)
+            << " worst_heldout_rms_rad=" << significant(best.worst_test_rms_rad, 6) << std::endl;
   return kExitOk;
 }
 

@@ -13,16 +13,11 @@
 #include "app/cli/output_paths.h"
 #include "calib/leg_excite_workflow.h"
 #include "calib/leg_id_workflow.h"
+#include "sim/input_error.h"
 
 namespace gapsim::cli {
 
 namespace {
-
-std::string fmt(double v, int prec = 4) {
-  std::ostringstream s;
-  s << std::setprecision(prec) << v;
-  return s.str();
-}
 
 /// Options every leg command shares: the stand, the side, parameter overrides of the leg.
 void addCommon(CLI::App& app, std::string& side, std::string& stand, std::vector<std::string>& set) {
@@ -41,14 +36,16 @@ int runLegFit(const calib::LegIdOptions& a, bool force) {
   const calib::LegIdResult r = calib::identifyLeg(a, &std::cout);
   const auto& e = r.estimates;
   if (a.fit == calib::LegIdOptions::Fit::kFriction) {
-    std::cout << e[0].param << "=" << fmt(e[0].value, 6) << " half_width=" << fmt(e[0].half_width, 4);
+    std::cout << e[0].param << "=" << significant(e[0].value, 6) << " half_width=" << significant(e[0].half_width, 4);
     if (a.fit_bias)
-      std::cout << " " << e[1].param << "=" << fmt(e[1].value, 6) << " half_width_b=" << fmt(e[1].half_width, 4);
+      std::cout << " " << e[1].param << "=" << significant(e[1].value, 6)
+                << " half_width_b=" << significant(e[1].half_width, 4);
   } else {
-    std::cout << "b_mLA=" << fmt(e[0].value, 6) << " b_mLS=" << fmt(e[1].value, 6)
-              << " half_width_mLA=" << fmt(e[0].half_width, 4) << " half_width_mLS=" << fmt(e[1].half_width, 4);
+    std::cout << "b_mLA=" << significant(e[0].value, 6) << " b_mLS=" << significant(e[1].value, 6)
+              << " half_width_mLA=" << significant(e[0].half_width, 4)
+              << " half_width_mLS=" << significant(e[1].half_width, 4);
   }
-  std::cout << " J_rad=" << fmt(r.cost_J_rad, 6) << " rms_rad=" << fmt(r.rms_rad, 6) << std::endl;
+  std::cout << " J_rad=" << significant(r.cost_J_rad, 6) << " rms_rad=" << significant(r.rms_rad, 6) << std::endl;
   return r.converged ? kExitOk : kExitFailure;
 }
 

@@ -10,21 +10,16 @@
 #include <sstream>
 
 #include "calib/mabel_id_workflow.h"
+#include "sim/input_error.h"
 
 namespace gapsim::cli {
 
 namespace {
 
-std::string fmt(double v, int prec = 4) {
-  std::ostringstream s;
-  s << std::setprecision(prec) << v;
-  return s.str();
-}
-
 int runFirstOrder(const calib::FirstOrderIdOptions& o) {
   const calib::FirstOrderIdResult r = calib::identifyFirstOrder(o, &std::cout);
-  std::cout << "J_kgm2=" << fmt(r.J_kgm2, 6) << " mu_Nms=" << fmt(r.mu_Nms, 6);
-  if (o.with_bias) std::cout << " bias_Nm=" << fmt(r.bias_Nm, 6);
+  std::cout << "J_kgm2=" << significant(r.J_kgm2, 6) << " mu_Nms=" << significant(r.mu_Nms, 6);
+  if (o.with_bias) std::cout << " bias_Nm=" << significant(r.bias_Nm, 6);
   std::cout << std::endl;
   return r.converged ? kExitOk : kExitFailure;
 }
@@ -56,7 +51,7 @@ Action addIdentifyTransmission(CLI::App& app) {
       ->required();
   return [o] {
     const calib::TransmissionIdResult r = calib::identifyTransmission(*o, &std::cout);
-    std::cout << "K_T=" << fmt(r.fit.K_T, 6) << " alpha=" << fmt(r.fit.alpha, 6) << std::endl;
+    std::cout << "K_T=" << significant(r.fit.K_T, 6) << " alpha=" << significant(r.fit.alpha, 6) << std::endl;
     return kExitOk;
   };
 }
@@ -68,7 +63,7 @@ Action addIdentifySpring(CLI::App& app) {
   app.add_option("--ratio", o->ratio, "constant of eq. 24 (2 x 2.59061 by eq. 23)")->capture_default_str();
   return [o] {
     const calib::SpringIdResult r = calib::identifySpring(*o, &std::cout);
-    std::cout << "K_B_Nm_rad=" << fmt(r.fit.K_B_Nm_rad, 6) << std::endl;
+    std::cout << "K_B_Nm_rad=" << significant(r.fit.K_B_Nm_rad, 6) << std::endl;
     return kExitOk;
   };
 }
