@@ -151,12 +151,16 @@ CompiledModel compile(const RobotModel& m, const SimOptions& options) {
   out.joints.resize(m.joints.size());
   const std::vector<bool> welded = weldedJoints(m, out.changes);
   for (size_t ji = 0; ji < m.joints.size(); ++ji) out.joints[ji].welded = welded[ji];
-  CompileContext c{m, out, {}, {}, {}, {}, {}, {}, {}, {}};
-  c.reality = &options.reality;
-  if (options.reality.changesDrives())
+  CompileContext c{m, out, {}, {}, {}, {}, {}, {}, {}, {}, {}};
+  const RealityEffects effects = combinedEffects(m.reality, options.reality);
+  c.reality = &effects;
+  if (effects.changesDrives())
     out.changes.push_back({"hinge drives", "the robot file's",
                            "wrapped by reality effects (command delay, Stribeck friction, backlash)",
-                           "SimOptions::reality: a twin's reality (sim/reality.h)"});
+                           m.reality.changesDrives() ? "the model's reality/... parameters (sim/reality.h)"
+                                                     : "SimOptions::reality: a twin's reality (sim/reality.h)"});
+  out.imu_bias_rad = effects.imu_bias_rad;
+  out.gyro_bias_rad_s = effects.gyro_bias_rad_s;
   groupLinks(c);
   compilePoses(c);
   detail::compileBodies(c);

@@ -106,6 +106,10 @@ struct CompiledModel {
   std::uint64_t seed = 0;
   std::string stepper;  ///< e.g. "QuickStep, 15 iterations, dt 0.001 s, ERP 0.2, CFM 1e-05"
 
+  // --- sensors: the IMU biases of the reality effects (combinedEffects, sim/reality_effects.h) ---
+  double imu_bias_rad = 0;     ///< added to the IMU's pitch and roll
+  double gyro_bias_rad_s = 0;  ///< added to each gyro axis
+
   std::vector<Body> bodies;            ///< in creation order
   std::vector<Joint> joints;           ///< per model joint
   std::vector<SoftJoint> soft_joints;  ///< in creation order

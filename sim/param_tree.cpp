@@ -409,6 +409,35 @@ void addWorld(const RobotModel& m, std::vector<ParamSubtree>& tree) {
         "scene/<box>/{x,y,z}"));
 }
 
+/// reality/<name>: the drive and IMU reality effects the model carries (sim/reality_effects.h),
+/// listed where they differ from "off" and settable everywhere, within realityScalars()' ranges.
+void addReality(const RobotModel& m, std::vector<ParamSubtree>& tree) {
+  ParamSubtree t;
+  t.prefix = "reality";
+  t.family = "reality";
+  const RealityEffects off;
+  std::string names;
+  for (const RealityScalar& r : realityScalars()) {
+    if (!r.model_parameter) continue;
+    names += std::string(names.empty() ? "" : ",") + r.name;
+    (m.reality.*r.field != off.*r.field ? t.leaves : t.unlisted).push_back({r.name, r.unit, r.meaning});
+  }
+  t.family_form = "reality/{" + names + "}";
+  auto scalar = [](const std::string& leaf) -> const RealityScalar& {
+    for (const RealityScalar& r : realityScalars())
+      if (leaf == r.name) return r;
+    throw std::invalid_argument("no reality effect " + leaf);
+  };
+  t.get = [scalar](const RobotModel& r, const std::string& leaf) { return r.reality.*scalar(leaf).field; };
+  t.set = [scalar](RobotModel& r, const std::string& leaf, double v) {
+    const RealityScalar& s = scalar(leaf);
+    require(v >= s.lo && v <= s.hi,
+            std::string(s.name) + " must be within [" + sixDigits(s.lo) + ", " + sixDigits(s.hi) + "] " + s.unit);
+    r.reality.*s.field = v;
+  };
+  tree.push_back(std::move(t));
+}
+
 /// `*` and `*/soft`: every joint (soft link) that has the leaf. Not listed: they repeat names.
 void addWildcards(const RobotModel& m, std::vector<ParamSubtree>& tree) {
   std::vector<int> joints;
@@ -432,6 +461,7 @@ std::vector<ParamSubtree> parameterTree(const RobotModel& m) {
   addJoints(m, tree);
   addLinksAndMabel(m, tree);
   addWorld(m, tree);
+  addReality(m, tree);
   addWildcards(m, tree);
   return tree;
 }
@@ -458,10 +488,11 @@ std::string unknownParameterMessage(const std::vector<ParamSubtree>& tree, const
       msg += ": " + t.family + " parameters are " + t.family_form;
       break;
     }
-  std::vector<std::string> listed;
+  std::vector<std::string> names;  // listed and settable-only alike: an option that is off is a name too
   for (const ParamSubtree& t : tree)
-    for (const ParamInfo& i : t.leaves) listed.push_back(t.prefix + "/" + i.name);
-  const std::string closest = closestName(name, listed);
+    for (const auto* leaves : {&t.leaves, &t.unlisted})
+      for (const ParamInfo& i : *leaves) names.push_back(t.prefix + "/" + i.name);
+  const std::string closest = closestName(name, names);
   if (!closest.empty()) msg += "; did you mean '" + closest + "'?";
   // The file is what the command accepts; a model built in memory has only its name.
   const std::string robot = model.source_file.empty() ? model.name : model.source_file;

@@ -16,6 +16,8 @@
 ///   MABEL                  <mabel_leg name>/<leaf>, <compliant_ground name>/<leaf>
 ///   world                  contact/mu, solver/{iterations,iterations_plain,min_inertia,...}
 ///   scene                  scene/<box>/{x,y,z}
+///   reality effects        reality/{command_delay_s,backlash_rad,...,imu_bias_rad,gyro_bias_rad_s}
+///                          (listed where not off; sim/reality_effects.h)
 
 #include <functional>
 #include <string>
@@ -41,7 +43,7 @@ struct ParamSubtree {
 };
 
 /// Every subtree of `model`, in listing order: drivetrain and soft groups, joints, soft links,
-/// links, MABEL legs and grounds, contact, solver, scene boxes; the wildcards last. The
+/// links, MABEL legs and grounds, contact, solver, scene boxes, reality effects; the wildcards last. The
 /// subtrees refer to joints, links and boxes by index: use them with `model` or a copy of it
 /// whose structure is unchanged (parameter values may differ).
 std::vector<ParamSubtree> parameterTree(const RobotModel& model);

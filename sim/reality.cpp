@@ -52,25 +52,58 @@ bool endsWith(const std::string& s, const char* suffix) {
 
 }  // namespace
 
+namespace {
+
+using R = RealityEffects;
+
+// Upper bounds: far beyond any robot (a second of dead time, a radian of play), so that an absurd
+// number is refused before it reaches ODE. Lower bounds > 0 where the law divides by the value.
+const RealityScalar kScalars[] = {
+    {"command_delay_s", "--command-delay", "s", 0, 1, &R::command_delay_s,
+     "every hinge drive sees the target of this long ago (whole steps)", true},
+    {"sensor_delay_s", "--sensor-delay", "s", 0, 1, &R::sensor_delay_s,
+     "logged joint angles and IMU columns lag by this (whole log samples)", false},
+    {"backlash_rad", "--backlash", "rad", 0, 1, &R::backlash_rad, "play of this total width between drive and joint",
+     true},
+    {"backlash_drive_inertia_kgm2", "--backlash-inertia", "kg m^2", 1e-9, 1e3, &R::backlash_drive_inertia_kgm2,
+     "inertia of the drive side in the play", true},
+    {"stribeck_static_ratio", "--stribeck-ratio", "-", 1, 100, &R::stribeck_static_ratio,
+     "static / Coulomb dry friction of the Stribeck law (1: off)", true},
+    {"stribeck_velocity_rad_s", "--stribeck-velocity", "rad/s", 1e-6, 1e3, &R::stribeck_velocity_rad_s,
+     "Stribeck velocity v_s", true},
+    {"stribeck_alpha", "--stribeck-alpha", "-", 0.1, 10, &R::stribeck_alpha, "Stribeck exponent", true},
+    {"mass_jitter", "--mass-jitter", "-", 0, 0.9, &R::mass_jitter, "relative half-width of the link mass jitter",
+     false},
+    {"imu_bias_rad", "--imu-bias", "rad", -1, 1, &R::imu_bias_rad, "added to the IMU's pitch and roll", true},
+    {"gyro_bias_rad_s", "--gyro-bias", "rad/s", -10, 10, &R::gyro_bias_rad_s, "added to each gyro axis", true},
+    {"encoder_resolution_rad", "--encoder-resolution", "rad", 0, 1, &R::encoder_resolution_rad,
+     "every joint's encoder resolution (0: the robot file's)", false},
+};
+
+}  // namespace
+
+std::span<const RealityScalar> realityScalars() { return kScalars; }
+
 void RealityEffects::validate() const {
-  // Upper bounds: far beyond any robot (a second of dead time, a radian of play), so that an
-  // absurd number is refused before it reaches ODE.
-  inRange(command_delay_s, 0, 1, "--command-delay", "s");
-  inRange(sensor_delay_s, 0, 1, "--sensor-delay", "s");
-  inRange(backlash_rad, 0, 1, "--backlash", "rad");
-  if (!(backlash_drive_inertia_kgm2 > 0)) throw InputError("", 0, "--backlash-inertia", "must be > 0 kg m^2");
-  inRange(backlash_drive_inertia_kgm2, 1e-9, 1e3, "--backlash-inertia", "kg m^2");
-  inRange(stribeck_static_ratio, 1, 100, "--stribeck-ratio", "(static / Coulomb friction)");
-  if (!(stribeck_velocity_rad_s > 0)) throw InputError("", 0, "--stribeck-velocity", "must be > 0 rad/s");
-  inRange(stribeck_velocity_rad_s, 1e-6, 1e3, "--stribeck-velocity", "rad/s");
-  inRange(stribeck_alpha, 0.1, 10, "--stribeck-alpha", "");
+  for (const RealityScalar& r : kScalars) inRange(this->*r.field, r.lo, r.hi, r.option, r.unit);
   for (const auto& [link, dm] : mass_offset_kg) inRange(dm, -1e3, 1e3, "--mass-offset " + link, "kg");
   for (const auto& [link, dc] : com_offset_m)
     for (int k = 0; k < 3; ++k) inRange(dc[k], -1, 1, "--com-offset " + link, "m");
-  inRange(mass_jitter, 0, 0.9, "--mass-jitter", "(relative half-width)");
-  inRange(imu_bias_rad, -1, 1, "--imu-bias", "rad");
-  inRange(gyro_bias_rad_s, -10, 10, "--gyro-bias", "rad/s");
-  inRange(encoder_resolution_rad, 0, 1, "--encoder-resolution", "rad");
+}
+
+RealityEffects combinedEffects(const RealityEffects& model, const RealityEffects& options) {
+  RealityEffects r = options;
+  r.command_delay_s = options.command_delay_s + model.command_delay_s;
+  r.backlash_rad = options.backlash_rad + model.backlash_rad;
+  if (!(options.backlash_rad > 0)) r.backlash_drive_inertia_kgm2 = model.backlash_drive_inertia_kgm2;
+  if (!(options.stribeck_static_ratio > 1)) {
+    r.stribeck_static_ratio = model.stribeck_static_ratio;
+    r.stribeck_velocity_rad_s = model.stribeck_velocity_rad_s;
+    r.stribeck_alpha = model.stribeck_alpha;
+  }
+  r.imu_bias_rad = options.imu_bias_rad + model.imu_bias_rad;
+  r.gyro_bias_rad_s = options.gyro_bias_rad_s + model.gyro_bias_rad_s;
+  return r;
 }
 
 bool RealityEffects::changesModel() const {

@@ -39,34 +39,10 @@
 #include <string>
 
 #include "sim/log_writer.h"
+#include "sim/reality_effects.h"
 #include "sim/robot_model.h"
 
 namespace gapsim {
-
-struct RealityEffects {
-  double command_delay_s = 0.0;
-  double sensor_delay_s = 0.0;
-  double backlash_rad = 0.0;
-  double backlash_drive_inertia_kgm2 = 1e-3;  ///< J_m of the drive side in the play
-  double stribeck_static_ratio = 1.0;         ///< static / Coulomb friction (>= 1; 1: off)
-  double stribeck_velocity_rad_s = 0.1;       ///< v_s
-  double stribeck_alpha = 2.0;                ///< exponent (2: Gaussian Stribeck curve)
-  std::map<std::string, double> mass_offset_kg;
-  std::map<std::string, Eigen::Vector3d> com_offset_m;
-  double mass_jitter = 0.0;  ///< relative half-width j of the uniform jitter (0: none)
-  std::uint64_t mass_seed = 1;
-  double imu_bias_rad = 0.0;
-  double gyro_bias_rad_s = 0.0;
-  double encoder_resolution_rad = 0.0;  ///< 0: the robot file's
-
-  /// Throws InputError naming the option (--command-delay, ...) and its valid range.
-  void validate() const;
-  bool changesModel() const;   ///< masses, COMs or encoder resolution
-  bool changesDrives() const;  ///< command delay, backlash or Stribeck friction
-  bool any() const;
-  /// One line per active effect, for the twin's report ("command delay 0.02 s", ...).
-  std::string describe() const;
-};
 
 /// The model with the mass, COM and encoder effects applied (InputError for a link name the model
 /// does not have, or a mass that would not be > 0).

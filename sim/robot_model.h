@@ -17,6 +17,7 @@
 #include "motorgear/servo_drive.h"
 #include "sim/mabel_spec.h"
 #include "sim/mesh.h"
+#include "sim/reality_effects.h"
 
 namespace gapsim {
 
@@ -220,6 +221,11 @@ struct RobotModel {
 
   SolverSettings solver;
   ContactSettings contact;
+  /// The drive and IMU reality effects the model carries as parameters (`reality/<name>`: command
+  /// delay, backlash, Stribeck friction, IMU biases; sim/reality.h), all off by default, so that a
+  /// calibration can fit them. A simulation runs with these and SimOptions::reality together
+  /// (combinedEffects); the mass, COM, sensor-delay and encoder fields act from SimOptions only.
+  RealityEffects reality;
   bool ground_plane = true;
   std::vector<SceneBox> scene_boxes;
   std::vector<ImuSpec> imus;

@@ -170,7 +170,7 @@ class Simulation {
   bool profile_ = false;
   bool quickstep_ = true;
   /// The public constructor's second half: `real_model` already carries the reality effects'
-  /// model changes; compiles it and takes the IMU biases from `options.reality`.
+  /// model changes; compiles it (the compiled model carries the IMU biases).
   Simulation(std::shared_ptr<const RobotModel> real_model, const SimOptions& options, int real);
   double imu_bias_rad_ = 0.0, gyro_bias_rad_s_ = 0.0;  ///< RealityEffects
   StageTimes times_;

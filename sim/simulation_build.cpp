@@ -306,10 +306,7 @@ Simulation::Simulation(std::shared_ptr<const RobotModel> model, const SimOptions
     : Simulation(realModel(std::move(model), options.reality), options, 0) {}
 
 Simulation::Simulation(std::shared_ptr<const RobotModel> real_model, const SimOptions& options, int /*real*/)
-    : Simulation(real_model, std::make_shared<const CompiledModel>(compile(*real_model, options)), options.profile) {
-  imu_bias_rad_ = options.reality.imu_bias_rad;
-  gyro_bias_rad_s_ = options.reality.gyro_bias_rad_s;
-}
+    : Simulation(real_model, std::make_shared<const CompiledModel>(compile(*real_model, options)), options.profile) {}
 
 Simulation::Simulation(std::shared_ptr<const RobotModel> model, std::shared_ptr<const CompiledModel> compiled,
                        bool profile)
@@ -336,6 +333,8 @@ Simulation::Simulation(std::shared_ptr<const RobotModel> model, std::shared_ptr<
   dt_s_ = c.dt_s;
   profile_ = profile;
   quickstep_ = c.quickstep;
+  imu_bias_rad_ = c.imu_bias_rad;
+  gyro_bias_rad_s_ = c.gyro_bias_rad_s;
   I.rand_seed = static_cast<unsigned long>(c.seed);
   I.createWorld();
   I.createBodies();

@@ -265,35 +265,17 @@ Action addTwin(CLI::App& app) {
   app.add_option("--stepper", ra->stepper, "quick or big (dWorldStep); default the robot file's")
       ->check(CLI::IsMember({"quick", "big"}));
   addSimTimeOption(app, *max_sim_time);
-  // Reality effects (sim/reality.h): outside every calibrated space, all off by default.
+  // The twin's reality effects (sim/reality.h), all off by default.
   auto mass_offsets = std::make_shared<std::string>();
   auto com_offsets = std::make_shared<std::string>();
   RealityEffects& re = ts->reality;
-  app.add_option("--command-delay", re.command_delay_s, "reality: delay of every joint command (s)")
-      ->capture_default_str();
-  app.add_option("--sensor-delay", re.sensor_delay_s, "reality: latency of the logged joint angles and IMU (s)")
-      ->capture_default_str();
-  app.add_option("--backlash", re.backlash_rad, "reality: play at every driven hinge, total width (rad)")
-      ->capture_default_str();
-  app.add_option("--backlash-inertia", re.backlash_drive_inertia_kgm2,
-                 "reality: drive-side inertia in the play (kg m^2)")
-      ->capture_default_str();
-  app.add_option("--stribeck-ratio", re.stribeck_static_ratio, "reality: static / Coulomb joint friction (1: off)")
-      ->capture_default_str();
-  app.add_option("--stribeck-velocity", re.stribeck_velocity_rad_s, "reality: Stribeck velocity (rad/s)")
-      ->capture_default_str();
-  app.add_option("--stribeck-alpha", re.stribeck_alpha, "reality: Stribeck exponent")->capture_default_str();
+  // The scalar effects' options, units and meanings come from their one table (sim/reality.h).
+  for (const RealityScalar& r : realityScalars())
+    app.add_option(r.option, re.*r.field, std::string("reality: ") + r.meaning + " (" + r.unit + ")")
+        ->capture_default_str();
   app.add_option("--mass-offset", *mass_offsets, "reality: link=kg[;link=kg...] added to link masses");
   app.add_option("--com-offset", *com_offsets, "reality: link=x:y:z[;...] COM shifts in the link frame (m)");
-  app.add_option("--mass-jitter", re.mass_jitter, "reality: every link mass times 1 + j u, u uniform in [-1, 1)")
-      ->capture_default_str();
   app.add_option("--mass-seed", re.mass_seed, "reality: seed of the mass jitter")->capture_default_str();
-  app.add_option("--imu-bias", re.imu_bias_rad, "reality: bias on the IMU pitch and roll (rad)")->capture_default_str();
-  app.add_option("--gyro-bias", re.gyro_bias_rad_s, "reality: bias on each gyro axis (rad/s)")->capture_default_str();
-  app.add_option("--encoder-resolution", re.encoder_resolution_rad,
-                 "reality: encoder resolution of every joint (rad; 0: the "
-                 "robot file's)")
-      ->capture_default_str();
   return [ra, set_path, out, ts, max_sim_time, force, mass_offsets, com_offsets] {
     ra->quiet = true;
     ts->reality.mass_offset_kg = parseLinkValues(*mass_offsets, "--mass-offset");

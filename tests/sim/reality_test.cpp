@@ -16,6 +16,7 @@
 #include <string>
 
 #include "expect_input_error.h"
+#include "sim/parameters.h"
 #include "sim/simulation.h"
 #include "sim/urdf_parser.h"
 
@@ -249,4 +250,50 @@ TEST(Reality, AbsurdValuesAndUnknownLinksAreRefused) {
   test::expectInputError([&] { parseLinkVectors("bob=0:0", "--com-offset"); }, 0, "--com-offset", "x:y:z");
   test::expectInputError([&] { parseLinkValues("bob", "--mass-offset"); }, 0, "--mass-offset", "link=value");
   EXPECT_EQ(parseLinkVectors("bob=0:0:-0.1;torso=0.01:0:0", "--com-offset").at("bob").z(), -0.1);
+}
+
+// The drive and IMU effects as model parameters (reality/<name>, sim/param_tree.h) run exactly
+// as the same effects given as SimOptions, and the two add.
+TEST(Reality, ModelParametersActAsTheOptionsDo) {
+  auto base = servoPendulum(true);
+  auto with_params = std::make_shared<RobotModel>(*base);
+  setParameter(*with_params, "reality/command_delay_s", 0.02);
+  setParameter(*with_params, "reality/backlash_rad", 0.01);
+  setParameter(*with_params, "reality/imu_bias_rad", 0.005);
+  RealityEffects r;
+  r.command_delay_s = 0.02;
+  r.backlash_rad = 0.01;
+  r.imu_bias_rad = 0.005;
+  Simulation by_options(base, with(r)), by_model(with_params);
+  EXPECT_EQ(by_model.imu().pitch_rad, by_options.imu().pitch_rad);
+  EXPECT_EQ(response(by_model, 0.4, 0.5), response(by_options, 0.4, 0.5));
+
+  // Model and options add: 0.01 s in each is the 0.02 s delay.
+  auto half = std::make_shared<RobotModel>(*base);
+  setParameter(*half, "reality/command_delay_s", 0.01);
+  RealityEffects rest;
+  rest.command_delay_s = 0.01;
+  RealityEffects all;
+  all.command_delay_s = 0.02;
+  Simulation split(half, with(rest)), whole(base, with(all));
+  EXPECT_EQ(response(split, 0.4, 0.3), response(whole, 0.4, 0.3));
+}
+
+TEST(Reality, ModelParametersAreListedWhenOnAndRangeChecked) {
+  RobotModel m = *pendulum(true);
+  auto listed = [&](const std::string& name) {
+    for (const ParameterEntry& e : listParameters(m))
+      if (e.name == name) return true;
+    return false;
+  };
+  EXPECT_FALSE(listed("reality/command_delay_s"));
+  setParameter(m, "reality/command_delay_s", 0.01);
+  EXPECT_TRUE(listed("reality/command_delay_s"));
+  test::expectInputError([&] { setParameter(m, "reality/command_delay_s", 2.0, "f.csv", 3); }, 3,
+                         "reality/command_delay_s", "within [0, 1] s");
+  test::expectInputError([&] { setParameter(m, "reality/sensor_delay_s", 0.01, "f.csv", 4); }, 4,
+                         "reality/sensor_delay_s", "reality parameters are reality/{");
+  test::expectInputError([&] { setParameter(m, "reality/command_delay", 0.01, "f.csv", 5); }, 5,
+                         "reality/command_delay", "did you mean 'reality/command_delay_s'");
+  EXPECT_EQ(m.reality.command_delay_s, 0.01);
 }
