@@ -59,22 +59,19 @@ std::vector<std::size_t> switchingInstants(std::span<const double> q_target_rad)
   return s;
 }
 
-ServoIdResult identifyServo(const ServoStepLog& log, const ServoIdOptions& options) {
-  options.validate();
-  const std::size_t n_all = log.time_s.size();
-  if (log.q_target_rad.size() != n_all || log.q_rad.size() != n_all)
-    throw InputError(log.source, 0, "", "time_s, q_target_rad and q_rad differ in length");
-  ServoIdResult r;
-  r.inertia_kgm2 = options.inertia_kgm2;
-  r.switches = switchingInstants(log.q_target_rad);
-  if (r.switches.empty())
-    throw InputError(log.source, 0, "q_target_rad", "q_target never changes: no step to identify from");
+namespace {
 
-  // Pieces [begin, end) of samples, each smoothed by one polynomial.
-  std::vector<std::pair<std::size_t, std::size_t>> pieces;
-  for (std::size_t k = 0; k < r.switches.size(); ++k) {
-    const std::size_t b = r.switches[k];
-    const std::size_t e = k + 1 < r.switches.size() ? r.switches[k + 1] : n_all;
+using Pieces = std::vector<std::pair<std::size_t, std::size_t>>;
+
+/// The samples cut into pieces [begin, end), each smoothed by one polynomial: one piece per step
+/// (between switches), or, with piece_s > 0, equal pieces of about piece_s so that no short
+/// remnant is left at a step's end.
+Pieces stepPieces(const ServoStepLog& log, const std::vector<std::size_t>& switches, const ServoIdOptions& options) {
+  const std::size_t n_all = log.time_s.size();
+  Pieces pieces;
+  for (std::size_t k = 0; k < switches.size(); ++k) {
+    const std::size_t b = switches[k];
+    const std::size_t e = k + 1 < switches.size() ? switches[k + 1] : n_all;
     if (options.piece_s <= 0) {
       pieces.emplace_back(b, e);
       continue;
@@ -92,8 +89,15 @@ ServoIdResult identifyServo(const ServoStepLog& log, const ServoIdOptions& optio
     }
   }
 
+  return pieces;
+}
+
+/// Fits each piece's polynomial and appends its samples (smoothed angle, speed, acceleration and
+/// the torque I qdd) to r.samples; piece_of gets each sample's piece. Returns the smoothing's
+/// sum of squared residuals (rad^2).
+double smoothPieces(const ServoStepLog& log, const Pieces& pieces, const ServoIdOptions& options, ServoIdResult& r,
+                    std::vector<int>& piece_of) {
   double smooth_ss = 0.0;
-  std::vector<int> piece_of;  // per sample: index of its polynomial piece (the clusters)
   for (const auto& [b, e] : pieces) {
     if (static_cast<int>(e - b) < options.min_samples) continue;
     const std::span<const double> t(log.time_s.data() + b, e - b);
@@ -119,6 +123,43 @@ ServoIdResult identifyServo(const ServoStepLog& log, const ServoIdOptions& optio
       piece_of.push_back(r.pieces - 1);
     }
   }
+  return smooth_ss;
+}
+
+/// Cluster-robust (sandwich) covariance with one cluster per polynomial piece: the residuals of a
+/// piece share its coefficients and are strongly correlated, those of different pieces are not.
+/// Cov = c (A^T A)^-1 [sum_g (A_g^T r_g)(A_g^T r_g)^T] (A^T A)^-1 with the usual small-sample
+/// factor c = G/(G-1) (n-1)/(n-3).
+Eigen::Matrix3d clusteredCovariance(const Eigen::MatrixXd& A, const Eigen::VectorXd& res,
+                                    const std::vector<int>& piece_of, int piece_count, const Eigen::Matrix3d& AtA_inv) {
+  const Eigen::Index n = A.rows();
+  std::vector<Eigen::Vector3d> score(static_cast<std::size_t>(piece_count), Eigen::Vector3d::Zero());
+  for (Eigen::Index i = 0; i < n; ++i)
+    score[static_cast<std::size_t>(piece_of[static_cast<std::size_t>(i)])] += A.row(i).transpose() * res(i);
+  Eigen::Matrix3d meat = Eigen::Matrix3d::Zero();
+  for (const auto& sc : score) meat += sc * sc.transpose();
+  const double G = piece_count;
+  const double c = G / (G - 1) * (static_cast<double>(n) - 1) / (static_cast<double>(n) - 3);
+  return c * AtA_inv * meat * AtA_inv;
+}
+
+}  // namespace
+
+ServoIdResult identifyServo(const ServoStepLog& log, const ServoIdOptions& options) {
+  options.validate();
+  const std::size_t n_all = log.time_s.size();
+  if (log.q_target_rad.size() != n_all || log.q_rad.size() != n_all)
+    throw InputError(log.source, 0, "", "time_s, q_target_rad and q_rad differ in length");
+  ServoIdResult r;
+  r.inertia_kgm2 = options.inertia_kgm2;
+  r.switches = switchingInstants(log.q_target_rad);
+  if (r.switches.empty())
+    throw InputError(log.source, 0, "q_target_rad", "q_target never changes: no step to identify from");
+
+  const Pieces pieces = stepPieces(log, r.switches, options);
+
+  std::vector<int> piece_of;  // per sample: index of its polynomial piece (the clusters)
+  const double smooth_ss = smoothPieces(log, pieces, options, r, piece_of);
   const Eigen::Index n = static_cast<Eigen::Index>(r.samples.size());
   if (n < 10)
     throw InputError(log.source, 0, "q_rad", "only " + std::to_string(n) + " usable samples after the switches");
@@ -149,18 +190,8 @@ ServoIdResult identifyServo(const ServoStepLog& log, const ServoIdOptions& optio
   Eigen::Matrix3d cov = sigma2 * AtA_inv;
   int quantile_dof = r.dof;
   if (options.intervals == ServoIdOptions::Intervals::PieceClustered && r.pieces >= 4) {
-    // Cluster-robust (sandwich) covariance with one cluster per polynomial piece: the residuals
-    // of a piece share its 5 coefficients and are strongly correlated, those of different pieces
-    // are not. Cov = c (A^T A)^-1 [sum_g (A_g^T r_g)(A_g^T r_g)^T] (A^T A)^-1 with the usual
-    // small-sample factor c = G/(G-1) (n-1)/(n-3), and the t quantile with G - 1 dof.
-    std::vector<Eigen::Vector3d> score(static_cast<std::size_t>(r.pieces), Eigen::Vector3d::Zero());
-    for (Eigen::Index i = 0; i < n; ++i)
-      score[static_cast<std::size_t>(piece_of[static_cast<std::size_t>(i)])] += A.row(i).transpose() * res(i);
-    Eigen::Matrix3d meat = Eigen::Matrix3d::Zero();
-    for (const auto& sc : score) meat += sc * sc.transpose();
-    const double G = r.pieces;
-    const double c = G / (G - 1) * (static_cast<double>(n) - 1) / (static_cast<double>(n) - 3);
-    cov = c * AtA_inv * meat * AtA_inv;
+    // The t quantile then has G - 1 degrees of freedom.
+    cov = clusteredCovariance(A, res, piece_of, r.pieces, AtA_inv);
     quantile_dof = r.pieces - 1;
     r.clustered = true;
   }

@@ -188,6 +188,56 @@ Motion readJointTable(const std::string& path, double frame_period_s) {
   return motionFromTable(table, -1, frame_period_s);
 }
 
+namespace {
+
+/// The header line's cells: the Webots tag, the version and the joint names.
+std::vector<std::string> webotsHeaderJoints(const std::vector<std::string_view>& cells, const std::string& path,
+                                            int line_no) {
+  std::vector<std::string> joints;
+  if (trimBlanks(cells[0]) != kWebotsTag) {
+    throw InputError(path, line_no, "",
+                     "not a Webots motion file: the first line must start with "
+                     "'#WEBOTS_MOTION,V1.0,'");
+  }
+  if (cells.size() < 2 || trimBlanks(cells[1]) != "V1.0") {
+    throw InputError(
+        path, line_no, "version",
+        "unsupported version '" + std::string(cells.size() < 2 ? "" : trimBlanks(cells[1])) + "' (expected V1.0)");
+  }
+  for (std::size_t c = 2; c < cells.size(); ++c) {
+    const std::string_view name = trimBlanks(cells[c]);
+    if (name.empty()) {
+      throw InputError(path, line_no, "", "empty joint name (column " + std::to_string(c + 1) + ")");
+    }
+    joints.emplace_back(name);
+  }
+  if (joints.empty()) throw InputError(path, line_no, "", "header names no joints");
+  return joints;
+}
+
+/// One pose line's joint values (cells after time and pose name); '*' (not given) reads as NaN.
+std::vector<double> webotsPoseValues(const std::vector<std::string_view>& cells, const std::vector<std::string>& joints,
+                                     const std::string& path, int line_no) {
+  std::vector<double> row(joints.size());
+  for (std::size_t j = 0; j < joints.size(); ++j) {
+    const std::string_view cell = trimBlanks(cells[j + 2]);
+    if (cell == "*") {
+      row[j] = std::numeric_limits<double>::quiet_NaN();
+      continue;
+    }
+    const CsvNumberStatus st = parseCsvNumber(cell, row[j]);
+    if (st != CsvNumberStatus::Ok) {
+      throw InputError(
+          path, line_no, joints[j],
+          st == CsvNumberStatus::Empty ? "empty value (write '*' for not given)" : csvNumberError(st, cell));
+    }
+    checkTarget(row[j], path, line_no, joints[j]);
+  }
+  return row;
+}
+
+}  // namespace
+
 Motion readWebotsMotion(const std::string& path) {
   const std::string text = readTextFile(path);
   std::vector<std::string> joints;
@@ -213,24 +263,7 @@ Motion readWebotsMotion(const std::string& path) {
 
     if (header_line == 0) {
       header_line = line_no;
-      if (trimBlanks(cells[0]) != kWebotsTag) {
-        throw InputError(path, line_no, "",
-                         "not a Webots motion file: the first line must start with "
-                         "'#WEBOTS_MOTION,V1.0,'");
-      }
-      if (cells.size() < 2 || trimBlanks(cells[1]) != "V1.0") {
-        throw InputError(
-            path, line_no, "version",
-            "unsupported version '" + std::string(cells.size() < 2 ? "" : trimBlanks(cells[1])) + "' (expected V1.0)");
-      }
-      for (std::size_t c = 2; c < cells.size(); ++c) {
-        const std::string_view name = trimBlanks(cells[c]);
-        if (name.empty()) {
-          throw InputError(path, line_no, "", "empty joint name (column " + std::to_string(c + 1) + ")");
-        }
-        joints.emplace_back(name);
-      }
-      if (joints.empty()) throw InputError(path, line_no, "", "header names no joints");
+      joints = webotsHeaderJoints(cells, path, line_no);
       continue;
     }
 
@@ -251,21 +284,7 @@ Motion readWebotsMotion(const std::string& path) {
                        "time " + numberText(t_s) + " s at line " + std::to_string(line_no) + " goes back from " +
                            numberText(times.back()) + " s at line " + std::to_string(lines.back()));
     }
-    std::vector<double> row(joints.size());
-    for (std::size_t j = 0; j < joints.size(); ++j) {
-      const std::string_view cell = trimBlanks(cells[j + 2]);
-      if (cell == "*") {
-        row[j] = std::numeric_limits<double>::quiet_NaN();
-        continue;
-      }
-      const CsvNumberStatus st = parseCsvNumber(cell, row[j]);
-      if (st != CsvNumberStatus::Ok) {
-        throw InputError(
-            path, line_no, joints[j],
-            st == CsvNumberStatus::Empty ? "empty value (write '*' for not given)" : csvNumberError(st, cell));
-      }
-      checkTarget(row[j], path, line_no, joints[j]);
-    }
+    std::vector<double> row = webotsPoseValues(cells, joints, path, line_no);
     times.push_back(t_s);
     values.push_back(std::move(row));
     lines.push_back(line_no);

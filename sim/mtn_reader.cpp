@@ -150,6 +150,49 @@ double MotorMap::radToTick(const MotorMapEntry& e, double q_rad) {
 // ---------------------------------------------------------------------------------------------
 // .mtn file
 
+namespace {
+
+/// play_param's speed_rate, the one of its five values the player uses.
+double readSpeedRate(const std::string& value, const std::string& path, int line) {
+  double speed_rate = 0;
+  const auto w = splitWords(value);
+  if (w.size() != 5)
+    throw InputError(path, line, "play_param",
+                     "expected 5 values (next exit repeat speed_rate "
+                     "ctrl_inertial_force), got " +
+                         std::to_string(w.size()));
+  if (!parseDouble(w[3], speed_rate) || !(speed_rate > 0))
+    throw InputError(path, line, "play_param", "speed_rate must be a number > 0, got '" + w[3] + "'");
+  return speed_rate;
+}
+
+/// One step line: 26 ticks, the pause and the time.
+MtnStep readStep(const std::string& value, const std::string& path, int line) {
+  const auto w = splitWords(value);
+  if (w.size() != kIds + 2)
+    throw InputError(path, line, "step",
+                     "expected 26 ticks + pause + time = 28 values, got " + std::to_string(w.size()));
+  MtnStep s;
+  s.line = line;
+  s.ticks.resize(kIds);
+  for (int id = 0; id < kIds; ++id) {
+    int tick = 0;
+    if (!parseInt(w[id], tick) || tick < 0 || tick > 1023)
+      throw InputError(path, line, "step/id" + std::to_string(id),
+                       "tick must be an integer in 0..1023, got '" + w[id] + "'");
+    s.ticks[id] = tick;
+  }
+  if (!parseDouble(w[kIds], s.pause_s) || s.pause_s < 0)
+    throw InputError(path, line, "step/pause", "must be a number >= 0 (s), got '" + w[kIds] + "'");
+  if (!parseDouble(w[kIds + 1], s.time_s) || s.time_s < 0)
+    throw InputError(path, line, "step/time", "must be a number >= 0 (s), got '" + w[kIds + 1] + "'");
+  plausible::check(s.pause_s, plausible::kMotionTime_s, path, line, "step/pause", "pause");
+  plausible::check(s.time_s, plausible::kMotionTime_s, path, line, "step/time", "time");
+  return s;
+}
+
+}  // namespace
+
 MtnFile MtnFile::read(const std::string& path) {
   const std::vector<std::string> lines = splitLines(readText(path));
   MtnFile f;
@@ -199,37 +242,10 @@ MtnFile MtnFile::read(const std::string& path) {
     } else if (key == "compliance") {
       // Read by nothing in bioGP (RoboPlus convention: level n = compliance slope 2^n).
     } else if (key == "play_param") {
-      const auto w = splitWords(value);
-      if (w.size() != 5)
-        throw InputError(path, line, "play_param",
-                         "expected 5 values (next exit repeat speed_rate "
-                         "ctrl_inertial_force), got " +
-                             std::to_string(w.size()));
-      if (!parseDouble(w[3], page->speed_rate) || !(page->speed_rate > 0))
-        throw InputError(path, line, "play_param", "speed_rate must be a number > 0, got '" + w[3] + "'");
+      page->speed_rate = readSpeedRate(value, path, line);
       seen_play_param = true;
     } else if (key == "step") {
-      const auto w = splitWords(value);
-      if (w.size() != kIds + 2)
-        throw InputError(path, line, "step",
-                         "expected 26 ticks + pause + time = 28 values, got " + std::to_string(w.size()));
-      MtnStep s;
-      s.line = line;
-      s.ticks.resize(kIds);
-      for (int id = 0; id < kIds; ++id) {
-        int tick = 0;
-        if (!parseInt(w[id], tick) || tick < 0 || tick > 1023)
-          throw InputError(path, line, "step/id" + std::to_string(id),
-                           "tick must be an integer in 0..1023, got '" + w[id] + "'");
-        s.ticks[id] = tick;
-      }
-      if (!parseDouble(w[kIds], s.pause_s) || s.pause_s < 0)
-        throw InputError(path, line, "step/pause", "must be a number >= 0 (s), got '" + w[kIds] + "'");
-      if (!parseDouble(w[kIds + 1], s.time_s) || s.time_s < 0)
-        throw InputError(path, line, "step/time", "must be a number >= 0 (s), got '" + w[kIds + 1] + "'");
-      plausible::check(s.pause_s, plausible::kMotionTime_s, path, line, "step/pause", "pause");
-      plausible::check(s.time_s, plausible::kMotionTime_s, path, line, "step/time", "time");
-      page->steps.push_back(std::move(s));
+      page->steps.push_back(readStep(value, path, line));
     } else {
       throw InputError(path, line, key, "unknown key '" + key + "' inside a page");
     }

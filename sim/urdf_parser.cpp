@@ -1052,6 +1052,89 @@ void parseGapsim(Ctx& c, const XMLElement* g, RobotModel& m) {
   for (const XMLElement* p : c.gapsim_params) applyParam(root.child(p), m, c.file);
 }
 
+/// Points each mimic joint at its master; a master that is missing, itself, fixed or a mimic
+/// joint is refused.
+void resolveMimics(const Ctx& c, RobotModel& m, const std::vector<std::pair<int, std::string>>& mimics) {
+  const std::string& path = c.file;
+  for (const auto& [ji, master] : mimics) {
+    int mi = m.jointIndex(master);
+    if (mi < 0 || mi == ji || !m.joints[mi].movable())
+      throw InputError(path, m.joints[ji].line, "joint '" + m.joints[ji].name + "'/mimic@joint",
+                       "mimic names '" + master + "', which is not another movable joint");
+    if (m.joints[mi].mimic.master >= 0)
+      throw InputError(path, m.joints[ji].line, "joint '" + m.joints[ji].name + "'/mimic@joint",
+                       "chained mimic joints are not supported");
+    m.joints[ji].mimic.master = mi;
+  }
+}
+
+/// The initial pose and servo limits that follow from each joint's own limits.
+void applyJointDefaults(RobotModel& m) {
+  m.initial_q.assign(m.joints.size(), 0.0);
+  m.has_ground_clearance = true;  // a robot file that says nothing is put on the ground
+  m.ground_clearance_m = 0.0005;
+  for (size_t i = 0; i < m.joints.size(); ++i) {
+    Joint& j = m.joints[i];
+    if (j.has_limits) m.initial_q[i] = std::clamp(0.0, j.lower, j.upper);
+    if (j.effort > 0) j.servo.fmax_Nm = j.effort;
+    if (j.velocity > 0) j.servo.max_velocity_rad_s = j.velocity;
+  }
+}
+
+/// The top-level elements beside links, joints and materials: the one <gapsim>, and a count of the
+/// ignored ones. True if there was a <gapsim>.
+bool parseExtensions(Ctx& c, const XMLElement* robot, RobotModel& m) {
+  bool have_gapsim = false;
+  for (const XMLElement* e = robot->FirstChildElement(); e; e = e->NextSiblingElement()) {
+    std::string n = e->Name();
+    if (n == "link" || n == "joint" || n == "material" || n.rfind("xacro:", 0) == 0) continue;  // xacro: checkXacro
+    if (n == "gapsim") {
+      if (have_gapsim) c.fail(e, "gapsim", "only one <gapsim> element is allowed");
+      have_gapsim = true;
+      parseGapsim(c, e, m);
+    } else {
+      c.ignore("<" + n + ">");
+    }
+  }
+  return have_gapsim;
+}
+
+/// The warnings the model carries: joints left with the ideal servo's default limits, colourless
+/// materials, ignored elements, no <gapsim>.
+void collectWarnings(Ctx& c, RobotModel& m, bool have_gapsim) {
+  replaceMissingMeshes(c, m);
+  auto list = [&](const std::vector<std::string>& names) {
+    std::vector<std::string> still;  // joints a <gapsim> element has not given a drive or servo limit since
+    for (const std::string& n : names) {
+      const Joint& j = m.joints[m.jointIndex(n)];
+      if (j.drive.kind == DriveKind::Ideal) still.push_back(n);
+    }
+    std::string s;
+    for (const auto& n : still) s += (s.empty() ? "" : ", ") + n;
+    return std::make_pair(still.size(), s);
+  };
+  if (auto [n, names] = list(c.zero_effort); n)
+    c.warnings.push_back(
+        std::to_string(n) + " joint(s) with effort 0 or none in <limit> (" + names + "): their ideal servos use fmax " +
+        sixDigits(ServoSettings{}.fmax_Nm) +
+        " N m; give the actuator's peak torque in <limit effort>, or <gapsim><servo_defaults fmax_Nm>");
+  if (auto [n, names] = list(c.zero_velocity); n)
+    c.warnings.push_back(std::to_string(n) + " joint(s) with velocity 0 or none in <limit> (" + names +
+                         "): their ideal servos are limited to " + sixDigits(ServoSettings{}.max_velocity_rad_s) +
+                         " rad/s; give the no-load speed in <limit velocity>");
+  if (!c.unknown_materials.empty()) {
+    std::string s;
+    for (const auto& n : c.unknown_materials) s += (s.empty() ? "" : ", ") + n;
+    c.warnings.push_back("visual materials named but never given a <color> at the top level of <robot> (" + s +
+                         "): drawn in the default colours");
+  }
+  for (auto& [kind, count] : c.ignored)
+    c.warnings.push_back("ignored " + std::to_string(count) + " " + kind + " element" + (count > 1 ? "s" : "") +
+                         " (not used by gapsim)");
+  if (!have_gapsim)
+    c.warnings.push_back("no <gapsim> element: ideal position servos on every joint, default solver and contact");
+}
+
 }  // namespace
 
 std::vector<std::string> gapsimHandledElements() {
@@ -1084,79 +1167,20 @@ RobotModel parseRobotXml(const std::string& xml_text, const std::string& path) {
   std::vector<std::pair<int, std::string>> mimics;
   for (const XMLElement* e = robot->FirstChildElement("joint"); e; e = e->NextSiblingElement("joint"))
     parseJoint(c, e, m, mimics);
-  for (auto& [ji, master] : mimics) {
-    int mi = m.jointIndex(master);
-    if (mi < 0 || mi == ji || !m.joints[mi].movable())
-      throw InputError(path, m.joints[ji].line, "joint '" + m.joints[ji].name + "'/mimic@joint",
-                       "mimic names '" + master + "', which is not another movable joint");
-    if (m.joints[mi].mimic.master >= 0)
-      throw InputError(path, m.joints[ji].line, "joint '" + m.joints[ji].name + "'/mimic@joint",
-                       "chained mimic joints are not supported");
-    m.joints[ji].mimic.master = mi;
-  }
+  resolveMimics(c, m, mimics);
   applyRootJoints(c, m);
   checkTree(c, robot, m);
   checkMasses(c, m);
 
-  // Defaults that depend on the joint's own limits.
-  m.initial_q.assign(m.joints.size(), 0.0);
-  m.has_ground_clearance = true;  // a robot file that says nothing is put on the ground
-  m.ground_clearance_m = 0.0005;
-  for (size_t i = 0; i < m.joints.size(); ++i) {
-    Joint& j = m.joints[i];
-    if (j.has_limits) m.initial_q[i] = std::clamp(0.0, j.lower, j.upper);
-    if (j.effort > 0) j.servo.fmax_Nm = j.effort;
-    if (j.velocity > 0) j.servo.max_velocity_rad_s = j.velocity;
-  }
+  applyJointDefaults(m);
 
-  bool have_gapsim = false;
-  for (const XMLElement* e = robot->FirstChildElement(); e; e = e->NextSiblingElement()) {
-    std::string n = e->Name();
-    if (n == "link" || n == "joint" || n == "material" || n.rfind("xacro:", 0) == 0) continue;  // xacro: checkXacro
-    if (n == "gapsim") {
-      if (have_gapsim) c.fail(e, "gapsim", "only one <gapsim> element is allowed");
-      have_gapsim = true;
-      parseGapsim(c, e, m);
-    } else {
-      c.ignore("<" + n + ">");
-    }
-  }
+  const bool have_gapsim = parseExtensions(c, robot, m);
   // Mimic joints start where their master puts them.
   for (size_t i = 0; i < m.joints.size(); ++i)
     if (m.joints[i].mimic.master >= 0)
       m.initial_q[i] = m.joints[i].mimic.multiplier * m.initial_q[m.joints[i].mimic.master] + m.joints[i].mimic.offset;
 
-  replaceMissingMeshes(c, m);
-  auto list = [&](const std::vector<std::string>& names) {
-    std::vector<std::string> still;  // joints a <gapsim> element has not given a drive or servo limit since
-    for (const std::string& n : names) {
-      const Joint& j = m.joints[m.jointIndex(n)];
-      if (j.drive.kind == DriveKind::Ideal) still.push_back(n);
-    }
-    std::string s;
-    for (const auto& n : still) s += (s.empty() ? "" : ", ") + n;
-    return std::make_pair(still.size(), s);
-  };
-  if (auto [n, names] = list(c.zero_effort); n)
-    c.warnings.push_back(
-        std::to_string(n) + " joint(s) with effort 0 or none in <limit> (" + names + "): their ideal servos use fmax " +
-        sixDigits(ServoSettings{}.fmax_Nm) +
-        " N m; give the actuator's peak torque in <limit effort>, or <gapsim><servo_defaults fmax_Nm>");
-  if (auto [n, names] = list(c.zero_velocity); n)
-    c.warnings.push_back(std::to_string(n) + " joint(s) with velocity 0 or none in <limit> (" + names +
-                         "): their ideal servos are limited to " + sixDigits(ServoSettings{}.max_velocity_rad_s) +
-                         " rad/s; give the no-load speed in <limit velocity>");
-  if (!c.unknown_materials.empty()) {
-    std::string s;
-    for (const auto& n : c.unknown_materials) s += (s.empty() ? "" : ", ") + n;
-    c.warnings.push_back("visual materials named but never given a <color> at the top level of <robot> (" + s +
-                         "): drawn in the default colours");
-  }
-  for (auto& [kind, count] : c.ignored)
-    c.warnings.push_back("ignored " + std::to_string(count) + " " + kind + " element" + (count > 1 ? "s" : "") +
-                         " (not used by gapsim)");
-  if (!have_gapsim)
-    c.warnings.push_back("no <gapsim> element: ideal position servos on every joint, default solver and contact");
+  collectWarnings(c, m, have_gapsim);
   m.warnings = std::move(c.warnings);
   return m;
 }
