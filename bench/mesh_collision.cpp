@@ -26,7 +26,9 @@ struct Figures {
 };
 
 Figures walk(std::shared_ptr<const RobotModel> m, const Motion& motion) {
-  Simulation sim(m, SimOptions{.profile = true});
+  SimOptions options;
+  options.profile = true;
+  Simulation sim(m, options);
   RunConfig cfg;
   cfg.duration_s = motion.duration_s() + 1.0;
   cfg.balance = motionController(motion);

@@ -33,10 +33,17 @@ MotorMap motorMap() { return MotorMap::read(std::string(GAPSIM_ROBOTS_DIR) + "/b
 
 ParameterSpace smallSpace() {
   // Gains, the torso mass and the wall: parameters that move the lean's peak and its end.
-  std::vector<SpaceEntry> e = {{"servos/servo/kp", 9.272, 4, 20},
-                               {"servos/servo/kd", 0.3069, 0.1, 0.8},
-                               {"link/torso/mass", 0.212008555029, 0.212008555029, 0.712008555029},
-                               {"scene/wall/x", -0.112, -0.127, -0.097}};
+  auto entry = [](const char* name, double value, double lower, double upper) {
+    SpaceEntry s;
+    s.name = name;
+    s.value = value;
+    s.lower = lower;
+    s.upper = upper;
+    return s;
+  };
+  std::vector<SpaceEntry> e = {entry("servos/servo/kp", 9.272, 4, 20), entry("servos/servo/kd", 0.3069, 0.1, 0.8),
+                               entry("link/torso/mass", 0.212008555029, 0.212008555029, 0.712008555029),
+                               entry("scene/wall/x", -0.112, -0.127, -0.097)};
   return ParameterSpace::fromEntries(e, "test space");
 }
 
