@@ -75,20 +75,6 @@ std::string urdfGeometry(const Geometry& g) {
   return "";
 }
 
-const char* urdfType(JointType t) {
-  switch (t) {
-    case JointType::Revolute:
-      return "revolute";
-    case JointType::Continuous:
-      return "continuous";
-    case JointType::Prismatic:
-      return "prismatic";
-    case JointType::Fixed:
-      return "fixed";
-  }
-  return "fixed";
-}
-
 /// The Coulomb friction that runs at a joint: the file's <dynamics friction> and the drive's.
 double dryFriction_Nm(const Joint& j) { return j.friction_Nm + j.drive.dry_friction_Nm; }
 
@@ -171,7 +157,7 @@ std::string writeUrdf(const RobotModel& m) {
       << "\"/>" << origin(T) << "<axis xyz=\"" << vec(T.linear().transpose() * m.planar_normal) << "\"/></joint>\n";
   }
   for (const Joint& j : m.joints) {
-    x << "  <joint name=\"" << xmlEscape(j.name) << "\" type=\"" << urdfType(j.type) << "\">\n"
+    x << "  <joint name=\"" << xmlEscape(j.name) << "\" type=\"" << jointTypeName(j.type) << "\">\n"
       << "    <parent link=\"" << xmlEscape(m.links[j.parent].name) << "\"/><child link=\""
       << xmlEscape(m.links[j.child].name) << "\"/>\n    " << origin(j.origin) << "\n";
     if (j.movable()) {

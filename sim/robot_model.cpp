@@ -3,6 +3,20 @@
 
 namespace gapsim {
 
+const char* jointTypeName(JointType t) {
+  switch (t) {
+    case JointType::Revolute:
+      return "revolute";
+    case JointType::Continuous:
+      return "continuous";
+    case JointType::Prismatic:
+      return "prismatic";
+    case JointType::Fixed:
+      break;
+  }
+  return "fixed";
+}
+
 int RobotModel::linkIndex(const std::string& n) const {
   for (size_t i = 0; i < links.size(); ++i)
     if (links[i].name == n) return static_cast<int>(i);

@@ -59,6 +59,9 @@ struct Link {
 
 enum class JointType { Revolute, Continuous, Prismatic, Fixed };
 
+/// The URDF name of a joint type ("revolute", "continuous", "prismatic", "fixed").
+const char* jointTypeName(JointType t);
+
 struct Mimic {
   int master = -1;  ///< joint index; -1 = not a mimic joint
   double multiplier = 1.0;

@@ -13,19 +13,6 @@
 namespace gapsim::cli {
 
 namespace {
-const char* typeName(JointType t) {
-  switch (t) {
-    case JointType::Revolute:
-      return "revolute";
-    case JointType::Continuous:
-      return "continuous";
-    case JointType::Prismatic:
-      return "prismatic";
-    case JointType::Fixed:
-      return "fixed";
-  }
-  return "?";
-}
 
 std::string baseText(const RobotModel& m) {
   if (m.fixed_base) return "fixed to the world";
@@ -98,7 +85,7 @@ int printJoints(const RobotModel& m, const CompiledModel& c) {
       drive = text;
       dof += actuated ? 1 : 0;
     }
-    std::printf("  %-18s %-10s %-16s %-16s %9.4f %9.4f %9.4g %9.4g  %s\n", j.name.c_str(), typeName(j.type),
+    std::printf("  %-18s %-10s %-16s %-16s %9.4f %9.4f %9.4g %9.4g  %s\n", j.name.c_str(), jointTypeName(j.type),
                 m.links[j.parent].name.c_str(), m.links[j.child].name.c_str(), j.has_limits ? j.lower : 0.0,
                 j.has_limits ? j.upper : 0.0, j.effort, j.velocity, drive.c_str());
   }
