@@ -14,39 +14,17 @@
 namespace gapsim {
 namespace {
 
-/// The unit of the parameter `name` addresses (its first match), or nothing for a name the
-/// model does not have (setParameter names it).
-std::optional<std::string> parameterUnit(const RobotModel& m, const std::string& name) {
-  const std::vector<ParamSubtree> tree = parameterTree(m);
-  const std::vector<ParamMatch> hits = findParameter(tree, name);
-  if (hits.empty()) return std::nullopt;
-  return hits.front().leaf->unit;
+/// The plausible range of the unit of the parameter `name` addresses (its first match), for a
+/// value a user wrote; a name the model does not have passes (the set names it).
+void checkPlausible(const std::vector<ParamMatch>& hits, const std::string& name, double value, const std::string& file,
+                    int line, const std::string& what) {
+  if (!hits.empty())
+    plausible::check(value, plausible::parameterRange(hits.front().leaf->unit), file, line, name, what);
 }
 
-}  // namespace
-
-void checkParameterValue(const RobotModel& m, const std::string& name, double value, const std::string& file, int line,
-                         const std::string& what) {
-  if (const auto unit = parameterUnit(m, name))
-    plausible::check(value, plausible::parameterRange(*unit), file, line, name, what);
-}
-
-void setInputParameter(RobotModel& m, const std::string& name, double value, const std::string& file, int line) {
-  checkParameterValue(m, name, value, file, line);
-  setParameter(m, name, value, file, line);
-}
-
-std::vector<ParameterEntry> listParameters(const RobotModel& m) {
-  std::vector<ParameterEntry> out;
-  for (const ParamSubtree& t : parameterTree(m))
-    for (const motorgear::ParamInfo& leaf : t.leaves)
-      out.push_back({t.prefix + "/" + leaf.name, t.get(m, leaf.name), leaf.unit, leaf.description});
-  return out;
-}
-
-void setParameter(RobotModel& m, const std::string& name, double value, const std::string& file, int line) {
-  const std::vector<ParamSubtree> tree = parameterTree(m);
-  const std::vector<ParamMatch> hits = findParameter(tree, name);
+/// setParameter on a tree already built for `m`.
+void setInTree(RobotModel& m, const std::vector<ParamSubtree>& tree, const std::vector<ParamMatch>& hits,
+               const std::string& name, double value, const std::string& file, int line) {
   if (hits.empty()) throw InputError(file, line, name, unknownParameterMessage(tree, name, m));
   // All or nothing: each subtree's set is; a name that hits several (a group and a joint of the
   // same name) is applied to a copy.
@@ -59,6 +37,34 @@ void setParameter(RobotModel& m, const std::string& name, double value, const st
     throw InputError(file, line, name, "invalid value " + sixDigits(value) + ": " + e.what());
   }
   if (copy) m = std::move(*copy);
+}
+
+}  // namespace
+
+void checkParameterValue(const RobotModel& m, const std::string& name, double value, const std::string& file, int line,
+                         const std::string& what) {
+  const std::vector<ParamSubtree> tree = parameterTree(m);
+  checkPlausible(findParameter(tree, name), name, value, file, line, what);
+}
+
+void setInputParameter(RobotModel& m, const std::string& name, double value, const std::string& file, int line) {
+  const std::vector<ParamSubtree> tree = parameterTree(m);  // built once for the check and the set
+  const std::vector<ParamMatch> hits = findParameter(tree, name);
+  checkPlausible(hits, name, value, file, line, "");
+  setInTree(m, tree, hits, name, value, file, line);
+}
+
+std::vector<ParameterEntry> listParameters(const RobotModel& m) {
+  std::vector<ParameterEntry> out;
+  for (const ParamSubtree& t : parameterTree(m))
+    for (const motorgear::ParamInfo& leaf : t.leaves)
+      out.push_back({t.prefix + "/" + leaf.name, t.get(m, leaf.name), leaf.unit, leaf.description});
+  return out;
+}
+
+void setParameter(RobotModel& m, const std::string& name, double value, const std::string& file, int line) {
+  const std::vector<ParamSubtree> tree = parameterTree(m);
+  setInTree(m, tree, findParameter(tree, name), name, value, file, line);
 }
 
 void setParameterAssignment(RobotModel& m, const std::string& a) {
