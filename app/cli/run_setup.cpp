@@ -5,7 +5,9 @@
 #include <iostream>
 #include <map>
 
+#include "sim/ankle_balance.h"
 #include "sim/input_error.h"
+#include "sim/key_values.h"
 #include "sim/motion_readers.h"
 #include "sim/mtn_reader.h"
 #include "sim/parameters.h"
@@ -51,7 +53,8 @@ void addRunArgs(CLI::App& app, RunArgs& a) {
   app.add_option("--hop", a.hop, "hopping-controller parameters, e.g. torso_update=0,K_Tor=0.5 (docs/mabel.md)");
   app.add_option("--balance", a.balance,
                  "gyro feedback on the stance ankles while the motion plays, e.g. "
-                 "roll_rate=0.1 (keys: roll_rate, pitch_rate, period, min_load; docs/walk.md)");
+                 "roll_rate=0.1 (keys: " +
+                     fieldKeys(balanceParamFields()) + "; docs/walk.md)");
   app.add_flag("--open-loop", a.open_loop,
                "play the motion without the controller its file names "
                "(walks name the ankle balance: `# controller:` line, docs/walk.md)");
