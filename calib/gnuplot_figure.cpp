@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 
 namespace gapsim::calib {
@@ -36,5 +37,8 @@ FigureStatus figureStatusFromName(const std::string& name) {
     if (figureStatusName(s) == name) return s;
   throw std::invalid_argument("unknown figure status '" + name + "'");
 }
+
+void to_json(nlohmann::json& j, FigureStatus s) { j = figureStatusName(s); }
+void from_json(const nlohmann::json& j, FigureStatus& s) { s = figureStatusFromName(j.get<std::string>()); }
 
 }  // namespace gapsim::calib

@@ -5,6 +5,7 @@
 /// gnuplot-nox, which scripts/setup.sh installs). A workflow without gnuplot still writes its CSV
 /// and says the figure was skipped.
 
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 
 namespace gapsim::calib {
@@ -27,5 +28,8 @@ FigureStatus plotWithGnuplot(const std::string& script, const std::string& png);
 /// std::invalid_argument for another name.
 std::string figureStatusName(FigureStatus s);
 FigureStatus figureStatusFromName(const std::string& name);
+/// The same names in a workflow's JSON (calib/json_fields.h).
+void to_json(nlohmann::json& j, FigureStatus s);
+void from_json(const nlohmann::json& j, FigureStatus& s);
 
 }  // namespace gapsim::calib

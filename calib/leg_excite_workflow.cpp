@@ -7,6 +7,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "calib/json_fields.h"
 #include "calib/leg_id_workflow.h"
 #include "sim/input_error.h"
 
@@ -119,108 +120,22 @@ LegExciteResult exciteLeg(const LegExciteOptions& a, std::ostream* os, const std
   return r;
 }
 
-nlohmann::json LegExciteOptions::toJson() const {
-  auto opt = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); };
-  const nlohmann::json c = {{"f_start_Hz", chirp.f_start_Hz},
-                            {"f_end_Hz", chirp.f_end_Hz},
-                            {"steps", chirp.steps},
-                            {"periods", chirp.periods},
-                            {"amplitude_start_Nm", chirp.amplitude_start_Nm},
-                            {"amplitude_end_Nm", chirp.amplitude_end_Nm},
-                            {"offset_Nm", chirp.offset_Nm},
-                            {"sample_time_s", chirp.sample_time_s}};
-  return {{"out", out},
-          {"side", side},
-          {"stand", stand},
-          {"sets", sets},
-          {"dof", dof},
-          {"mu_mLA_Nms_rad", opt(mu_mLA_Nms_rad)},
-          {"mu_mLS_Nms_rad", opt(mu_mLS_Nms_rad)},
-          {"b_mLA_Nm", opt(b_mLA_Nm)},
-          {"b_mLS_Nm", opt(b_mLS_Nm)},
-          {"chirp", c},
-          {"amplitude_mLA_Nm", opt(amplitude_mLA_Nm)},
-          {"amplitude_mLS_Nm", opt(amplitude_mLS_Nm)},
-          {"offset_Nm", opt(offset_Nm)},
-          {"offset_mLA_Nm", opt(offset_mLA_Nm)},
-          {"offset_mLS_Nm", opt(offset_mLS_Nm)},
-          {"encoder_bits", encoder_bits},
-          {"noise_rad", noise_rad},
-          {"seed", seed}};
-}
+// The JSON keys are the members' names (calib/json_fields.h).
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ChirpOptions, f_start_Hz, f_end_Hz, steps, periods, amplitude_start_Nm,
+                                   amplitude_end_Nm, offset_Nm, sample_time_s)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LegExciteOptions, out, side, stand, sets, dof, mu_mLA_Nms_rad, mu_mLS_Nms_rad,
+                                   b_mLA_Nm, b_mLS_Nm, chirp, amplitude_mLA_Nm, amplitude_mLS_Nm, offset_Nm,
+                                   offset_mLA_Nm, offset_mLS_Nm, encoder_bits, noise_rad, seed)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LegExciteResult, samples, duration_s, sample_time_s, mimo, mu_mLA_Nms_rad,
+                                   mu_mLS_Nms_rad, b_mLA_Nm, b_mLS_Nm, offset_mLA_Nm, offset_mLS_Nm, encoder_rad,
+                                   q_mLA_min_rad, q_mLA_max_rad, q_mLS_min_rad, q_mLS_max_rad, out)
 
-LegExciteOptions LegExciteOptions::fromJson(const nlohmann::json& j) {
-  auto opt = [&](const char* key) {
-    return j.at(key).is_null() ? std::optional<double>() : std::optional<double>(j.at(key).get<double>());
-  };
-  LegExciteOptions o;
-  o.out = j.at("out");
-  o.side = j.at("side");
-  o.stand = j.at("stand");
-  o.sets = j.at("sets").get<std::vector<std::string>>();
-  o.dof = j.at("dof");
-  o.mu_mLA_Nms_rad = opt("mu_mLA_Nms_rad");
-  o.mu_mLS_Nms_rad = opt("mu_mLS_Nms_rad");
-  o.b_mLA_Nm = opt("b_mLA_Nm");
-  o.b_mLS_Nm = opt("b_mLS_Nm");
-  const nlohmann::json& c = j.at("chirp");
-  o.chirp.f_start_Hz = c.at("f_start_Hz");
-  o.chirp.f_end_Hz = c.at("f_end_Hz");
-  o.chirp.steps = c.at("steps");
-  o.chirp.periods = c.at("periods");
-  o.chirp.amplitude_start_Nm = c.at("amplitude_start_Nm");
-  o.chirp.amplitude_end_Nm = c.at("amplitude_end_Nm");
-  o.chirp.offset_Nm = c.at("offset_Nm");
-  o.chirp.sample_time_s = c.at("sample_time_s");
-  o.amplitude_mLA_Nm = opt("amplitude_mLA_Nm");
-  o.amplitude_mLS_Nm = opt("amplitude_mLS_Nm");
-  o.offset_Nm = opt("offset_Nm");
-  o.offset_mLA_Nm = opt("offset_mLA_Nm");
-  o.offset_mLS_Nm = opt("offset_mLS_Nm");
-  o.encoder_bits = j.at("encoder_bits");
-  o.noise_rad = j.at("noise_rad");
-  o.seed = j.at("seed");
-  return o;
-}
+nlohmann::json LegExciteOptions::toJson() const { return *this; }
 
-nlohmann::json LegExciteResult::toJson() const {
-  return {{"samples", samples},
-          {"duration_s", duration_s},
-          {"sample_time_s", sample_time_s},
-          {"mimo", mimo},
-          {"mu_mLA_Nms_rad", mu_mLA_Nms_rad},
-          {"mu_mLS_Nms_rad", mu_mLS_Nms_rad},
-          {"b_mLA_Nm", b_mLA_Nm},
-          {"b_mLS_Nm", b_mLS_Nm},
-          {"offset_mLA_Nm", offset_mLA_Nm},
-          {"offset_mLS_Nm", offset_mLS_Nm},
-          {"encoder_rad", encoder_rad},
-          {"q_mLA_min_rad", q_mLA_min_rad},
-          {"q_mLA_max_rad", q_mLA_max_rad},
-          {"q_mLS_min_rad", q_mLS_min_rad},
-          {"q_mLS_max_rad", q_mLS_max_rad},
-          {"out", out}};
-}
+LegExciteOptions LegExciteOptions::fromJson(const nlohmann::json& j) { return j.get<LegExciteOptions>(); }
 
-LegExciteResult LegExciteResult::fromJson(const nlohmann::json& j) {
-  LegExciteResult r;
-  r.samples = j.at("samples");
-  r.duration_s = j.at("duration_s");
-  r.sample_time_s = j.at("sample_time_s");
-  r.mimo = j.at("mimo");
-  r.mu_mLA_Nms_rad = j.at("mu_mLA_Nms_rad");
-  r.mu_mLS_Nms_rad = j.at("mu_mLS_Nms_rad");
-  r.b_mLA_Nm = j.at("b_mLA_Nm");
-  r.b_mLS_Nm = j.at("b_mLS_Nm");
-  r.offset_mLA_Nm = j.at("offset_mLA_Nm");
-  r.offset_mLS_Nm = j.at("offset_mLS_Nm");
-  r.encoder_rad = j.at("encoder_rad");
-  r.q_mLA_min_rad = j.at("q_mLA_min_rad");
-  r.q_mLA_max_rad = j.at("q_mLA_max_rad");
-  r.q_mLS_min_rad = j.at("q_mLS_min_rad");
-  r.q_mLS_max_rad = j.at("q_mLS_max_rad");
-  r.out = j.at("out");
-  return r;
-}
+nlohmann::json LegExciteResult::toJson() const { return *this; }
+
+LegExciteResult LegExciteResult::fromJson(const nlohmann::json& j) { return j.get<LegExciteResult>(); }
 
 }  // namespace gapsim::calib

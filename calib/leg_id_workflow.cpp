@@ -9,6 +9,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "calib/json_fields.h"
 #include "sim/input_error.h"
 #include "sim/robot_library.h"
 #include "sim/urdf_parser.h"
@@ -297,110 +298,32 @@ LegIdResult identifyLeg(const LegIdOptions& a, std::ostream* report) {
   return out;
 }
 
-nlohmann::json LegIdOptions::toJson() const {
-  auto opt = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); };
-  return {{"fit", what()},
-          {"log", log},
-          {"stand", stand},
-          {"side", side},
-          {"sets", sets},
-          {"dof", dof},
-          {"mu_start_Nms_rad", opt(mu_start_Nms_rad)},
-          {"fit_bias", fit_bias},
-          {"mu_mLA_Nms_rad", opt(mu_mLA_Nms_rad)},
-          {"mu_mLS_Nms_rad", opt(mu_mLS_Nms_rad)},
-          {"b_start_mLA_Nm", opt(b_start_mLA_Nm)},
-          {"b_start_mLS_Nm", opt(b_start_mLS_Nm)},
-          {"out_dir", out_dir},
-          {"confidence", confidence},
-          {"fixed_start", fixed_start}};
+// A fit is named by what() in JSON; another name is refused.
+void to_json(nlohmann::json& j, LegIdOptions::Fit f) {
+  j = f == LegIdOptions::Fit::kFriction ? "leg_friction" : "leg_bias";
+}
+void from_json(const nlohmann::json& j, LegIdOptions::Fit& f) {
+  const std::string name = j.get<std::string>();
+  if (name != "leg_friction" && name != "leg_bias") throw std::invalid_argument("unknown leg fit '" + name + "'");
+  f = name == "leg_friction" ? LegIdOptions::Fit::kFriction : LegIdOptions::Fit::kBias;
 }
 
-LegIdOptions LegIdOptions::fromJson(const nlohmann::json& j) {
-  auto opt = [&](const char* key) {
-    return j.at(key).is_null() ? std::optional<double>() : std::optional<double>(j.at(key).get<double>());
-  };
-  LegIdOptions o;
-  const std::string fit = j.at("fit");
-  if (fit != "leg_friction" && fit != "leg_bias") throw std::invalid_argument("unknown leg fit '" + fit + "'");
-  o.fit = fit == "leg_friction" ? Fit::kFriction : Fit::kBias;
-  o.log = j.at("log");
-  o.stand = j.at("stand");
-  o.side = j.at("side");
-  o.sets = j.at("sets").get<std::vector<std::string>>();
-  o.dof = j.at("dof");
-  o.mu_start_Nms_rad = opt("mu_start_Nms_rad");
-  o.fit_bias = j.at("fit_bias");
-  o.mu_mLA_Nms_rad = opt("mu_mLA_Nms_rad");
-  o.mu_mLS_Nms_rad = opt("mu_mLS_Nms_rad");
-  o.b_start_mLA_Nm = opt("b_start_mLA_Nm");
-  o.b_start_mLS_Nm = opt("b_start_mLS_Nm");
-  o.out_dir = j.at("out_dir");
-  o.confidence = j.at("confidence");
-  o.fixed_start = j.at("fixed_start");
-  return o;
-}
+// The JSON keys are the members' names (calib/json_fields.h).
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LegIdOptions, fit, log, stand, side, sets, dof, mu_start_Nms_rad, fit_bias,
+                                   mu_mLA_Nms_rad, mu_mLS_Nms_rad, b_start_mLA_Nm, b_start_mLS_Nm, out_dir, confidence,
+                                   fixed_start)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LegIdEstimate, param, value, half_width, start, table_v)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LegIdResult, samples, sample_time_s, stand_source, actuated_mLA, actuated_mLS, b_Nm,
+                                   K_T, J_kgm2, mu_mLA_Nms_rad, mu_mLS_Nms_rad, estimates, iterations, simulations,
+                                   residuals, converged, start_offset_mLA_rad, start_offset_mLS_rad, cost_J_rad,
+                                   initial_cost_J_rad, rms_rad, csv, png, figure)
 
-nlohmann::json LegIdResult::toJson() const {
-  nlohmann::json es = nlohmann::json::array();
-  for (const LegIdEstimate& e : estimates)
-    es.push_back({{"param", e.param},
-                  {"value", e.value},
-                  {"half_width", e.half_width},
-                  {"start", e.start},
-                  {"table_v", e.table_v}});
-  return {{"samples", samples},
-          {"sample_time_s", sample_time_s},
-          {"stand_source", stand_source},
-          {"actuated_mLA", actuated_mLA},
-          {"actuated_mLS", actuated_mLS},
-          {"b_Nm", b_Nm},
-          {"K_T", K_T},
-          {"J_kgm2", J_kgm2},
-          {"mu_mLA_Nms_rad", mu_mLA_Nms_rad},
-          {"mu_mLS_Nms_rad", mu_mLS_Nms_rad},
-          {"estimates", es},
-          {"iterations", iterations},
-          {"simulations", simulations},
-          {"residuals", residuals},
-          {"converged", converged},
-          {"start_offset_mLA_rad", start_offset_mLA_rad},
-          {"start_offset_mLS_rad", start_offset_mLS_rad},
-          {"cost_J_rad", cost_J_rad},
-          {"initial_cost_J_rad", initial_cost_J_rad},
-          {"rms_rad", rms_rad},
-          {"csv", csv},
-          {"png", png},
-          {"figure", figureStatusName(figure)}};
-}
+nlohmann::json LegIdOptions::toJson() const { return *this; }
 
-LegIdResult LegIdResult::fromJson(const nlohmann::json& j) {
-  LegIdResult r;
-  r.samples = j.at("samples");
-  r.sample_time_s = j.at("sample_time_s");
-  r.stand_source = j.at("stand_source");
-  r.actuated_mLA = j.at("actuated_mLA");
-  r.actuated_mLS = j.at("actuated_mLS");
-  r.b_Nm = j.at("b_Nm");
-  r.K_T = j.at("K_T");
-  r.J_kgm2 = j.at("J_kgm2");
-  r.mu_mLA_Nms_rad = j.at("mu_mLA_Nms_rad");
-  r.mu_mLS_Nms_rad = j.at("mu_mLS_Nms_rad");
-  for (const nlohmann::json& e : j.at("estimates"))
-    r.estimates.push_back({e.at("param"), e.at("value"), e.at("half_width"), e.at("start"), e.at("table_v")});
-  r.iterations = j.at("iterations");
-  r.simulations = j.at("simulations");
-  r.residuals = j.at("residuals");
-  r.converged = j.at("converged");
-  r.start_offset_mLA_rad = j.at("start_offset_mLA_rad");
-  r.start_offset_mLS_rad = j.at("start_offset_mLS_rad");
-  r.cost_J_rad = j.at("cost_J_rad");
-  r.initial_cost_J_rad = j.at("initial_cost_J_rad");
-  r.rms_rad = j.at("rms_rad");
-  r.csv = j.at("csv");
-  r.png = j.at("png");
-  r.figure = figureStatusFromName(j.at("figure"));
-  return r;
-}
+LegIdOptions LegIdOptions::fromJson(const nlohmann::json& j) { return j.get<LegIdOptions>(); }
+
+nlohmann::json LegIdResult::toJson() const { return *this; }
+
+LegIdResult LegIdResult::fromJson(const nlohmann::json& j) { return j.get<LegIdResult>(); }
 
 }  // namespace gapsim::calib

@@ -47,63 +47,19 @@ void reportRefinement(std::ostream& os, const FirstOrderIdOptions& o, const Outp
      << " rad/s (ARX start: " << significant(r.initial_rms, 4) << " rad/s)\n";
 }
 
-nlohmann::json arxJson(const FirstOrderFit& f) {
-  return {{"a", f.a},
-          {"b", f.b},
-          {"bias_coefficient", f.bias_coefficient},
-          {"bias_Nm", f.bias_Nm},
-          {"J_kgm2", f.J_kgm2},
-          {"mu_Nms", f.mu_Nms},
-          {"residual_rms", f.residual_rms},
-          {"output_rms", f.output_rms},
-          {"rows", f.rows}};
-}
-
-FirstOrderFit arxFromJson(const nlohmann::json& j) {
-  FirstOrderFit f;
-  f.a = j.at("a");
-  f.b = j.at("b");
-  f.bias_coefficient = j.at("bias_coefficient");
-  f.bias_Nm = j.at("bias_Nm");
-  f.J_kgm2 = j.at("J_kgm2");
-  f.mu_Nms = j.at("mu_Nms");
-  f.residual_rms = j.at("residual_rms");
-  f.output_rms = j.at("output_rms");
-  f.rows = j.at("rows");
-  return f;
-}
-
-nlohmann::json outputErrorJson(const OutputErrorFit& r) {
-  return {{"J_kgm2", r.J_kgm2},
-          {"mu_Nms", r.mu_Nms},
-          {"bias_Nm", r.bias_Nm},
-          {"J_half_width_kgm2", r.J_half_width_kgm2},
-          {"mu_half_width_Nms", r.mu_half_width_Nms},
-          {"bias_half_width_Nm", r.bias_half_width_Nm},
-          {"residual_rms", r.residual_rms},
-          {"initial_rms", r.initial_rms},
-          {"iterations", r.iterations},
-          {"converged", r.converged},
-          {"samples", r.samples}};
-}
-
-OutputErrorFit outputErrorFromJson(const nlohmann::json& j) {
-  OutputErrorFit r;
-  r.J_kgm2 = j.at("J_kgm2");
-  r.mu_Nms = j.at("mu_Nms");
-  r.bias_Nm = j.at("bias_Nm");
-  r.J_half_width_kgm2 = j.at("J_half_width_kgm2");
-  r.mu_half_width_Nms = j.at("mu_half_width_Nms");
-  r.bias_half_width_Nm = j.at("bias_half_width_Nm");
-  r.residual_rms = j.at("residual_rms");
-  r.initial_rms = j.at("initial_rms");
-  r.iterations = j.at("iterations");
-  r.converged = j.at("converged");
-  r.samples = j.at("samples");
-  return r;
-}
-
 }  // namespace
+
+// The JSON keys are the members' names: one field list per struct (nlohmann's macro defines
+// to_json and from_json; from_json requires every key).
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(FirstOrderFit, a, b, bias_coefficient, bias_Nm, J_kgm2, mu_Nms, residual_rms,
+                                   output_rms, rows)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(OutputErrorFit, J_kgm2, mu_Nms, bias_Nm, J_half_width_kgm2, mu_half_width_Nms,
+                                   bias_half_width_Nm, residual_rms, initial_rms, iterations, converged, samples)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(FirstOrderIdOptions, log, with_bias, refine, confidence)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(FirstOrderIdResult, samples, sample_time_s, arx, refined, refinement, J_kgm2, mu_Nms,
+                                   bias_Nm, converged)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TransmissionIdOptions, table, J_rotor_man_kgm2)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SpringIdOptions, table, weight_N, ratio)
 
 FirstOrderIdResult identifyFirstOrder(const FirstOrderIdOptions& o, std::ostream* report) {
   const ChirpLog log = ChirpLog::read(o.log);
@@ -170,54 +126,18 @@ SpringIdResult identifySpring(const SpringIdOptions& o, std::ostream* report) {
   return r;
 }
 
-nlohmann::json FirstOrderIdOptions::toJson() const {
-  return {{"log", log}, {"with_bias", with_bias}, {"refine", refine}, {"confidence", confidence}};
-}
+nlohmann::json FirstOrderIdOptions::toJson() const { return *this; }
 
-FirstOrderIdOptions FirstOrderIdOptions::fromJson(const nlohmann::json& j) {
-  FirstOrderIdOptions o;
-  o.log = j.at("log");
-  o.with_bias = j.at("with_bias");
-  o.refine = j.at("refine");
-  o.confidence = j.at("confidence");
-  return o;
-}
+FirstOrderIdOptions FirstOrderIdOptions::fromJson(const nlohmann::json& j) { return j.get<FirstOrderIdOptions>(); }
 
-nlohmann::json FirstOrderIdResult::toJson() const {
-  return {{"samples", samples},
-          {"sample_time_s", sample_time_s},
-          {"arx", arxJson(arx)},
-          {"refined", refined},
-          {"refinement", outputErrorJson(refinement)},
-          {"J_kgm2", J_kgm2},
-          {"mu_Nms", mu_Nms},
-          {"bias_Nm", bias_Nm},
-          {"converged", converged}};
-}
+nlohmann::json FirstOrderIdResult::toJson() const { return *this; }
 
-FirstOrderIdResult FirstOrderIdResult::fromJson(const nlohmann::json& j) {
-  FirstOrderIdResult r;
-  r.samples = j.at("samples");
-  r.sample_time_s = j.at("sample_time_s");
-  r.arx = arxFromJson(j.at("arx"));
-  r.refined = j.at("refined");
-  r.refinement = outputErrorFromJson(j.at("refinement"));
-  r.J_kgm2 = j.at("J_kgm2");
-  r.mu_Nms = j.at("mu_Nms");
-  r.bias_Nm = j.at("bias_Nm");
-  r.converged = j.at("converged");
-  return r;
-}
+FirstOrderIdResult FirstOrderIdResult::fromJson(const nlohmann::json& j) { return j.get<FirstOrderIdResult>(); }
 
-nlohmann::json TransmissionIdOptions::toJson() const {
-  return {{"table", table}, {"J_rotor_man_kgm2", J_rotor_man_kgm2}};
-}
+nlohmann::json TransmissionIdOptions::toJson() const { return *this; }
 
 TransmissionIdOptions TransmissionIdOptions::fromJson(const nlohmann::json& j) {
-  TransmissionIdOptions o;
-  o.table = j.at("table");
-  o.J_rotor_man_kgm2 = j.at("J_rotor_man_kgm2");
-  return o;
+  return j.get<TransmissionIdOptions>();
 }
 
 nlohmann::json TransmissionIdResult::toJson() const {
@@ -240,15 +160,9 @@ TransmissionIdResult TransmissionIdResult::fromJson(const nlohmann::json& j) {
   return r;
 }
 
-nlohmann::json SpringIdOptions::toJson() const { return {{"table", table}, {"weight_N", weight_N}, {"ratio", ratio}}; }
+nlohmann::json SpringIdOptions::toJson() const { return *this; }
 
-SpringIdOptions SpringIdOptions::fromJson(const nlohmann::json& j) {
-  SpringIdOptions o;
-  o.table = j.at("table");
-  o.weight_N = j.at("weight_N");
-  o.ratio = j.at("ratio");
-  return o;
-}
+SpringIdOptions SpringIdOptions::fromJson(const nlohmann::json& j) { return j.get<SpringIdOptions>(); }
 
 nlohmann::json SpringIdResult::toJson() const {
   nlohmann::json ts = nlohmann::json::array();

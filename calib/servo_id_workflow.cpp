@@ -10,11 +10,20 @@
 #include <ostream>
 #include <sstream>
 
+#include "calib/json_fields.h"
 #include "calib/servo_model_fit.h"
 #include "motorgear/servo_datasheet.h"
 #include "sim/input_error.h"
 #include "sim/robot_library.h"
 #include "sim/urdf_parser.h"
+
+namespace gapsim::motorgear {
+
+// A friction model is named in JSON as on the command line (M1..M6); another name is refused.
+void to_json(nlohmann::json& j, FrictionModel m) { j = frictionModelName(m); }
+void from_json(const nlohmann::json& j, FrictionModel& m) { m = parseFrictionModel(j.get<std::string>()); }
+
+}  // namespace gapsim::motorgear
 
 namespace gapsim::calib {
 
@@ -22,13 +31,6 @@ namespace fs = std::filesystem;
 using motorgear::FrictionModel;
 
 namespace {
-
-nlohmann::json gainJson(const GainEstimate& g) {
-  return {{"value", g.value}, {"std_error", g.std_error}, {"half_width", g.half_width}};
-}
-GainEstimate gainFromJson(const nlohmann::json& j) {
-  return {j.at("value").get<double>(), j.at("std_error").get<double>(), j.at("half_width").get<double>()};
-}
 
 /// The model a step test's joint belongs to (InputError naming --joint if it has no such joint).
 RobotModel loadJointModel(const std::string& robot, const std::string& joint) {
@@ -178,29 +180,26 @@ void reportPaperCheck(std::ostream& os, const ServoPaperIdResult& r) {
 
 }  // namespace
 
-nlohmann::json ServoPaperIdOptions::toJson() const {
-  return {{"log", log},
-          {"inertia_kgm2", inertia_kgm2 ? nlohmann::json(*inertia_kgm2) : nlohmann::json(nullptr)},
-          {"robot", robot},
-          {"joint", joint},
-          {"replay_robot", replay_robot},
-          {"out_dir", out_dir},
-          {"degree", degree},
-          {"piece_s", piece_s}};
-}
+// The JSON keys are the members' names (calib/json_fields.h).
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(GainEstimate, value, std_error, half_width)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ServoPaperIdOptions, log, inertia_kgm2, robot, joint, replay_robot, out_dir, degree,
+                                   piece_s)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ServoInertiaRow, factor, inertia_kgm2, kp_Nm_rad, kd_Nm_s_rad, kc_Nm)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ServoPaperIdResult, inertia_kgm2, model_inertia_kgm2, inertia_given, model_source,
+                                   switches, pieces, samples, smoothing_rms_rad, kp_Nm_rad, kd_Nm_s_rad, kc_Nm,
+                                   clustered, interval_dof, t_quantile, residual_rms_Nm, measured_rms_Nm, r_squared,
+                                   term_rms_Nm, inertia_sweep, replay_robot, replay_inertia_kgm2, replay_rms_rad,
+                                   replay_samples, replay_notes, csv, png, figure)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ServoHeldOutRow, test_log, values, train_mae_rad, train_rms_rad, test_mae_rad,
+                                   test_rms_rad)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ServoModelSummary, model, params, runs, train_rms_rad, test_rms_rad,
+                                   worst_test_rms_rad)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ServoModelsResult, logs, models, best, csv, png, figure, all_logs_rms_rad,
+                                   link_inertia_kgm2, robot_source, drivetrain)
 
-ServoPaperIdOptions ServoPaperIdOptions::fromJson(const nlohmann::json& j) {
-  ServoPaperIdOptions o;
-  o.log = j.at("log");
-  if (!j.at("inertia_kgm2").is_null()) o.inertia_kgm2 = j.at("inertia_kgm2").get<double>();
-  o.robot = j.at("robot");
-  o.joint = j.at("joint");
-  o.replay_robot = j.at("replay_robot");
-  o.out_dir = j.at("out_dir");
-  o.degree = j.at("degree");
-  o.piece_s = j.at("piece_s");
-  return o;
-}
+nlohmann::json ServoPaperIdOptions::toJson() const { return *this; }
+
+ServoPaperIdOptions ServoPaperIdOptions::fromJson(const nlohmann::json& j) { return j.get<ServoPaperIdOptions>(); }
 
 void ServoPaperIdOptions::validate() const {
   if (inertia_kgm2 && !(*inertia_kgm2 > 0)) throw InputError("", 0, "--inertia", "must be > 0 kg m^2");
@@ -208,76 +207,9 @@ void ServoPaperIdOptions::validate() const {
   if (!(piece_s >= 0)) throw InputError("", 0, "--piece", "must be >= 0 s");
 }
 
-nlohmann::json ServoPaperIdResult::toJson() const {
-  nlohmann::json sweep = nlohmann::json::array();
-  for (const ServoInertiaRow& s : inertia_sweep)
-    sweep.push_back({{"factor", s.factor},
-                     {"inertia_kgm2", s.inertia_kgm2},
-                     {"kp_Nm_rad", s.kp_Nm_rad},
-                     {"kd_Nm_s_rad", s.kd_Nm_s_rad},
-                     {"kc_Nm", s.kc_Nm}});
-  return {{"inertia_kgm2", inertia_kgm2},
-          {"model_inertia_kgm2", model_inertia_kgm2},
-          {"inertia_given", inertia_given},
-          {"model_source", model_source},
-          {"switches", switches},
-          {"pieces", pieces},
-          {"samples", samples},
-          {"smoothing_rms_rad", smoothing_rms_rad},
-          {"kp_Nm_rad", gainJson(kp_Nm_rad)},
-          {"kd_Nm_s_rad", gainJson(kd_Nm_s_rad)},
-          {"kc_Nm", gainJson(kc_Nm)},
-          {"clustered", clustered},
-          {"interval_dof", interval_dof},
-          {"t_quantile", t_quantile},
-          {"residual_rms_Nm", residual_rms_Nm},
-          {"measured_rms_Nm", measured_rms_Nm},
-          {"r_squared", r_squared},
-          {"term_rms_Nm", term_rms_Nm},
-          {"inertia_sweep", sweep},
-          {"replay_robot", replay_robot},
-          {"replay_inertia_kgm2", replay_inertia_kgm2},
-          {"replay_rms_rad", replay_rms_rad},
-          {"replay_samples", replay_samples},
-          {"replay_notes", replay_notes},
-          {"csv", csv},
-          {"png", png},
-          {"figure", figureStatusName(figure)}};
-}
+nlohmann::json ServoPaperIdResult::toJson() const { return *this; }
 
-ServoPaperIdResult ServoPaperIdResult::fromJson(const nlohmann::json& j) {
-  ServoPaperIdResult r;
-  r.inertia_kgm2 = j.at("inertia_kgm2");
-  r.model_inertia_kgm2 = j.at("model_inertia_kgm2");
-  r.inertia_given = j.at("inertia_given");
-  r.model_source = j.at("model_source");
-  r.switches = j.at("switches");
-  r.pieces = j.at("pieces");
-  r.samples = j.at("samples");
-  r.smoothing_rms_rad = j.at("smoothing_rms_rad");
-  r.kp_Nm_rad = gainFromJson(j.at("kp_Nm_rad"));
-  r.kd_Nm_s_rad = gainFromJson(j.at("kd_Nm_s_rad"));
-  r.kc_Nm = gainFromJson(j.at("kc_Nm"));
-  r.clustered = j.at("clustered");
-  r.interval_dof = j.at("interval_dof");
-  r.t_quantile = j.at("t_quantile");
-  r.residual_rms_Nm = j.at("residual_rms_Nm");
-  r.measured_rms_Nm = j.at("measured_rms_Nm");
-  r.r_squared = j.at("r_squared");
-  r.term_rms_Nm = j.at("term_rms_Nm").get<std::array<double, 3>>();
-  for (const nlohmann::json& s : j.at("inertia_sweep"))
-    r.inertia_sweep.push_back(
-        {s.at("factor"), s.at("inertia_kgm2"), s.at("kp_Nm_rad"), s.at("kd_Nm_s_rad"), s.at("kc_Nm")});
-  r.replay_robot = j.at("replay_robot");
-  r.replay_inertia_kgm2 = j.at("replay_inertia_kgm2");
-  r.replay_rms_rad = j.at("replay_rms_rad");
-  r.replay_samples = j.at("replay_samples");
-  r.replay_notes = j.at("replay_notes").get<std::vector<std::string>>();
-  r.csv = j.at("csv");
-  r.png = j.at("png");
-  r.figure = figureStatusFromName(j.at("figure"));
-  return r;
-}
+ServoPaperIdResult ServoPaperIdResult::fromJson(const nlohmann::json& j) { return j.get<ServoPaperIdResult>(); }
 
 ServoPaperIdResult identifyServoByPaper(const ServoPaperIdOptions& a, std::ostream* report) {
   const ServoStepLog log = ServoStepLog::read(a.log);
@@ -533,61 +465,9 @@ ServoModelsOptions ServoModelsOptions::fromJson(const nlohmann::json& j) {
   return o;
 }
 
-nlohmann::json ServoModelsResult::toJson() const {
-  nlohmann::json ms = nlohmann::json::array();
-  for (const ServoModelSummary& s : models) {
-    nlohmann::json runs = nlohmann::json::array();
-    for (const ServoHeldOutRow& r : s.runs)
-      runs.push_back({{"test_log", r.test_log},
-                      {"values", r.values},
-                      {"train_mae_rad", r.train_mae_rad},
-                      {"train_rms_rad", r.train_rms_rad},
-                      {"test_mae_rad", r.test_mae_rad},
-                      {"test_rms_rad", r.test_rms_rad}});
-    ms.push_back({{"model", motorgear::frictionModelName(s.model)},
-                  {"params", s.params},
-                  {"runs", runs},
-                  {"train_rms_rad", s.train_rms_rad},
-                  {"test_rms_rad", s.test_rms_rad},
-                  {"worst_test_rms_rad", s.worst_test_rms_rad}});
-  }
-  return {{"logs", logs},
-          {"models", ms},
-          {"best", best},
-          {"csv", csv},
-          {"png", png},
-          {"figure", figureStatusName(figure)},
-          {"all_logs_rms_rad", all_logs_rms_rad},
-          {"link_inertia_kgm2", link_inertia_kgm2},
-          {"robot_source", robot_source},
-          {"drivetrain", drivetrain}};
-}
+nlohmann::json ServoModelsResult::toJson() const { return *this; }
 
-ServoModelsResult ServoModelsResult::fromJson(const nlohmann::json& j) {
-  ServoModelsResult r;
-  r.logs = j.at("logs").get<std::vector<std::pair<std::string, int>>>();
-  for (const nlohmann::json& m : j.at("models")) {
-    ServoModelSummary s;
-    s.model = motorgear::parseFrictionModel(m.at("model").get<std::string>());
-    s.params = m.at("params").get<std::vector<std::string>>();
-    for (const nlohmann::json& x : m.at("runs"))
-      s.runs.push_back({x.at("test_log"), x.at("values").get<std::vector<double>>(), x.at("train_mae_rad"),
-                        x.at("train_rms_rad"), x.at("test_mae_rad"), x.at("test_rms_rad")});
-    s.train_rms_rad = m.at("train_rms_rad");
-    s.test_rms_rad = m.at("test_rms_rad");
-    s.worst_test_rms_rad = m.at("worst_test_rms_rad");
-    r.models.push_back(std::move(s));
-  }
-  r.best = j.at("best");
-  r.csv = j.at("csv");
-  r.png = j.at("png");
-  r.figure = figureStatusFromName(j.at("figure"));
-  r.all_logs_rms_rad = j.at("all_logs_rms_rad");
-  r.link_inertia_kgm2 = j.at("link_inertia_kgm2");
-  r.robot_source = j.at("robot_source");
-  r.drivetrain = j.at("drivetrain").get<std::vector<std::pair<std::string, double>>>();
-  return r;
-}
+ServoModelsResult ServoModelsResult::fromJson(const nlohmann::json& j) { return j.get<ServoModelsResult>(); }
 
 ServoModelsResult identifyServoModels(const ServoModelsOptions& a, std::ostream* report,
                                       const std::function<void(const ServoModelsResult&)>& on_logs_read) {
