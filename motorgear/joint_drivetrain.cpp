@@ -26,15 +26,8 @@ const std::array<Field<P>, 4> kFlags{{
 }};
 
 using Pr = JointDrivetrain::Probes;
-struct ProbeField {
-  std::string_view name;
-  double (*get)(const Pr&);
-};
-#define GAPSIM_PROBE(field)                                          \
-  ProbeField {                                                       \
-#field, [](const Pr& p) { return static_cast<double>(p.field); } \
-  }
-const std::array<ProbeField, 17> kProbes{{
+#define GAPSIM_PROBE(field) GAPSIM_PROBE_ROW(Pr, field)
+const std::array<Probe<Pr>, 17> kProbes{{
     GAPSIM_PROBE(q_target_rad),
     GAPSIM_PROBE(error_rad),
     GAPSIM_PROBE(U_unclamped_V),
@@ -158,16 +151,10 @@ void JointDrivetrain::Params::set(std::string_view name, double value) {
   setField<P>(kFlags, *this, "JointDrivetrain", name, value);
 }
 
-std::vector<std::string> JointDrivetrain::Probes::names() {
-  std::vector<std::string> out;
-  for (const auto& f : kProbes) out.emplace_back(f.name);
-  return out;
-}
+std::vector<std::string> JointDrivetrain::Probes::names() { return probeNames<Pr>(kProbes); }
 
 double JointDrivetrain::Probes::get(std::string_view name) const {
-  for (const auto& f : kProbes)
-    if (f.name == name) return f.get(*this);
-  throwUnknown("JointDrivetrain probe", name, names());
+  return probeValue<Pr>(kProbes, *this, "JointDrivetrain probe", name);
 }
 
 JointDrivetrain::JointDrivetrain(const Params& params) : params_(params) {

@@ -110,15 +110,8 @@ bool springName(std::string_view n, std::string_view& leaf) {
 }
 
 using Pr = MabelTransmission::Probes;
-struct ProbeField {
-  std::string_view name;
-  double (*get)(const Pr&);
-};
-#define GAPSIM_PROBE(field)                                          \
-  ProbeField {                                                       \
-#field, [](const Pr& p) { return static_cast<double>(p.field); } \
-  }
-const std::array<ProbeField, 22> kProbes{{
+#define GAPSIM_PROBE(field) GAPSIM_PROBE_ROW(Pr, field)
+const std::array<Probe<Pr>, 22> kProbes{{
     GAPSIM_PROBE(q_LA_rad),
     GAPSIM_PROBE(q_LS_rad),
     GAPSIM_PROBE(q_mLA_rad),
@@ -232,16 +225,10 @@ void MabelTransmission::Params::set(std::string_view name, double value) {
   setField<P>(kFields, *this, "MABEL transmission", name, value);
 }
 
-std::vector<std::string> MabelTransmission::Probes::names() {
-  std::vector<std::string> out;
-  for (const auto& f : kProbes) out.emplace_back(f.name);
-  return out;
-}
+std::vector<std::string> MabelTransmission::Probes::names() { return probeNames<Pr>(kProbes); }
 
 double MabelTransmission::Probes::get(std::string_view name) const {
-  for (const auto& f : kProbes)
-    if (f.name == name) return f.get(*this);
-  throwUnknown("MABEL transmission probes", name, names());
+  return probeValue<Pr>(kProbes, *this, "MABEL transmission probes", name);
 }
 
 MabelTransmission::MabelTransmission(const Params& p) : p_(p) { p_.validate(); }

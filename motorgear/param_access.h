@@ -81,6 +81,35 @@ void setField(std::span<const Field<P>> table, P& p, std::string_view component,
   throwUnknown(component, name, fieldNames(table));
 }
 
+/// One row of a probe table: a named value of a drive's last step, read from its Probes struct
+/// (logs and plots ask for probes by name, as for parameters).
+template <class S>
+struct Probe {
+  std::string_view name;
+  double (*get)(const S&);
+};
+
+/// A probe row for the member `field` of the Probes struct `S`, named as the member.
+#define GAPSIM_PROBE_ROW(S, field)                                  \
+  ::gapsim::motorgear::Probe<S> {                                   \
+#field, [](const S& s) { return static_cast<double>(s.field); } \
+  }
+
+template <class S>
+std::vector<std::string> probeNames(std::span<const Probe<S>> table) {
+  std::vector<std::string> out;
+  out.reserve(table.size());
+  for (const auto& f : table) out.emplace_back(f.name);
+  return out;
+}
+
+template <class S>
+double probeValue(std::span<const Probe<S>> table, const S& s, std::string_view component, std::string_view name) {
+  for (const auto& f : table)
+    if (f.name == name) return f.get(s);
+  throwUnknown(component, name, probeNames(table));
+}
+
 /// Converts a double to an integer in [lo, hi] or throws with the number.
 inline int toInt(double v, int lo, int hi, std::string_view what) {
   if (!std::isfinite(v) || v != std::floor(v) || v < lo || v > hi)
