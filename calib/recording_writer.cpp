@@ -5,6 +5,7 @@
 #include <limits>
 #include <memory>
 
+#include "calib/replay_workflow.h"
 #include "sim/input_error.h"
 #include "sim/run_loop.h"
 #include "sim/simulation.h"
@@ -16,12 +17,14 @@ void RecordSettings::validate() const {
     throw InputError("", 0, "--duration", "'" + sixDigits(duration_s) + "': expected a time in (0, 600] s");
   if (!(frame_rate_hz >= 1 && frame_rate_hz <= 2000))
     throw InputError("", 0, "--frame-rate", "'" + sixDigits(frame_rate_hz) + "': expected a rate in [1, 2000] Hz");
+  checkSettleTime(settle_s);
 }
 
 namespace {
 
 /// The commanded motion as the replay's "continuous" stream samples it: before every step, the
-/// motion one ulp before the current time (the earlier row at a jump, calib/recording_replay.cpp).
+/// motion one ulp before the recording's time t0 + sim time (the earlier row at a jump,
+/// calib/recorded_commands.cpp).
 class ContinuousCommand : public Controller {
  public:
   ContinuousCommand(const RobotModel& m, const Motion& motion) : motion_(motion), target_(m.initial_q) {
@@ -30,13 +33,16 @@ class ContinuousCommand : public Controller {
     to_joint_ = motion.mapJoints(names);
   }
   void update(Simulation& sim) override {
-    motion_.sampleAll(std::nextafter(sim.time_s(), -std::numeric_limits<double>::infinity()), values_, cursor_);
+    motion_.sampleAll(std::nextafter(t0_s_ + sim.time_s(), -std::numeric_limits<double>::infinity()), values_, cursor_);
     for (std::size_t c = 0; c < to_joint_.size(); ++c) target_[static_cast<std::size_t>(to_joint_[c])] = values_[c];
     sim.setTargets(target_);
   }
+  /// Recording time = t0 + simulation time (t0 < 0 after settling).
+  void setClockOffset(double t0_s) { t0_s_ = t0_s; }
 
  private:
   const Motion& motion_;
+  double t0_s_ = 0.0;
   std::vector<int> to_joint_;
   std::vector<double> target_, values_;
   MotionCursor cursor_;
@@ -62,8 +68,10 @@ class FrameWriter : public Observer {
     row_.resize(cols.size());
     log_ = Log(cols);
   }
-  /// The frame at t = 0, before the first step.
-  void start(const Simulation& sim) {
+  /// The frame at recording time 0 = t0 + the simulation's time, before the next step.
+  void start(const Simulation& sim, double t0_s) {
+    t0_s_ = t0_s;
+    start_step_ = sim.stepCount();
     frame(sim);
     ++next_frame_;
   }
@@ -76,11 +84,11 @@ class FrameWriter : public Observer {
 
  private:
   bool due(const Simulation& sim, long step) const {
-    return static_cast<double>(step) * sim.dt_s() + 1e-12 >= static_cast<double>(next_frame_) / rate_hz_;
+    return static_cast<double>(step - start_step_) * sim.dt_s() + 1e-12 >= static_cast<double>(next_frame_) / rate_hz_;
   }
   void frame(const Simulation& sim) {
     std::size_t c = 0;
-    row_[c++] = sim.time_s();
+    row_[c++] = t0_s_ + sim.time_s();
     for (int j : joints_) row_[c++] = sim.jointAngle_rad(j) * k_;
     row_[c++] = sim.imu().tilt_rad * k_;
     const Eigen::Isometry3d pose = sim.linkPose(m_.root_link);
@@ -99,7 +107,8 @@ class FrameWriter : public Observer {
   std::vector<int> joints_;
   std::vector<double> row_;
   Log log_;
-  long next_frame_ = 0;
+  long next_frame_ = 0, start_step_ = 0;
+  double t0_s_ = 0.0;
 };
 
 }  // namespace
@@ -112,7 +121,18 @@ Log recordRun(const RobotModel& model, const Motion& motion, const RecordSetting
   Simulation sim(m, so);
   FrameWriter frames(*m, s);
   ContinuousCommand command(*m, motion);
-  frames.start(sim);
+  if (s.settle_s > 0) {
+    // As replay settles (calib/recording_replay.cpp): the first command, held.
+    command.update(sim);
+    Hold hold;
+    RunConfig settle;
+    settle.duration_s = s.settle_s;
+    settle.throw_divergence = true;
+    run(sim, hold, {}, settle, nullptr);
+  }
+  const double t0 = 0.0 - sim.time_s();  // the expression replay uses: first frame time - sim time
+  command.setClockOffset(t0);
+  frames.start(sim, t0);
   Observer* observers[] = {&frames};
   RunConfig cfg;
   cfg.duration_s = s.duration_s;  // run() steps lround(duration / dt) times

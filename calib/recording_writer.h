@@ -2,9 +2,9 @@
 #pragma once
 /// \file
 /// A recording written from a simulation run, in the dialect replay reads (docs/recordings.md):
-/// the robot starts from its robot file's pose, plays a commanded motion sampled at every step
-/// (continuous commands, as the manifest's "hold": "continuous" replays it), and every
-/// 1/frame_rate_hz s a frame is written:
+/// the robot starts from the model's initial pose (after an optional settle), plays a commanded motion sampled at every
+/// step (continuous commands, as the manifest's "hold": "continuous" replays it), and every 1/frame_rate_hz s a frame
+/// is written:
 ///   time_s, <joint>/q_<u> (true joint angle), <imu>/tilt_<u>, <root>/rotvec_{x,y,z} (rad),
 ///   <root>/{x,y,z}_m, com/z_m, <foot>/contact (0/1)
 /// with <u> = rad or deg (a stand-in for a real set in another layout). Replayed on the model that
@@ -25,7 +25,11 @@ struct RecordSettings {
   double frame_rate_hz = 60;   ///< frames per second (the real BIOLOID data: ~60 Hz)
   bool degrees = false;        ///< joint angles and tilt in deg (else rad)
   std::uint64_t sim_seed = 0;  ///< SimOptions::seed
-  /// InputError(field) for a duration outside (0, 600] s or a rate outside [1, 2000] Hz.
+  /// Before t = 0, the motion's first command held this long and not recorded, so the recording
+  /// starts from rest (a rising task's seat or knees); the manifest's `initial_pose.settle_s`.
+  double settle_s = 0;
+  /// InputError(field) for a duration outside (0, 600] s, a rate outside [1, 2000] Hz or a
+  /// settle time outside [0, 10] s.
   void validate() const;
 };
 

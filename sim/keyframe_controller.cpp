@@ -177,4 +177,21 @@ void KeyframeController::targets(const LegMirror& legs, const std::vector<double
   }
 }
 
+Motion KeyframeController::toMotion(const RobotModel& model, const LegMirror& legs,
+                                    const std::vector<double>& start_q) const {
+  const std::vector<int> movable = model.movableJoints();
+  std::vector<std::string> names;
+  for (int j : movable) names.push_back(model.joints[static_cast<std::size_t>(j)].name);
+  std::vector<double> times_s = {0.0};
+  for (const Keyframe& k : keyframes_) times_s.push_back(times_s.back() + k.duration_s);
+  std::vector<std::vector<double>> values;
+  std::vector<double> q;
+  for (double t : times_s) {
+    targets(legs, start_q, t, q);
+    std::vector<double>& row = values.emplace_back();
+    for (int j : movable) row.push_back(q[static_cast<std::size_t>(j)]);
+  }
+  return Motion(std::move(names), std::move(times_s), std::move(values), source_);
+}
+
 }  // namespace gapsim

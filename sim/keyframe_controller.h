@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/motion.h"
 #include "sim/robot_model.h"
 
 namespace gapsim {
@@ -78,6 +79,11 @@ class KeyframeController {
   /// Targets of every model joint at controller time t_s (law above) into `out` (resized to
   /// start_q.size()); start_q is the target of every joint at t = 0 (the task's initial pose).
   void targets(const LegMirror& legs, const std::vector<double>& start_q, double t_s, std::vector<double>& out) const;
+  /// The same law as a motion over the model's movable joints: a frame at t = 0 (start_q) and one
+  /// at each keyframe time t_k. Played with linear interpolation between frames (a recording's
+  /// "continuous" commands, `gapsim-cli record --task`), it commands what targets() does, up to
+  /// the rounding of the interpolation.
+  Motion toMotion(const RobotModel& model, const LegMirror& legs, const std::vector<double>& start_q) const;
 
  private:
   std::vector<std::string> stems_;

@@ -119,6 +119,38 @@ TEST(RecordingsCli, RecordWritesASetThatReplays) {
   fs::remove_all(dir);
 }
 
+TEST(RecordingsCli, RisingTaskSetsReplayToZeroAndTellAnotherModelApart) {
+  // examples/recordings/bioloid_rising: sit and kneel recorded from the rising controllers, each
+  // from its task's pose and scene (explicit initial pose, seat boxes in the manifest).
+  const auto r = cli("replay --recordings " + kSrc + "/examples/recordings/bioloid_rising");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_TRUE(contains(r.out, "sit") && contains(r.out, "kneel")) << r.out;
+  EXPECT_LT(meanRms(r.out), 1e-6) << r.out;
+  const auto other = cli("replay --recordings " + kSrc + "/examples/recordings/bioloid_rising --set servos/servo/kp=2");
+  ASSERT_EQ(other.code, 0) << other.out;
+  EXPECT_GT(meanRms(other.out), 1e-2) << other.out;
+}
+
+TEST(RecordingsCli, RecordATaskNeedsItsControllerAndNotAMotionBesides) {
+  const fs::path dir = gapsim::test::testDir("gapsim_recordings_cli_task");
+  fs::remove_all(dir);
+  const std::string ctrl = " --controller " + kSrc + "/robots/bioloid/controllers/sit.csv";
+  const auto none = cli("record --task sit --out " + (dir / "a").string());
+  EXPECT_EQ(none.code, 2) << none.out;
+  EXPECT_TRUE(contains(none.out, "--controller")) << none.out;
+  const auto both = cli("record --task sit" + ctrl + " --motion " + kSrc + "/robots/bioloid/motions/squat.csv --out " +
+                        (dir / "b").string());
+  EXPECT_EQ(both.code, 2) << both.out;
+  const auto bad = cli("record --task lie" + ctrl + " --out " + (dir / "c").string());
+  EXPECT_EQ(bad.code, 2) << bad.out;
+  EXPECT_TRUE(contains(bad.out, "kneel")) << bad.out;  // the known tasks are listed
+  const auto settle = cli("record --task sit" + ctrl + " --settle 20 --out " + (dir / "d").string());
+  EXPECT_EQ(settle.code, 2) << settle.out;
+  EXPECT_TRUE(contains(settle.out, "--settle")) << settle.out;
+  EXPECT_FALSE(fs::exists(dir / "d" / "recordings.json"));
+  fs::remove_all(dir);
+}
+
 TEST(RecordingsCli, MalformedManifestExitsTwoWithFileLineFieldValue) {
   const fs::path dir = gapsim::test::testDir("gapsim_recordings_cli_bad");
   const fs::path m = dir / "bad.json";

@@ -109,6 +109,31 @@ TEST(KeyframeController, MirrorSignsMakeTheLegsMirrorImagesOnTheModel) {
   }
 }
 
+TEST(KeyframeController, AsAMotionItCommandsWhatTheLawDoes) {
+  // The motion `record --task` writes: a frame at 0 and at each keyframe time; linear between
+  // them it is the keyframe law, frozen joints included, and it holds the final pose.
+  const RobotModel m = bioloid();
+  const LegMirror legs = LegMirror::bioloid(m);
+  std::vector<double> start(m.joints.size());
+  for (std::size_t j = 0; j < start.size(); ++j) start[j] = 0.05 * static_cast<double>(j) - 0.3;
+  const KeyframeController c({"thigh", "shin", "foot"}, {{0.4, {1.0, -0.5, 0.1}, 0}, {0.7, {0.2, 0.3, -0.1}, 0}});
+  const Motion motion = c.toMotion(m, legs, start);
+  EXPECT_EQ(motion.frameCount(), 3u);
+  EXPECT_EQ(motion.jointCount(), m.movableJoints().size());
+  std::vector<std::string> names;
+  for (const Joint& j : m.joints) names.push_back(j.name);
+  const std::vector<int> to_joint = motion.mapJoints(names);
+  std::vector<double> law, sampled;
+  MotionCursor cursor;
+  for (double t : {0.0, 0.1, 0.4, 0.55, 1.1, 2.0}) {
+    c.targets(legs, start, t, law);
+    motion.sampleAll(t, sampled, cursor);
+    for (std::size_t k = 0; k < to_joint.size(); ++k)
+      EXPECT_NEAR(sampled[k], law[static_cast<std::size_t>(to_joint[k])], 1e-12)
+          << "t " << t << " " << motion.joints()[k];
+  }
+}
+
 TEST(KeyframeController, FileRoundTripsBitExactly) {
   const KeyframeController c({"thigh", "shin"}, {{0.1 + 0.2, {1.0 / 3.0, -2.0 / 7.0}, 0}, {0.7, {-0.5, 1.0}, 0}});
   const std::string p = writeTemp("rt.csv", c.toText("a comment\nsecond line"));
