@@ -3,14 +3,39 @@
 # ../shared/reference-bench alternately, several times each, and prints the ratio of their
 # per-step costs. The machines are noisy (+-30%), so only interleaved runs are compared.
 # usage: scripts/bench_vs_reference.sh [rounds=4]
+#        scripts/bench_vs_reference.sh --instructions
+#   --instructions: instead of timing, counts the instructions each side executes per step under
+#   valgrind's callgrind (Debian: valgrind). The count does not move with the machine's load, so
+#   the ratio is the same on every run; it leaves out what timing includes (cache misses, branch
+#   prediction), so it complements the CPU ratio and does not replace it.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-ROUNDS=${1:-4}
 REF_SRC=${GAPSIM_REFERENCE_BENCH:-../shared/reference-bench}
 [ -f "$REF_SRC/ode_bench.cpp" ] || { echo "no reference program at $REF_SRC (set GAPSIM_REFERENCE_BENCH)"; exit 2; }
 REF_BIN=${TMPDIR:-/tmp}/gapsim_ode_reference
 g++ -O2 -o "$REF_BIN" "$REF_SRC/ode_bench.cpp" $(pkg-config --cflags --libs ode)
 [ -x build/gapsim-cli ] || bash scripts/setup.sh >/dev/null
+if [ "${1:-}" = "--instructions" ]; then
+  command -v valgrind >/dev/null || { echo "--instructions needs valgrind (Debian: apt-get install valgrind)" >&2; exit 2; }
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  # inclusive instruction count of one function, from a callgrind profile
+  incl() { callgrind_annotate --inclusive=yes "$1" | awk -v f="$2" 'index($0, f) {gsub(",", "", $1); print $1; exit}'; }
+  # The reference runs its 10 s stand twice (a warm-up, then one repetition): 20 000 steps of
+  # collision, controller and QuickStep 20 in run_once.
+  valgrind --tool=callgrind --callgrind-out-file="$tmp/ref.out" "$REF_BIN" stand quick 0 1 20 >/dev/null 2>&1
+  # gapsim: the standing Nao, ideal servos (plain), the same QuickStep 20, 10 s = 10 000 steps of
+  # Simulation::step (drives, collision, QuickStep, checks).
+  valgrind --tool=callgrind --callgrind-out-file="$tmp/gap.out" ./build/gapsim-cli run --robot nao --plain \
+      --iterations 20 --duration 10 --quiet >/dev/null 2>&1
+  r_all=$(incl "$tmp/ref.out" "run_once(") r_qs=$(incl "$tmp/ref.out" ":dWorldQuickStep ")
+  g_all=$(incl "$tmp/gap.out" "gapsim::Simulation::step()") g_qs=$(incl "$tmp/gap.out" ":dWorldQuickStep ")
+  awk -v ra="$r_all" -v rq="$r_qs" -v ga="$g_all" -v gq="$g_qs" 'BEGIN {
+    printf "instructions per step: raw-ODE reference %.0f (QuickStep %.0f); gapsim standing Nao plain %.0f (QuickStep %.0f)\n", ra / 20000, rq / 20000, ga / 10000, gq / 10000
+    printf "gapsim/reference = %.3f per step, %.3f in QuickStep alone (target <= 1.1)\n", (ga / 10000) / (ra / 20000), (gq / 10000) / (rq / 20000) }'
+  exit 0
+fi
+ROUNDS=${1:-4}
 gap=() full=() ref=()
 # Thread-CPU time on both sides (gapsim bench's "cpu us/step", the reference's "cpu median" of a
 # 10 s run), so that machine load does not enter the ratio.
