@@ -91,6 +91,94 @@ CsvTable CsvTable::read(const std::string& path, const CsvReadOptions& opt) {
   return parse(readTextFile(path), path, opt);
 }
 
+namespace {
+
+/// The delimiter of the header row: the option's, else ';' when the row has one and no ','.
+char headerDelimiter(std::string_view line, int line_no, const std::string& name, char option) {
+  if (option != '\0') return option;
+  const bool comma = line.find(',') != std::string_view::npos;
+  const bool semicolon = line.find(';') != std::string_view::npos;
+  if (comma && semicolon)
+    throw InputError(name, line_no, "", "header row contains both ',' and ';': cannot tell the delimiter");
+  return semicolon ? ';' : ',';
+}
+
+/// The header row's column names, unquoted; InputError for an empty or duplicate name and for a
+/// row of numbers (a forgotten header would silently turn the first sample into column names).
+std::vector<std::string> headerColumns(std::string_view line, char delimiter, int line_no, const std::string& name) {
+  std::vector<std::string_view> cells;
+  splitCells(line, delimiter, cells);
+  if (cells.size() > 1 && trimBlanks(cells.back()).empty()) cells.pop_back();
+  std::vector<std::string> columns;
+  columns.reserve(cells.size());
+  for (std::size_t c = 0; c < cells.size(); ++c) {
+    std::string_view col = trimBlanks(cells[c]);
+    if (col.size() >= 2 && col.front() == '"' && col.back() == '"') col = col.substr(1, col.size() - 2);
+    if (col.empty()) throw InputError(name, line_no, "", "empty column name (column " + std::to_string(c + 1) + ")");
+    columns.emplace_back(col);
+  }
+  const bool all_numeric = std::all_of(columns.begin(), columns.end(), [](const auto& c) {
+    double v;
+    return parseCsvNumber(c, v) == CsvNumberStatus::Ok;
+  });
+  if (all_numeric) throw InputError(name, line_no, "", "expected a header row of column names, found numbers");
+  std::unordered_map<std::string_view, std::size_t> seen;
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    const auto [it, inserted] = seen.emplace(columns[c], c);
+    if (!inserted)
+      throw InputError(name, line_no, columns[c],
+                       "duplicate column name '" + columns[c] + "' (columns " + std::to_string(it->second + 1) +
+                           " and " + std::to_string(c + 1) + ")");
+  }
+  return columns;
+}
+
+/// Appends one data row's numbers to `data`; InputError naming the cell for a wrong cell count
+/// or a value that is not a finite number (an empty cell is NaN where the options allow it).
+void appendDataRow(std::string_view line, int line_no, const std::string& name, char delimiter,
+                   const std::vector<std::string>& columns, const CsvReadOptions& opt, int time_col,
+                   std::vector<std::string_view>& cells, std::vector<double>& data) {
+  const std::size_t n = columns.size();
+  splitCells(line, delimiter, cells);
+  if (cells.size() == n + 1 && trimBlanks(cells.back()).empty()) cells.pop_back();
+  if (cells.size() != n)
+    throw InputError(name, line_no, cells.size() < n ? columns[cells.size()] : std::string(),
+                     "expected " + std::to_string(n) + " cells separated by '" + std::string(1, delimiter) + "', got " +
+                         std::to_string(cells.size()));
+  for (std::size_t c = 0; c < n; ++c) {
+    double v = 0.0;
+    const CsvNumberStatus st = parseCsvNumber(cells[c], v);
+    if (st == CsvNumberStatus::Empty && opt.allow_empty_cells && static_cast<int>(c) != time_col)
+      v = std::numeric_limits<double>::quiet_NaN();
+    else if (st != CsvNumberStatus::Ok)
+      throw InputError(name, line_no, columns[c], csvNumberError(st, cells[c]));
+    data.push_back(v);
+  }
+}
+
+/// The time column's order from row to row, as the options ask (InputError naming both lines).
+struct TimeOrderCheck {
+  const std::string& name;
+  const CsvReadOptions& opt;
+  double prev_time = 0.0;
+  int prev_line = 0;
+
+  void next(double time, int line_no) {
+    if (prev_line > 0) {
+      const bool bad = opt.time_order == TimeOrder::StrictlyIncreasing ? !(time > prev_time) : time < prev_time;
+      if (bad)
+        throw InputError(name, line_no, opt.time_column,
+                         "time " + numberText(time) + " s at line " + std::to_string(line_no) +
+                             (time == prev_time ? " does not increase from " : " goes back from ") +
+                             numberText(prev_time) + " s at line " + std::to_string(prev_line));
+    }
+    prev_time = time;
+    prev_line = line_no;
+  }
+};
+
+}  // namespace
+
 CsvTable CsvTable::parse(std::string_view text, const std::string& name, const CsvReadOptions& opt) {
   if (opt.delimiter != '\0' && opt.delimiter != ',' && opt.delimiter != ';') {
     throw std::invalid_argument("CsvReadOptions::delimiter must be ',', ';' or '\\0'");
@@ -101,8 +189,7 @@ CsvTable CsvTable::parse(std::string_view text, const std::string& name, const C
 
   std::vector<std::string_view> cells;
   int time_col = -1;
-  double prev_time = 0.0;
-  int prev_time_line = 0;
+  TimeOrderCheck order{name, opt};
   int line_no = 0;
   std::size_t pos = 0;
   while (pos < text.size()) {
@@ -116,48 +203,9 @@ CsvTable CsvTable::parse(std::string_view text, const std::string& name, const C
     if (content.empty() || content.front() == '#') continue;
 
     if (t.header_line_ == 0) {
-      // ---- header row
       t.header_line_ = line_no;
-      if (opt.delimiter != '\0') {
-        t.delimiter_ = opt.delimiter;
-      } else {
-        const bool comma = line.find(',') != std::string_view::npos;
-        const bool semicolon = line.find(';') != std::string_view::npos;
-        if (comma && semicolon) {
-          throw InputError(name, line_no, "", "header row contains both ',' and ';': cannot tell the delimiter");
-        }
-        t.delimiter_ = semicolon ? ';' : ',';
-      }
-      splitCells(line, t.delimiter_, cells);
-      if (cells.size() > 1 && trimBlanks(cells.back()).empty()) cells.pop_back();
-      std::unordered_map<std::string_view, std::size_t> seen;
-      t.columns_.reserve(cells.size());
-      for (std::size_t c = 0; c < cells.size(); ++c) {
-        std::string_view col = trimBlanks(cells[c]);
-        if (col.size() >= 2 && col.front() == '"' && col.back() == '"') {
-          col = col.substr(1, col.size() - 2);
-        }
-        if (col.empty()) {
-          throw InputError(name, line_no, "", "empty column name (column " + std::to_string(c + 1) + ")");
-        }
-        t.columns_.emplace_back(col);
-      }
-      // A forgotten header would silently turn the first sample into column names.
-      const bool all_numeric = std::all_of(t.columns_.begin(), t.columns_.end(), [](const auto& c) {
-        double v;
-        return parseCsvNumber(c, v) == CsvNumberStatus::Ok;
-      });
-      if (all_numeric) {
-        throw InputError(name, line_no, "", "expected a header row of column names, found numbers");
-      }
-      for (std::size_t c = 0; c < t.columns_.size(); ++c) {
-        const auto [it, inserted] = seen.emplace(t.columns_[c], c);
-        if (!inserted) {
-          throw InputError(name, line_no, t.columns_[c],
-                           "duplicate column name '" + t.columns_[c] + "' (columns " + std::to_string(it->second + 1) +
-                               " and " + std::to_string(c + 1) + ")");
-        }
-      }
+      t.delimiter_ = headerDelimiter(line, line_no, name, opt.delimiter);
+      t.columns_ = headerColumns(line, t.delimiter_, line_no, name);
       if (!opt.time_column.empty()) {
         time_col = t.columnIndex(opt.time_column);
         if (time_col < 0) {
@@ -168,40 +216,9 @@ CsvTable CsvTable::parse(std::string_view text, const std::string& name, const C
       }
       continue;
     }
-
-    // ---- data row
-    const std::size_t n = t.columns_.size();
-    splitCells(line, t.delimiter_, cells);
-    if (cells.size() == n + 1 && trimBlanks(cells.back()).empty()) cells.pop_back();
-    if (cells.size() != n) {
-      throw InputError(name, line_no, cells.size() < n ? t.columns_[cells.size()] : std::string(),
-                       "expected " + std::to_string(n) + " cells separated by '" + std::string(1, t.delimiter_) +
-                           "', got " + std::to_string(cells.size()));
-    }
-    for (std::size_t c = 0; c < n; ++c) {
-      double v = 0.0;
-      const CsvNumberStatus st = parseCsvNumber(cells[c], v);
-      if (st == CsvNumberStatus::Empty && opt.allow_empty_cells && static_cast<int>(c) != time_col) {
-        v = std::numeric_limits<double>::quiet_NaN();
-      } else if (st != CsvNumberStatus::Ok) {
-        throw InputError(name, line_no, t.columns_[c], csvNumberError(st, cells[c]));
-      }
-      t.data_.push_back(v);
-    }
-    if (time_col >= 0) {
-      const double time = t.data_[t.data_.size() - n + static_cast<std::size_t>(time_col)];
-      if (!t.row_lines_.empty()) {
-        const bool bad = opt.time_order == TimeOrder::StrictlyIncreasing ? !(time > prev_time) : time < prev_time;
-        if (bad) {
-          throw InputError(name, line_no, opt.time_column,
-                           "time " + numberText(time) + " s at line " + std::to_string(line_no) +
-                               (time == prev_time ? " does not increase from " : " goes back from ") +
-                               numberText(prev_time) + " s at line " + std::to_string(prev_time_line));
-        }
-      }
-      prev_time = time;
-      prev_time_line = line_no;
-    }
+    appendDataRow(line, line_no, name, t.delimiter_, t.columns_, opt, time_col, cells, t.data_);
+    if (time_col >= 0)
+      order.next(t.data_[t.data_.size() - t.columns_.size() + static_cast<std::size_t>(time_col)], line_no);
     t.row_lines_.push_back(line_no);
   }
 

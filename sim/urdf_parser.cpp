@@ -340,6 +340,56 @@ void replaceMissingMeshes(Ctx& c, RobotModel& m) {
   }
 }
 
+/// The joint's <limit>: effort and speed, and for revolute and prismatic joints the range (URDF
+/// requires <limit> there); a joint without effort or speed is remembered for the warning.
+void parseJointLimit(Ctx& c, const XMLElement* e, const std::string& f, const std::string& type, Joint& j) {
+  if (const XMLElement* l = e->FirstChildElement("limit")) {
+    std::string fl = f + "/limit";
+    j.effort = attrDouble(c, l, "effort", fl, 0.0, plausible::kEffort);
+    j.velocity = attrDouble(c, l, "velocity", fl, 0.0, plausible::kJointSpeed);
+    if (j.movable() && !e->FirstChildElement("mimic")) {
+      if (j.effort <= 0) c.zero_effort.push_back(j.name);
+      if (j.velocity <= 0) c.zero_velocity.push_back(j.name);
+    }
+    if (j.type == JointType::Revolute || j.type == JointType::Prismatic) {
+      j.has_limits = l->Attribute("lower") || l->Attribute("upper");
+      j.lower = attrDouble(c, l, "lower", fl, 0.0, plausible::kJointPosition);
+      j.upper = attrDouble(c, l, "upper", fl, 0.0, plausible::kJointPosition);
+      if (j.lower > j.upper) c.fail(l, fl, "lower limit above upper limit");
+    }
+  } else if (j.type == JointType::Continuous) {
+    if (!e->FirstChildElement("mimic")) c.zero_effort.push_back(j.name), c.zero_velocity.push_back(j.name);
+  } else if (j.type == JointType::Revolute || j.type == JointType::Prismatic) {
+    c.fail(e, f + "/limit",
+           "a " + type +
+               " joint needs <limit lower=\"..\" upper=\"..\" effort=\"..\" velocity=\"..\"/> (URDF requires "
+               "it)" +
+               (type == "revolute" ? std::string("; a joint that turns without end is type=\"continuous\"") : ""));
+  }
+}
+
+/// The joint's <dynamics> and <mimic> (the mimicked joint is resolved once all joints are read),
+/// and the children a URDF joint may have that gapsim does not use.
+void parseJointExtras(Ctx& c, const XMLElement* e, const std::string& f, int index, Joint& j,
+                      std::vector<std::pair<int, std::string>>& mimics) {
+  if (const XMLElement* d = e->FirstChildElement("dynamics")) {
+    j.damping_Nms_rad = attrDouble(c, d, "damping", f + "/dynamics", 0.0);
+    j.friction_Nm = attrDouble(c, d, "friction", f + "/dynamics", 0.0);
+    if (j.damping_Nms_rad < 0 || j.friction_Nm < 0) c.fail(d, f + "/dynamics", "damping and friction must be >= 0");
+  }
+  if (const XMLElement* mi = e->FirstChildElement("mimic")) {
+    mimics.emplace_back(index, attrString(c, mi, "joint", f + "/mimic"));
+    j.mimic.multiplier = attrDouble(c, mi, "multiplier", f + "/mimic", 1.0, plausible::kMimicFactor);
+    j.mimic.offset = attrDouble(c, mi, "offset", f + "/mimic", 0.0, plausible::kJointPosition);
+  }
+  for (const XMLElement* ch = e->FirstChildElement(); ch; ch = ch->NextSiblingElement()) {
+    std::string n = ch->Name();
+    static const std::set<std::string> known = {
+        "parent", "child", "origin", "axis", "limit", "dynamics", "mimic", "safety_controller", "calibration"};
+    if (!known.count(n)) c.ignore("<joint>/<" + n + ">");
+  }
+}
+
 void parseJoint(Ctx& c, const XMLElement* e, RobotModel& m, std::vector<std::pair<int, std::string>>& mimics) {
   Joint j;
   j.line = e->GetLineNum();
@@ -383,45 +433,8 @@ void parseJoint(Ctx& c, const XMLElement* e, RobotModel& m, std::vector<std::pai
     c.root_joints.push_back({j.name, type, j.parent, j.child, j.line, j.origin, j.axis});
     return;
   }
-  if (const XMLElement* l = e->FirstChildElement("limit")) {
-    std::string fl = f + "/limit";
-    j.effort = attrDouble(c, l, "effort", fl, 0.0, plausible::kEffort);
-    j.velocity = attrDouble(c, l, "velocity", fl, 0.0, plausible::kJointSpeed);
-    if (j.movable() && !e->FirstChildElement("mimic")) {
-      if (j.effort <= 0) c.zero_effort.push_back(j.name);
-      if (j.velocity <= 0) c.zero_velocity.push_back(j.name);
-    }
-    if (j.type == JointType::Revolute || j.type == JointType::Prismatic) {
-      j.has_limits = l->Attribute("lower") || l->Attribute("upper");
-      j.lower = attrDouble(c, l, "lower", fl, 0.0, plausible::kJointPosition);
-      j.upper = attrDouble(c, l, "upper", fl, 0.0, plausible::kJointPosition);
-      if (j.lower > j.upper) c.fail(l, fl, "lower limit above upper limit");
-    }
-  } else if (j.type == JointType::Continuous) {
-    if (!e->FirstChildElement("mimic")) c.zero_effort.push_back(j.name), c.zero_velocity.push_back(j.name);
-  } else if (j.type == JointType::Revolute || j.type == JointType::Prismatic) {
-    c.fail(e, f + "/limit",
-           "a " + type +
-               " joint needs <limit lower=\"..\" upper=\"..\" effort=\"..\" velocity=\"..\"/> (URDF requires "
-               "it)" +
-               (type == "revolute" ? std::string("; a joint that turns without end is type=\"continuous\"") : ""));
-  }
-  if (const XMLElement* d = e->FirstChildElement("dynamics")) {
-    j.damping_Nms_rad = attrDouble(c, d, "damping", f + "/dynamics", 0.0);
-    j.friction_Nm = attrDouble(c, d, "friction", f + "/dynamics", 0.0);
-    if (j.damping_Nms_rad < 0 || j.friction_Nm < 0) c.fail(d, f + "/dynamics", "damping and friction must be >= 0");
-  }
-  if (const XMLElement* mi = e->FirstChildElement("mimic")) {
-    mimics.emplace_back(static_cast<int>(m.joints.size()), attrString(c, mi, "joint", f + "/mimic"));
-    j.mimic.multiplier = attrDouble(c, mi, "multiplier", f + "/mimic", 1.0, plausible::kMimicFactor);
-    j.mimic.offset = attrDouble(c, mi, "offset", f + "/mimic", 0.0, plausible::kJointPosition);
-  }
-  for (const XMLElement* ch = e->FirstChildElement(); ch; ch = ch->NextSiblingElement()) {
-    std::string n = ch->Name();
-    static const std::set<std::string> known = {
-        "parent", "child", "origin", "axis", "limit", "dynamics", "mimic", "safety_controller", "calibration"};
-    if (!known.count(n)) c.ignore("<joint>/<" + n + ">");
-  }
+  parseJointLimit(c, e, f, type, j);
+  parseJointExtras(c, e, f, static_cast<int>(m.joints.size()), j, mimics);
   m.joints.push_back(std::move(j));
 }
 

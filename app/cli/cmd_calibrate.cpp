@@ -104,30 +104,68 @@ void printParameterTable(const calib::Calibration& cal) {
 
 namespace {
 
+/// The run's inputs: from the command line, or from the checkpoint when resuming (which also
+/// gives the settings, with --generations raised if the user gives it).
+nlohmann::json calibrationInputs(const CalibrateArgs& a, const CLI::Option* generations_opt,
+                                 calib::CalibrationSettings& settings) {
+  if (!a.resume.empty()) {
+    nlohmann::json inputs;
+    settings = resumeCheckpoint(a.resume, generations_opt->count() > 0 ? a.settings.generations : 0, &inputs);
+    return inputs;
+  }
+  if (a.space.empty() || a.scenarios.empty())
+    throw InputError("", 0, "--space/--scenarios", "both are required (or --resume DIR)");
+  if (a.out.empty()) throw InputError("", 0, "--out", "a results directory is required");
+  return {{"robot", a.robot},
+          {"params", absolute(a.params)},
+          {"space", absolute(a.space)},
+          {"scenarios", absolute(a.scenarios)},
+          {"objective", a.objective},
+          {"m", a.m},
+          {"w_F", a.w_F},
+          {"w_E", a.w_E},
+          {"sim_seed", std::to_string(a.sim_seed)},
+          {"stepper", a.stepper},
+          {"f_joints", a.f_joints},
+          {"prior_weight", a.prior_weight}};
+}
+
+/// The objective as the inputs state it; keys that older checkpoints lack take their defaults.
+calib::ObjectiveSettings objectiveSettings(const nlohmann::json& inputs) {
+  calib::ObjectiveSettings os;
+  os.kind = calib::parseObjectiveKind(inputs.at("objective").get<std::string>());
+  os.m = inputs.at("m").get<double>();
+  os.weight_F = inputs.at("w_F").get<double>();
+  os.weight_E = inputs.at("w_E").get<double>();
+  os.sim_seed = std::stoull(inputs.at("sim_seed").get<std::string>());
+  const std::string stepper = inputs.value("stepper", std::string());
+  if (!stepper.empty()) os.quickstep = stepper == "quick";
+  os.f_motion_joints_only = inputs.value("f_joints", std::string("all")) == "motion";
+  os.prior_weight = inputs.value("prior_weight", 0.0);
+  return os;
+}
+
+/// The closing lines: the best parameters (by validation when there is one) and the warnings.
+void printOutcome(const calib::Calibration& cal, const std::string& dir) {
+  if (cal.hasValidation()) {
+    std::printf(
+        "early stopping: best.params = the training best of generation %d, best validation fitness %.6g "
+        "(initial %.6g); training best %.6g (initial %.6g) in best_train.params, after %ld evaluations; %s\n",
+        cal.bestValidationGeneration(), cal.bestValidationFitness(), cal.validationHistory().front().validation,
+        cal.bestFitness(), cal.initialFitness(), cal.optimizer().evaluations(), dir.c_str());
+    if (!cal.warnings().empty())
+      std::printf("%zu warning(s): validation rose while training fell (%s/warnings.txt)\n", cal.warnings().size(),
+                  dir.c_str());
+  } else {
+    std::printf("best fitness %.6g (initial %.6g) after %ld evaluations; %s/best.params\n", cal.bestFitness(),
+                cal.initialFitness(), cal.optimizer().evaluations(), dir.c_str());
+  }
+}
+
 /// What `gapsim-cli calibrate` does once its options are parsed.
 int runCalibrate(const std::shared_ptr<CalibrateArgs>& a, const CLI::Option* generations_opt) {
-  // --- inputs: from the command line, or from the checkpoint when resuming ---
-  nlohmann::json inputs;
   calib::CalibrationSettings settings = a->settings;
-  if (!a->resume.empty()) {
-    settings = resumeCheckpoint(a->resume, generations_opt->count() > 0 ? a->settings.generations : 0, &inputs);
-  } else {
-    if (a->space.empty() || a->scenarios.empty())
-      throw InputError("", 0, "--space/--scenarios", "both are required (or --resume DIR)");
-    if (a->out.empty()) throw InputError("", 0, "--out", "a results directory is required");
-    inputs = {{"robot", a->robot},
-              {"params", absolute(a->params)},
-              {"space", absolute(a->space)},
-              {"scenarios", absolute(a->scenarios)},
-              {"objective", a->objective},
-              {"m", a->m},
-              {"w_F", a->w_F},
-              {"w_E", a->w_E},
-              {"sim_seed", std::to_string(a->sim_seed)},
-              {"stepper", a->stepper},
-              {"f_joints", a->f_joints},
-              {"prior_weight", a->prior_weight}};
-  }
+  const nlohmann::json inputs = calibrationInputs(*a, generations_opt, settings);
   settings.validate();
   RunArgs ra;
   ra.robot = inputs.at("robot").get<std::string>();
@@ -136,16 +174,7 @@ int runCalibrate(const std::shared_ptr<CalibrateArgs>& a, const CLI::Option* gen
   calib::ParameterSpace space = calib::ParameterSpace::load(inputs.at("space").get<std::string>());
   calib::ScenarioSet set = calib::ScenarioSet::load(inputs.at("scenarios").get<std::string>());
   checkSimulatedTime(set, a->max_sim_time_s, settings.lambda > 0 ? long{settings.lambda} * settings.generations : 0);
-  calib::ObjectiveSettings os;
-  os.kind = calib::parseObjectiveKind(inputs.at("objective").get<std::string>());
-  os.m = inputs.at("m").get<double>();
-  os.weight_F = inputs.at("w_F").get<double>();
-  os.weight_E = inputs.at("w_E").get<double>();
-  os.sim_seed = std::stoull(inputs.at("sim_seed").get<std::string>());
-  const std::string stepper = inputs.value("stepper", std::string());  // absent in older checkpoints
-  if (!stepper.empty()) os.quickstep = stepper == "quick";
-  os.f_motion_joints_only = inputs.value("f_joints", std::string("all")) == "motion";  // absent in older checkpoints
-  os.prior_weight = inputs.value("prior_weight", 0.0);
+  const calib::ObjectiveSettings os = objectiveSettings(inputs);
   auto problem = std::make_shared<const calib::CalibrationProblem>(model, space, set, os);
   calib::EvalFunction fn = [problem](const Eigen::VectorXd& v) { return problem->evaluate(v); };
 
@@ -176,19 +205,7 @@ int runCalibrate(const std::shared_ptr<CalibrateArgs>& a, const CLI::Option* gen
   cal->run(*ev, &std::cout);
   ev.reset();  // MPI: stop the workers and finalise before the serial epilogue
   cal->writeSpread();
-  if (cal->hasValidation()) {
-    std::printf(
-        "early stopping: best.params = the training best of generation %d, best validation fitness %.6g "
-        "(initial %.6g); training best %.6g (initial %.6g) in best_train.params, after %ld evaluations; %s\n",
-        cal->bestValidationGeneration(), cal->bestValidationFitness(), cal->validationHistory().front().validation,
-        cal->bestFitness(), cal->initialFitness(), cal->optimizer().evaluations(), dir.c_str());
-    if (!cal->warnings().empty())
-      std::printf("%zu warning(s): validation rose while training fell (%s/warnings.txt)\n", cal->warnings().size(),
-                  dir.c_str());
-  } else {
-    std::printf("best fitness %.6g (initial %.6g) after %ld evaluations; %s/best.params\n", cal->bestFitness(),
-                cal->initialFitness(), cal->optimizer().evaluations(), dir.c_str());
-  }
+  printOutcome(*cal, dir);
   printParameterTable(*cal);
   writeBestLogsAndSummary(*problem, *cal);
   return kExitOk;

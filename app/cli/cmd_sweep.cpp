@@ -48,6 +48,64 @@ std::string formatCase(const calib::SweepCase& c) {
 
 namespace {
 
+/// Worker w runs the sets i = w, w + jobs, ...; each writes its lines to its own file, and the
+/// parent merges by index, so the result does not depend on the number of workers.
+std::vector<std::string> sweepInWorkers(const RobotModel& model, const std::vector<calib::ParameterRange>& ranges,
+                                        const calib::SweepConfig& cfg, int jobs) {
+  const std::string dir = "/tmp/gapsim_sweep_" + std::to_string(getpid());
+  std::vector<pid_t> kids;
+  for (int w = 0; w < jobs; ++w) {
+    const pid_t pid = fork();
+    if (pid == 0) {
+      std::ofstream f(dir + "_" + std::to_string(w));
+      for (int i = w; i < cfg.sets; i += jobs) f << formatCase(calib::runCase(model, ranges, cfg, i)) << '\n';
+      f.close();
+      _exit(f ? 0 : 1);
+    }
+    kids.push_back(pid);
+  }
+  bool worker_failed = false;
+  for (pid_t k : kids) {
+    int st = 0;
+    waitpid(k, &st, 0);
+    worker_failed |= !(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+  }
+  std::vector<std::string> lines(static_cast<std::size_t>(cfg.sets));
+  for (int w = 0; w < jobs; ++w) {
+    std::ifstream f(dir + "_" + std::to_string(w));
+    for (std::string l; std::getline(f, l);) lines[std::stoi(l.substr(0, l.find(',')))] = l;
+    std::remove((dir + "_" + std::to_string(w)).c_str());
+  }
+  if (worker_failed) throw std::runtime_error("a sweep worker process failed");
+  return lines;
+}
+
+/// The outcome column of a result line.
+std::string outcomeOf(const std::string& line) {
+  std::stringstream ss(line);
+  std::string idx, outcome;
+  std::getline(ss, idx, ',');
+  std::getline(ss, outcome, ',');
+  return outcome;
+}
+
+/// Every set that did not stay upright, with the command that reproduces it.
+void reportFailures(const SweepArgs& a, const RobotModel& model, const std::vector<calib::ParameterRange>& ranges,
+                    const calib::SweepConfig& cfg, const std::vector<std::string>& lines) {
+  for (const auto& l : lines) {
+    const std::string outcome = outcomeOf(l);
+    if (outcome == "upright") continue;
+    const std::string idx = l.substr(0, l.find(','));
+    // The seed too: it seeds QuickStep's row order, and a marginal set's outcome can turn on it.
+    std::printf("set %s: %s; reproduce with: gapsim-cli run --robot %s%s%s --duration %g --seed %llu", idx.c_str(),
+                outcome.c_str(), a.run.robot.c_str(), a.run.motion.empty() ? "" : " --motion ", a.run.motion.c_str(),
+                *a.duration_s, static_cast<unsigned long long>(cfg.seed));
+    for (const auto& [n, v] : calib::drawSet(model, ranges, cfg.seed, std::stoi(idx)))
+      std::printf(" --set %s=%.17g", n.c_str(), v);
+    std::printf("\n");
+  }
+}
+
 /// What `gapsim-cli sweep` does once its options are parsed.
 int runSweep(const std::shared_ptr<SweepArgs>& a) {
   a->run.quiet = true;
@@ -71,39 +129,19 @@ int runSweep(const std::shared_ptr<SweepArgs>& a) {
   for (const auto& r : ranges)
     std::printf("  %-28s %s [%g, %g]%s\n", r.name.c_str(), r.relative ? "x" : "", r.lower, r.upper,
                 r.logarithmic ? " log-uniform" : " uniform");
-  // Worker w runs the sets i = w, w + jobs, ...; each writes its lines to its own file, and the
-  // parent merges by index, so the result does not depend on the number of workers.
-  const std::string dir = "/tmp/gapsim_sweep_" + std::to_string(getpid());
-  std::vector<pid_t> kids;
-  for (int w = 0; w < jobs; ++w) {
-    const pid_t pid = fork();
-    if (pid == 0) {
-      std::ofstream f(dir + "_" + std::to_string(w));
-      for (int i = w; i < a->sets; i += jobs) f << formatCase(calib::runCase(*model, ranges, cfg, i)) << '\n';
-      f.close();
-      _exit(f ? 0 : 1);
-    }
-    kids.push_back(pid);
+  const std::vector<std::string> lines = sweepInWorkers(*model, ranges, cfg, jobs);
+  reportFailures(*a, *model, ranges, cfg, lines);
+  if (!a->out.empty()) {
+    std::ofstream f(a->out);
+    f << "index,outcome,fall_time_s,max_tilt_deg";
+    for (const auto& r : ranges) f << ',' << r.name;
+    f << ",message\n";
+    for (const auto& l : lines) f << l << '\n';
+    if (!f) throw InputError(a->out, 0, "", "cannot write");
   }
-  bool worker_failed = false;
-  for (pid_t k : kids) {
-    int st = 0;
-    waitpid(k, &st, 0);
-    worker_failed |= !(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-  }
-  std::vector<std::string> lines(a->sets);
-  for (int w = 0; w < jobs; ++w) {
-    std::ifstream f(dir + "_" + std::to_string(w));
-    for (std::string l; std::getline(f, l);) lines[std::stoi(l.substr(0, l.find(',')))] = l;
-    std::remove((dir + "_" + std::to_string(w)).c_str());
-  }
-  if (worker_failed) throw std::runtime_error("a sweep worker process failed");
   int upright = 0, fell = 0, diverged = 0, rejected = 0;
   for (const auto& l : lines) {
-    std::stringstream ss(l);
-    std::string idx, outcome;
-    std::getline(ss, idx, ',');
-    std::getline(ss, outcome, ',');
+    const std::string outcome = outcomeOf(l);
     if (outcome == "upright")
       ++upright;
     else if (outcome == "fell")
@@ -112,23 +150,6 @@ int runSweep(const std::shared_ptr<SweepArgs>& a) {
       ++diverged;
     else
       ++rejected;
-    if (outcome != "upright") {
-      // The seed too: it seeds QuickStep's row order, and a marginal set's outcome can turn on it.
-      std::printf("set %s: %s; reproduce with: gapsim-cli run --robot %s%s%s --duration %g --seed %llu", idx.c_str(),
-                  outcome.c_str(), a->run.robot.c_str(), a->run.motion.empty() ? "" : " --motion ",
-                  a->run.motion.c_str(), *a->duration_s, static_cast<unsigned long long>(cfg.seed));
-      for (const auto& [n, v] : calib::drawSet(*model, ranges, cfg.seed, std::stoi(idx)))
-        std::printf(" --set %s=%.17g", n.c_str(), v);
-      std::printf("\n");
-    }
-  }
-  if (!a->out.empty()) {
-    std::ofstream f(a->out);
-    f << "index,outcome,fall_time_s,max_tilt_deg";
-    for (const auto& r : ranges) f << ',' << r.name;
-    f << ",message\n";
-    for (const auto& l : lines) f << l << '\n';
-    if (!f) throw InputError(a->out, 0, "", "cannot write");
   }
   std::printf("sweep result: %d upright, %d fell, %d diverged (clean reports), %d rejected by validation, of %d\n",
               upright, fell, diverged, rejected, a->sets);
