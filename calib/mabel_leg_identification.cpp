@@ -435,9 +435,12 @@ LegExperimentLog synthesizeLegExperiment(const RobotModel& stand, const LegExper
   return log;
 }
 
-LegFitResult fitLegParameters(const RobotModel& stand, const LegExperiment& e,
-                              const motorgear::MabelTransmission::Params& leg, const LegExperimentLog& log,
-                              std::span<const LegParam> params, std::span<const double> start, const LegFitOptions& o) {
+namespace {
+
+/// The fit's inputs: each parameter on an actuated motor, once, with a usable start; a sensible
+/// confidence; a log sampled at whole steps of the stand.
+void checkLegFitInputs(const RobotModel& stand, const LegExperiment& e, const LegExperimentLog& log,
+                       std::span<const LegParam> params, std::span<const double> start, const LegFitOptions& o) {
   if (params.empty()) throw std::invalid_argument("leg fit: nothing to fit");
   if (params.size() != start.size()) throw std::invalid_argument("leg fit: one start value per parameter");
   for (std::size_t i = 0; i < params.size(); ++i) {
@@ -459,7 +462,41 @@ LegFitResult fitLegParameters(const RobotModel& stand, const LegExperiment& e,
                        "sample time " + sixDigits(log.sample_time_s) + " s is not a whole number of the stand's dt " +
                            sixDigits(stand.solver.dt_s) + " s (" + stand.source_file + ")");
   }
+}
 
+/// Estimates with intervals from the covariance s^2 (G^T G)^-1 in x, G = d r / d x at the optimum
+/// (Ceres' numeric Jacobian); infinite half widths where the data do not inform the parameters.
+void addEstimates(ceres::Problem& problem, std::span<const LegParam> params, std::span<const double> start,
+                  const std::vector<double>& x, std::size_t n_res, double ssr, const LegFitOptions& o,
+                  LegFitResult& f) {
+  const int p = static_cast<int>(x.size());
+  const Eigen::MatrixXd GtG = jacobianGram(problem);
+  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(GtG);
+  const double lmax = eig.eigenvalues().maxCoeff(), lmin = eig.eigenvalues().minCoeff();
+  const bool informative = lmax > 0 && lmin > 1e-12 * lmax;
+  const Eigen::MatrixXd C = informative ? Eigen::MatrixXd(GtG.inverse()) : Eigen::MatrixXd::Zero(p, p);
+  const std::size_t dof = n_res > static_cast<std::size_t>(p) ? n_res - static_cast<std::size_t>(p) : 1;
+  const double s2 = ssr / static_cast<double>(dof);
+  const double z = quantile(o.confidence, dof);
+  for (std::size_t i = 0; i < params.size(); ++i) {
+    LegFitEstimate est;
+    est.param = params[i];
+    est.start = start[i];
+    est.value = fromX(params[i], x[i]);
+    const double sd_x = std::sqrt(s2 * C(static_cast<int>(i), static_cast<int>(i)));
+    // ln mu: delta method, mu (1 +- z sd); b: x is b / scale.
+    est.half_width = informative ? (isMu(params[i]) ? z * est.value * sd_x : z * kBiasScale_Nm * sd_x)
+                                 : std::numeric_limits<double>::infinity();
+    f.estimates.push_back(est);
+  }
+}
+
+}  // namespace
+
+LegFitResult fitLegParameters(const RobotModel& stand, const LegExperiment& e,
+                              const motorgear::MabelTransmission::Params& leg, const LegExperimentLog& log,
+                              std::span<const LegParam> params, std::span<const double> start, const LegFitOptions& o) {
+  checkLegFitInputs(stand, e, log, params, start, o);
   const LegPose pose = logStartPose(stand, e, log);
 
   const std::size_t n = log.time_s.size();
@@ -504,26 +541,7 @@ LegFitResult fitLegParameters(const RobotModel& stand, const LegExperiment& e,
   f.cost_J_rad = std::sqrt(ssr);
   f.rms_rad = std::sqrt(ssr / static_cast<double>(n_res));
 
-  // Covariance s^2 (G^T G)^-1 in x, G = d r / d x at the optimum (Ceres' numeric Jacobian).
-  const Eigen::MatrixXd GtG = jacobianGram(problem);
-  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(GtG);
-  const double lmax = eig.eigenvalues().maxCoeff(), lmin = eig.eigenvalues().minCoeff();
-  const bool informative = lmax > 0 && lmin > 1e-12 * lmax;
-  const Eigen::MatrixXd C = informative ? Eigen::MatrixXd(GtG.inverse()) : Eigen::MatrixXd::Zero(p, p);
-  const std::size_t dof = n_res > static_cast<std::size_t>(p) ? n_res - static_cast<std::size_t>(p) : 1;
-  const double s2 = ssr / static_cast<double>(dof);
-  const double z = quantile(o.confidence, dof);
-  for (std::size_t i = 0; i < params.size(); ++i) {
-    LegFitEstimate est;
-    est.param = params[i];
-    est.start = start[i];
-    est.value = fromX(params[i], x[i]);
-    const double sd_x = std::sqrt(s2 * C(static_cast<int>(i), static_cast<int>(i)));
-    // ln mu: delta method, mu (1 +- z sd); b: x is b / scale.
-    est.half_width = informative ? (isMu(params[i]) ? z * est.value * sd_x : z * kBiasScale_Nm * sd_x)
-                                 : std::numeric_limits<double>::infinity();
-    f.estimates.push_back(est);
-  }
+  addEstimates(problem, params, start, x, n_res, ssr, o, f);
   const LegPose q0 = functor->startAt(x.data());
   f.start_offset_mLA_rad = q0.q_mLA_rad - pose.q_mLA_rad;
   f.start_offset_mLS_rad = q0.q_mLS_rad - pose.q_mLS_rad;

@@ -176,6 +176,38 @@ double servoCost_rad(const ServoModelSpec& spec, const std::vector<const ServoTe
   return std::sqrt(acc / logs.size());
 }
 
+namespace {
+
+/// Levenberg-Marquardt refinement (Ceres' default, central differences) of the CMA-ES best `u` on the
+/// stacked residuals of every training log; returns the point Ceres ends at.
+Eigen::VectorXd polishWithCeres(const ServoModelSpec& base, const std::vector<ServoFitParam>& free,
+                                const std::vector<const ServoTestLog*>& train, const ServoFitOptions& o,
+                                const Eigen::VectorXd& u) {
+  const int n = static_cast<int>(free.size());
+  std::vector<double> x(u.data(), u.data() + n);
+  auto* functor = new PolishFunctor{&base, &free, &train, o.sim};
+  ceres::NumericDiffOptions nd;
+  nd.relative_step_size = 1e-4;
+  auto* cf =
+      new ceres::DynamicNumericDiffCostFunction<PolishFunctor, ceres::CENTRAL>(functor, ceres::TAKE_OWNERSHIP, nd);
+  cf->AddParameterBlock(n);
+  cf->SetNumResiduals(static_cast<int>(residualCount(train)));
+  ceres::Problem problem;
+  problem.AddResidualBlock(cf, nullptr, x.data());
+  ceres::Solver::Options so;
+  so.linear_solver_type = ceres::DENSE_QR;
+  so.max_num_iterations = o.polish_iterations;
+  so.function_tolerance = 1e-12;
+  so.parameter_tolerance = 1e-10;
+  so.num_threads = 1;
+  so.logging_type = ceres::SILENT;
+  ceres::Solver::Summary summary;
+  ceres::Solve(so, &problem, &summary);
+  return Eigen::Map<Eigen::VectorXd>(x.data(), n);
+}
+
+}  // namespace
+
 ServoFitResult fitServoModel(const ServoModelSpec& start, const std::vector<ServoFitParam>& free,
                              const std::vector<const ServoTestLog*>& train, const ServoFitOptions& o) {
   if (train.empty()) throw std::invalid_argument("servo fit: no training log");
@@ -236,26 +268,7 @@ ServoFitResult fitServoModel(const ServoModelSpec& start, const std::vector<Serv
   r.cost_cma_rad = best_f;
 
   if (o.polish) {
-    std::vector<double> x(best.data(), best.data() + n);
-    auto* functor = new PolishFunctor{&base, &free, &train, o.sim};
-    ceres::NumericDiffOptions nd;
-    nd.relative_step_size = 1e-4;
-    auto* cf =
-        new ceres::DynamicNumericDiffCostFunction<PolishFunctor, ceres::CENTRAL>(functor, ceres::TAKE_OWNERSHIP, nd);
-    cf->AddParameterBlock(n);
-    cf->SetNumResiduals(static_cast<int>(residualCount(train)));
-    ceres::Problem problem;
-    problem.AddResidualBlock(cf, nullptr, x.data());
-    ceres::Solver::Options so;
-    so.linear_solver_type = ceres::DENSE_QR;
-    so.max_num_iterations = o.polish_iterations;
-    so.function_tolerance = 1e-12;
-    so.parameter_tolerance = 1e-10;
-    so.num_threads = 1;
-    so.logging_type = ceres::SILENT;
-    ceres::Solver::Summary summary;
-    ceres::Solve(so, &problem, &summary);
-    Eigen::VectorXd u = Eigen::Map<Eigen::VectorXd>(x.data(), n);
+    const Eigen::VectorXd u = polishWithCeres(base, free, train, o, best);
     const double f = cost(u);
     ++r.evaluations;
     if (f < best_f) {

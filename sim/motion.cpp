@@ -29,16 +29,8 @@ Motion::Motion(std::vector<std::string> joints, std::vector<double> times_s,
       frame_lines_(std::move(frame_lines)),
       joints_(std::move(joints)),
       times_s_(std::move(times_s)) {
-  const std::size_t J = joints_.size();
+  checkJointNames();
   const std::size_t F = times_s_.size();
-  if (J == 0) throw InputError(source_file_, header_line_, "", "motion has no joints");
-  std::unordered_set<std::string_view> seen;
-  for (const std::string& j : joints_) {
-    if (j.empty()) throw InputError(source_file_, header_line_, "", "empty joint name");
-    if (!seen.insert(j).second) {
-      throw InputError(source_file_, header_line_, j, "joint '" + j + "' appears twice");
-    }
-  }
   if (F == 0) throw InputError(source_file_, header_line_, "", "motion has no frames");
   if (!frame_lines_.empty() && frame_lines_.size() != F) {
     throw std::invalid_argument("Motion: frame_lines must be empty or one per frame");
@@ -47,7 +39,25 @@ Motion::Motion(std::vector<std::string> joints, std::vector<double> times_s,
     throw InputError(source_file_, header_line_, "",
                      std::to_string(F) + " frame times but " + std::to_string(values_rad.size()) + " frames of values");
   }
+  readFrames(values_rad);
+  fillHoles();
+}
 
+void Motion::checkJointNames() const {
+  if (joints_.empty()) throw InputError(source_file_, header_line_, "", "motion has no joints");
+  std::unordered_set<std::string_view> seen;
+  for (const std::string& j : joints_) {
+    if (j.empty()) throw InputError(source_file_, header_line_, "", "empty joint name");
+    if (!seen.insert(j).second) {
+      throw InputError(source_file_, header_line_, j, "joint '" + j + "' appears twice");
+    }
+  }
+}
+
+/// Times finite and never going back; one finite value or NaN (not given) per joint and frame.
+void Motion::readFrames(const std::vector<std::vector<double>>& values_rad) {
+  const std::size_t J = joints_.size();
+  const std::size_t F = times_s_.size();
   given_rad_.reserve(F * J);
   for (std::size_t k = 0; k < F; ++k) {
     const int line = frameLine(k);
@@ -73,8 +83,12 @@ Motion::Motion(std::vector<std::string> joints, std::vector<double> times_s,
       given_rad_.push_back(values_rad[k][j]);
     }
   }
+}
 
-  // Fill the holes by the sampling law evaluated at each hole's time (see motion.h).
+/// Fills the holes by the sampling law evaluated at each hole's time (see motion.h).
+void Motion::fillHoles() {
+  const std::size_t J = joints_.size();
+  const std::size_t F = times_s_.size();
   filled_rad_ = given_rad_;
   std::vector<std::size_t> given;
   for (std::size_t j = 0; j < J; ++j) {

@@ -93,6 +93,10 @@ class Motion {
   std::size_t frameAt(double t_s) const;
   std::size_t frameAt(double t_s, MotionCursor& cursor) const;
   double interpolate(std::size_t frame, std::size_t joint, double t_s) const;
+  // The constructor's steps: names, then the frames' times and values, then the holes filled.
+  void checkJointNames() const;
+  void readFrames(const std::vector<std::vector<double>>& values_rad);
+  void fillHoles();
 
   std::string source_file_;
   int header_line_ = 0;
