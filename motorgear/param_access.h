@@ -39,12 +39,18 @@ struct Field {
   void (*set)(P&, double);
 };
 
-template <class P>
-std::vector<std::string> fieldNames(std::span<const Field<P>> table) {
+/// The names of a table's rows (a field or a probe table).
+template <class Row>
+std::vector<std::string> rowNames(std::span<const Row> table) {
   std::vector<std::string> out;
   out.reserve(table.size());
   for (const auto& f : table) out.emplace_back(f.name);
   return out;
+}
+
+template <class P>
+std::vector<std::string> fieldNames(std::span<const Field<P>> table) {
+  return rowNames(table);
 }
 
 template <class P>
@@ -97,10 +103,7 @@ struct Probe {
 
 template <class S>
 std::vector<std::string> probeNames(std::span<const Probe<S>> table) {
-  std::vector<std::string> out;
-  out.reserve(table.size());
-  for (const auto& f : table) out.emplace_back(f.name);
-  return out;
+  return rowNames(table);
 }
 
 template <class S>
