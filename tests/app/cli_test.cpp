@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "tests/app/cli_runner.h"
 
@@ -61,36 +63,27 @@ TEST(Cli, TwoIdenticalRunsGiveByteIdenticalLogs) {
   EXPECT_TRUE(ta == tb) << "logs differ";
 }
 
-TEST(Cli, BrokenXmlExits2WithFileAndLine) {
-  Result r = cli("info " + data("broken.urdf"));
-  EXPECT_EQ(r.code, 2) << r.out;
-  EXPECT_TRUE(contains(r.out, "broken.urdf:3")) << r.out;
-  EXPECT_TRUE(contains(r.out, "malformed XML")) << r.out;
-}
-
-TEST(Cli, LinkWithoutMassExits2) {
-  Result r = cli("run --duration 0.1 --robot " + data("nomass.urdf"));
-  EXPECT_EQ(r.code, 2) << r.out;
-  EXPECT_TRUE(contains(r.out, "nomass.urdf:6: link 'arm'/inertial")) << r.out;
-}
-
-TEST(Cli, MotionNamingUnknownJointExits2) {
-  Result r = cli("run --robot nao --quiet --motion " + data("motion_unknown_joint.csv"));
-  EXPECT_EQ(r.code, 2) << r.out;
-  EXPECT_TRUE(contains(r.out, "motion_unknown_joint.csv:1: LKneeYaw: unknown joint")) << r.out;
-}
-
-TEST(Cli, NonNumericCellExits2WithLineAndColumn) {
-  Result r = cli("run --robot nao --quiet --motion " + data("motion_nonnumeric.csv"));
-  EXPECT_EQ(r.code, 2) << r.out;
-  EXPECT_TRUE(contains(r.out, "motion_nonnumeric.csv:4: HeadPitch")) << r.out;
-  EXPECT_TRUE(contains(r.out, "abc")) << r.out;
-}
-
-TEST(Cli, TimeGoingBackwardsExits2) {
-  Result r = cli("run --robot nao --quiet --motion " + data("motion_backwards.csv"));
-  EXPECT_EQ(r.code, 2) << r.out;
-  EXPECT_TRUE(contains(r.out, "motion_backwards.csv:4: time_s")) << r.out;
+/// Malformed robot files and motions: exit 2, naming the file, the line and the field.
+TEST(Cli, MalformedInputsExit2NamingFileLineAndField) {
+  struct Case {
+    std::string command;
+    std::vector<std::string> says;
+  };
+  const Case cases[] = {
+      {"info " + data("broken.urdf"), {"broken.urdf:3", "malformed XML"}},
+      {"run --duration 0.1 --robot " + data("nomass.urdf"), {"nomass.urdf:6: link 'arm'/inertial"}},
+      {"run --robot nao --quiet --motion " + data("motion_unknown_joint.csv"),
+       {"motion_unknown_joint.csv:1: LKneeYaw: unknown joint"}},
+      {"run --robot nao --quiet --motion " + data("motion_nonnumeric.csv"),
+       {"motion_nonnumeric.csv:4: HeadPitch", "abc"}},
+      {"run --robot nao --quiet --motion " + data("motion_backwards.csv"), {"motion_backwards.csv:4: time_s"}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.command);
+    const Result r = cli(c.command);
+    EXPECT_EQ(r.code, 2) << r.out;
+    for (const std::string& s : c.says) EXPECT_TRUE(contains(r.out, s)) << s << "\n" << r.out;
+  }
 }
 
 TEST(Cli, UnknownRobotAndBadOptionExit2) {
