@@ -4,6 +4,7 @@
 #include <QGuiApplication>
 #include <QMouseEvent>
 #include <QOpenGLContext>
+#include <QOpenGLFramebufferObject>
 #include <QQuaternion>
 #include <QWheelEvent>
 #include <algorithm>
@@ -51,10 +52,9 @@ bool GlView::platformSupportsOpenGL() {
   return probe.create();
 }
 
-GlView::GlView(QWidget* parent) : QOpenGLWidget(parent) {
+GlView::GlView() : QOpenGLWindow(QOpenGLWindow::NoPartialUpdate) {
   initGapsimResources();
-  setMinimumSize(320, 240);
-  setFocusPolicy(Qt::ClickFocus);
+  setMinimumSize(QSize(320, 240));
 }
 
 GlView::~GlView() {
@@ -429,6 +429,22 @@ void GlView::paintGL() {
     qWarning("gapsim: paintGL %dx%d ok=%d items=%zu glError=0x%x %.2f ms", width(), height(), gl_ok_, items_.size(),
              glGetError(), paint_clock.nsecsElapsed() * 1e-6);
   }
+}
+
+QImage GlView::grabFramebuffer() {
+  if (!context()) return {};
+  makeCurrent();
+  // An offscreen target of its own: the window's back buffer is undefined after a swap, and a
+  // covered or unmapped window has no pixels to read.
+  const QSize size_px = size() * devicePixelRatio();
+  QOpenGLFramebufferObject fbo(size_px, QOpenGLFramebufferObject::CombinedDepthStencil);
+  fbo.bind();
+  glViewport(0, 0, size_px.width(), size_px.height());
+  paintGL();
+  QImage img = fbo.toImage().convertToFormat(QImage::Format_RGB32);  // opaque, as the window shows it
+  fbo.release();
+  doneCurrent();
+  return img;
 }
 
 void GlView::mousePressEvent(QMouseEvent* e) { last_mouse_ = e->position().toPoint(); }
