@@ -221,15 +221,19 @@ void GlView::buildItems() {
       switch (g.type) {
         case Geometry::Type::Box:
           it.mesh = kBox, it.local.scale(s.x(), s.y(), s.z());
+          it.closed = s.minCoeff() > 0;  // a negative size would turn it inside out
           break;
         case Geometry::Type::Sphere:
           it.mesh = kSphere, it.local.scale(s.x());
+          it.closed = s.x() > 0;
           break;
         case Geometry::Type::Cylinder:
           it.mesh = kCylinder, it.local.scale(s.x(), s.x(), s.y());
+          it.closed = s.x() > 0 && s.y() > 0;
           break;
         case Geometry::Type::Capsule:
           it.mesh = upload(mesh::capsule(s.x(), s.y()));
+          it.closed = s.x() > 0 && s.y() >= 0;
           break;
         case Geometry::Type::Mesh: {
           if (!g.mesh) continue;  // the loader replaced missing meshes by boxes
@@ -285,8 +289,16 @@ void GlView::drawArrow(const QVector3D& from, const QVector3D& to, float radius,
 }
 
 void GlView::drawRobot(bool shadow) {
-  for (const Item& it : items_)
+  // Culling the back faces of closed shapes halves what software OpenGL rasterises for the robot;
+  // meshes from files may be open or wound either way and stay two-sided.
+  for (const Item& it : items_) {
+    if (it.closed)
+      glEnable(GL_CULL_FACE);
+    else
+      glDisable(GL_CULL_FACE);
     drawMesh(it.mesh, linkMatrix(it.link) * it.local, shadow ? kShadowColor : it.color, shadow);
+  }
+  glDisable(GL_CULL_FACE);
 }
 
 void GlView::setGhost(std::vector<PoseF> links, std::vector<QVector4D> colors) {

@@ -91,6 +91,9 @@ class GlView : public QOpenGLWindow, protected QOpenGLExtraFunctions {
     QMatrix4x4 local;  // geometry origin * size, in the link frame
     int mesh = 0;
     QVector4D color;
+    // A closed surface wound counter-clockwise seen from outside (the shapes of mesh.h): its back
+    // faces are hidden, and each face set, towards or away from the light, casts the whole shadow.
+    bool closed = false;
   };
   enum BaseMesh { kBox, kSphere, kCylinder, kCone, kBaseMeshes };
 
