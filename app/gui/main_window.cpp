@@ -15,6 +15,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QOpenGLWidget>
 #include <QPainter>
 #include <QPushButton>
 #include <QSettings>
@@ -37,6 +38,7 @@
 #include "app/gui/overlay_panel.h"
 #include "app/gui/playback_bar.h"
 #include "app/gui/plot_panel.h"
+#include "app/gui/plot_widget.h"
 #include "app/gui/robot_panel.h"
 #include "app/gui/run_event.h"
 #include "app/gui/signal_tree.h"
@@ -116,6 +118,13 @@ MainWindow::MainWindow(bool interactive, QWidget* parent)
     view_container_->setMinimumSize(view_->minimumSize());
     view_container_->setFocusPolicy(Qt::ClickFocus);
     centre_layout->addWidget(view_container_, 1);
+    if (PlotWidget::useOpenGL()) {
+      // Qt Charts' OpenGL series add QOpenGLWidgets, and the first one added to a shown window
+      // makes Qt recreate the window for OpenGL composition, deleting the view's native window
+      // with it. A hidden one from the start has the window created that way once.
+      auto* composition = new QOpenGLWidget(centre);
+      composition->hide();
+    }
   } else {
     owned_view_.reset(view_);
     auto* note = new QLabel(tr("No 3D view: the Qt platform '%1' has no OpenGL windows.\n"
