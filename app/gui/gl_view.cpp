@@ -390,8 +390,8 @@ void GlView::paintGL() {
   const QMatrix4x4 vp = camera_.projection(aspect) * camera_.view();
 
   glEnable(GL_BLEND);
-  // Colour blends; destination alpha stays 1, or the window compositor shows the faded grid and
-  // the shadow as holes in the widget.
+  // Colour blends; destination alpha stays 1, so the view and its screenshots stay opaque where
+  // the grid fades out and under the shadow.
   glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE);
   glEnable(GL_DEPTH_TEST);
   glDepthFunc(GL_LEQUAL);
