@@ -449,7 +449,10 @@ QImage GlView::grabFramebuffer() {
   // An offscreen target of its own: the window's back buffer is undefined after a swap, and a
   // covered or unmapped window has no pixels to read.
   const QSize size_px = size() * devicePixelRatio();
-  QOpenGLFramebufferObject fbo(size_px, QOpenGLFramebufferObject::CombinedDepthStencil);
+  QOpenGLFramebufferObjectFormat fbo_format;
+  fbo_format.setAttachment(QOpenGLFramebufferObject::CombinedDepthStencil);
+  fbo_format.setSamples(std::max(0, format().samples()));  // as the window (GAPSIM_GL_SAMPLES); toImage resolves
+  QOpenGLFramebufferObject fbo(size_px, fbo_format);
   fbo.bind();
   glViewport(0, 0, size_px.width(), size_px.height());
   paintGL();
