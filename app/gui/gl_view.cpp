@@ -4,6 +4,7 @@
 #include <QGuiApplication>
 #include <QMouseEvent>
 #include <QOpenGLContext>
+#include <QOpenGLFramebufferObject>
 #include <QQuaternion>
 #include <QWheelEvent>
 #include <algorithm>
@@ -51,10 +52,9 @@ bool GlView::platformSupportsOpenGL() {
   return probe.create();
 }
 
-GlView::GlView(QWidget* parent) : QOpenGLWidget(parent) {
+GlView::GlView() : QOpenGLWindow(QOpenGLWindow::NoPartialUpdate) {
   initGapsimResources();
-  setMinimumSize(320, 240);
-  setFocusPolicy(Qt::ClickFocus);
+  setMinimumSize(QSize(320, 240));
 }
 
 GlView::~GlView() {
@@ -221,15 +221,19 @@ void GlView::buildItems() {
       switch (g.type) {
         case Geometry::Type::Box:
           it.mesh = kBox, it.local.scale(s.x(), s.y(), s.z());
+          it.closed = s.minCoeff() > 0;  // a negative size would turn it inside out
           break;
         case Geometry::Type::Sphere:
           it.mesh = kSphere, it.local.scale(s.x());
+          it.closed = s.x() > 0;
           break;
         case Geometry::Type::Cylinder:
           it.mesh = kCylinder, it.local.scale(s.x(), s.x(), s.y());
+          it.closed = s.x() > 0 && s.y() > 0;
           break;
         case Geometry::Type::Capsule:
           it.mesh = upload(mesh::capsule(s.x(), s.y()));
+          it.closed = s.x() > 0 && s.y() >= 0;
           break;
         case Geometry::Type::Mesh: {
           if (!g.mesh) continue;  // the loader replaced missing meshes by boxes
@@ -285,8 +289,16 @@ void GlView::drawArrow(const QVector3D& from, const QVector3D& to, float radius,
 }
 
 void GlView::drawRobot(bool shadow) {
-  for (const Item& it : items_)
+  // Culling the back faces of closed shapes halves what software OpenGL rasterises for the robot;
+  // meshes from files may be open or wound either way and stay two-sided.
+  for (const Item& it : items_) {
+    if (it.closed)
+      glEnable(GL_CULL_FACE);
+    else
+      glDisable(GL_CULL_FACE);
     drawMesh(it.mesh, linkMatrix(it.link) * it.local, shadow ? kShadowColor : it.color, shadow);
+  }
+  glDisable(GL_CULL_FACE);
 }
 
 void GlView::setGhost(std::vector<PoseF> links, std::vector<QVector4D> colors) {
@@ -378,8 +390,8 @@ void GlView::paintGL() {
   const QMatrix4x4 vp = camera_.projection(aspect) * camera_.view();
 
   glEnable(GL_BLEND);
-  // Colour blends; destination alpha stays 1, or the window compositor shows the faded grid and
-  // the shadow as holes in the widget.
+  // Colour blends; destination alpha stays 1, so the view and its screenshots stay opaque where
+  // the grid fades out and under the shadow.
   glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE);
   glEnable(GL_DEPTH_TEST);
   glDepthFunc(GL_LEQUAL);
@@ -429,6 +441,25 @@ void GlView::paintGL() {
     qWarning("gapsim: paintGL %dx%d ok=%d items=%zu glError=0x%x %.2f ms", width(), height(), gl_ok_, items_.size(),
              glGetError(), paint_clock.nsecsElapsed() * 1e-6);
   }
+}
+
+QImage GlView::grabFramebuffer() {
+  if (!context()) return {};
+  makeCurrent();
+  // An offscreen target of its own: the window's back buffer is undefined after a swap, and a
+  // covered or unmapped window has no pixels to read.
+  const QSize size_px = size() * devicePixelRatio();
+  QOpenGLFramebufferObjectFormat fbo_format;
+  fbo_format.setAttachment(QOpenGLFramebufferObject::CombinedDepthStencil);
+  fbo_format.setSamples(std::max(0, format().samples()));  // as the window (GAPSIM_GL_SAMPLES); toImage resolves
+  QOpenGLFramebufferObject fbo(size_px, fbo_format);
+  fbo.bind();
+  glViewport(0, 0, size_px.width(), size_px.height());
+  paintGL();
+  QImage img = fbo.toImage().convertToFormat(QImage::Format_RGB32);  // opaque, as the window shows it
+  fbo.release();
+  doneCurrent();
+  return img;
 }
 
 void GlView::mousePressEvent(QMouseEvent* e) { last_mouse_ = e->position().toPoint(); }

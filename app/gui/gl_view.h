@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 /// \file
-/// The 3D view: a QOpenGLWidget drawing the robot's shapes at the poses of the shown Frame with
+/// The 3D view: an OpenGL window drawing the robot's shapes at the poses of the shown Frame with
 /// the OpenGL 3.3 core shaders of shaders/ (lit bodies, a grid on the ground, the robot's shadow
 /// projected onto the ground along the light), plus optional markers: centre of mass, foot
 /// contacts with their vertical force, joint axes. Only draws; owns no simulation state.
+///
+/// A QOpenGLWindow in a window container (QWidget::createWindowContainer), not a QOpenGLWidget:
+/// a QOpenGLWidget draws into a texture that Qt then composes with the whole top-level window's
+/// backing store by OpenGL on every frame, and on software OpenGL (llvmpipe) that full-window pass
+/// and swap cost more than the scene itself. The window draws straight into its own surface.
 
 #include <QElapsedTimer>
 #include <QMatrix4x4>
@@ -12,7 +17,7 @@
 #include <QOpenGLExtraFunctions>
 #include <QOpenGLShaderProgram>
 #include <QOpenGLVertexArrayObject>
-#include <QOpenGLWidget>
+#include <QOpenGLWindow>
 #include <QVector4D>
 #include <memory>
 #include <vector>
@@ -23,14 +28,14 @@
 
 namespace gapsim::gui {
 
-class GlView : public QOpenGLWidget, protected QOpenGLExtraFunctions {
+class GlView : public QOpenGLWindow, protected QOpenGLExtraFunctions {
   Q_OBJECT
  public:
-  explicit GlView(QWidget* parent = nullptr);
+  GlView();
   ~GlView() override;
 
-  /// False on Qt platforms without OpenGL windows (offscreen, minimal), where a window holding a
-  /// QOpenGLWidget crashes inside Qt: callers must not show a GlView there.
+  /// False on Qt platforms without OpenGL windows (offscreen, minimal): callers must not show a
+  /// GlView there.
   static bool platformSupportsOpenGL();
 
   /// Shapes of a new robot (visual geometry, else collision geometry); frames the camera on it.
@@ -55,6 +60,9 @@ class GlView : public QOpenGLWidget, protected QOpenGLExtraFunctions {
   /// paintGL calls per second over the last second.
   double framesPerSecond() const { return fps_; }
   long framesDrawn() const { return frames_; }
+  /// The scene at the window's size, drawn into an offscreen framebuffer (what the window shows,
+  /// whether or not it is exposed); null before the first initialisation.
+  QImage grabFramebuffer();
   /// "OpenGL 4.5 (Core Profile) Mesa ..., llvmpipe" once initialised.
   QString glInfo() const { return gl_info_; }
   /// False (with glInfo() holding the reason) when the shaders failed to build.
@@ -83,6 +91,9 @@ class GlView : public QOpenGLWidget, protected QOpenGLExtraFunctions {
     QMatrix4x4 local;  // geometry origin * size, in the link frame
     int mesh = 0;
     QVector4D color;
+    // A closed surface wound counter-clockwise seen from outside (the shapes of mesh.h): its back
+    // faces are hidden, and each face set, towards or away from the light, casts the whole shadow.
+    bool closed = false;
   };
   enum BaseMesh { kBox, kSphere, kCylinder, kCone, kBaseMeshes };
 

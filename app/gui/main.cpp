@@ -52,7 +52,7 @@ int main(int argc, char** argv) {
   if (scripted)
     window.resize(o.width, o.height);
   else if (window.size().width() < 400)
-    window.resize(1280, 800);  // software OpenGL holds 30 fps here; 1600x1000 does not (README)
+    window.resize(1280, 800);  // the first start; frame rates per size: docs/gui.md#frame-rate
   window.show();
   gapsim::gui::ScriptedRun run(&window, o);
   QObject::connect(&run, &gapsim::gui::ScriptedRun::finished, &app, [](int c) { QApplication::exit(c); });

@@ -15,6 +15,8 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QOpenGLWidget>
+#include <QPainter>
 #include <QPushButton>
 #include <QSettings>
 #include <QShowEvent>
@@ -36,6 +38,7 @@
 #include "app/gui/overlay_panel.h"
 #include "app/gui/playback_bar.h"
 #include "app/gui/plot_panel.h"
+#include "app/gui/plot_widget.h"
 #include "app/gui/robot_panel.h"
 #include "app/gui/run_event.h"
 #include "app/gui/signal_tree.h"
@@ -71,8 +74,8 @@ MainWindow::MainWindow(bool interactive, QWidget* parent)
   setWindowTitle("gapsim");
   setAcceptDrops(true);
   setDockNestingEnabled(true);
-  // Qt's offscreen/minimal platforms crash when a window holds a QOpenGLWidget: there the view is
-  // kept out of the window (drawing nothing) and a note takes its place.
+  // Qt's offscreen/minimal platforms have no OpenGL windows: there the view is kept out of the
+  // window (drawing nothing) and a note takes its place.
   view_ = new GlView;
   auto* centre = new QWidget;
   auto* centre_layout = new QVBoxLayout(centre);
@@ -111,7 +114,17 @@ MainWindow::MainWindow(bool interactive, QWidget* parent)
     if (!file.isEmpty()) applyParameterFile(file);
   });
   if (GlView::platformSupportsOpenGL()) {
-    centre_layout->addWidget(view_, 1);
+    view_container_ = QWidget::createWindowContainer(view_);  // takes the window
+    view_container_->setMinimumSize(view_->minimumSize());
+    view_container_->setFocusPolicy(Qt::ClickFocus);
+    centre_layout->addWidget(view_container_, 1);
+    if (PlotWidget::useOpenGL()) {
+      // Qt Charts' OpenGL series add QOpenGLWidgets, and the first one added to a shown window
+      // makes Qt recreate the window for OpenGL composition, deleting the view's native window
+      // with it. A hidden one from the start has the window created that way once.
+      auto* composition = new QOpenGLWidget(centre);
+      composition->hide();
+    }
   } else {
     owned_view_.reset(view_);
     auto* note = new QLabel(tr("No 3D view: the Qt platform '%1' has no OpenGL windows.\n"
@@ -898,6 +911,15 @@ bool MainWindow::exportViewPng(const QString& path) {
     return false;
   }
   return true;
+}
+
+QImage MainWindow::grabWindow() {
+  QImage img = grab().toImage();
+  if (view_container_ && view_container_->isVisible()) {
+    QPainter p(&img);
+    p.drawImage(QRect(view_container_->mapTo(this, QPoint(0, 0)), view_container_->size()), view_->grabFramebuffer());
+  }
+  return img;
 }
 
 bool MainWindow::exportPlotsPng(const QString& path) {

@@ -94,6 +94,9 @@ class MainWindow : public QMainWindow {
   QStringList layoutProblems() const { return layout_problems_; }
 
   bool exportViewPng(const QString& path);
+  /// The whole window as drawn, 3D view included (QWidget::grab leaves the view's native OpenGL
+  /// window out).
+  QImage grabWindow();
   bool exportPlotsPng(const QString& path);
   bool exportLogCsv(const QString& path);
 
@@ -156,6 +159,7 @@ class MainWindow : public QMainWindow {
   SimSession* session_;
   GlView* view_;
   std::unique_ptr<GlView> owned_view_;  // the view when it cannot be shown (no OpenGL windows)
+  QWidget* view_container_ = nullptr;   // holds view_ in the widget tree (null without OpenGL windows)
   PlotPanel* plots_;
   SignalTree* tree_;
   RobotPanel* robot_panel_;

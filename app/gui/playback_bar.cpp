@@ -58,7 +58,7 @@ PlaybackBar::PlaybackBar(SimSession* session, QWidget* parent) : QToolBar(tr("Pl
   time_->setMinimumWidth(150);
   time_->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
   addWidget(time_);
-  // At most 10 Hz while playing: every repaint of the bar is composited with the 3D view.
+  // At most 10 Hz while playing: each repaint of the bar takes main-thread time from the 3D view.
   connect(session_, &SimSession::frameShown, this, [this] {
     if (marks_pending_) showEvents();
     if (!session_->playing() || !refresh_clock_.isValid() || refresh_clock_.elapsed() > 100) refresh();

@@ -369,7 +369,7 @@ void ScriptedRun::finish() {
   save(o_.screenshot, "view", [&] { return w_->exportViewPng(o_.screenshot); });
   save(o_.plot_screenshot, "plots", [&] { return w_->exportPlotsPng(o_.plot_screenshot); });
   save(o_.window_screenshot, "window", [&] {
-    const bool ok = w_->grab().save(o_.window_screenshot, "PNG");
+    const bool ok = w_->grabWindow().save(o_.window_screenshot, "PNG");
     if (!ok) std::cerr << "gapsim: cannot write " << o_.window_screenshot.toStdString() << "\n";
     return ok;
   });
