@@ -199,18 +199,19 @@ ScriptedRun::ScriptedRun(MainWindow* window, Options options, QObject* parent)
   connect(w_->session(), &SimSession::simulationError, this, [this] { diverged_ = true; });
 }
 
-bool ScriptedRun::start() {
-  GlView* v = w_->view();
-  v->setShowCom(o_.show_com);
-  v->setShowContacts(o_.show_contacts);
-  v->setShowJointAxes(o_.show_axes);
-  v->setShowRobot(!o_.hide_robot);
+/// The robot, motion, recording, parameter file and overlays the options name.
+bool ScriptedRun::loadInputs() {
   if (!w_->openRobot(o_.robot)) return false;
   if (!o_.motion.isEmpty() && !w_->openMotion(o_.motion, o_.frame_period_s)) return false;
   if (!o_.replay_recording.isEmpty() && !w_->openRecordingReplay(o_.replay_recording)) return false;
   if (!o_.params.isEmpty() && !w_->applyParameterFile(o_.params)) return false;
   for (const QString& path : o_.overlays)
     if (!w_->openOverlay(path)) return false;
+  return true;
+}
+
+/// The ankle balance, MABEL's hop controller or a keyframe controller.
+bool ScriptedRun::setUpControllers() {
   if (!o_.balance.isEmpty()) {
     BalanceParams bp;
     try {
@@ -237,6 +238,11 @@ bool ScriptedRun::start() {
   } else if (!o_.controller.isEmpty() && !w_->openController(o_.controller)) {
     return false;
   }
+  return true;
+}
+
+/// The plots' signals (--plot) and a saved layout (--layout).
+bool ScriptedRun::setUpPlots() {
   for (int k = 0; k < o_.plots.size(); ++k) {
     PlotPanel* panel = w_->plots();
     while (static_cast<int>(panel->plots().size()) <= k) panel->addPlot();
@@ -253,6 +259,11 @@ bool ScriptedRun::start() {
     for (const QString& problem : w_->layoutProblems())
       std::cerr << "gapsim: --layout: left out " << problem.toStdString() << "\n";
   }
+  return true;
+}
+
+/// A calibration's results, the Drive tab, a calibration to start, and the dock to show.
+bool ScriptedRun::setUpDocks() {
   if (!o_.calibration.isEmpty()) {
     CalibratePanel* c = w_->calibratePanel();
     if (!c->openResults(o_.calibration)) {
@@ -300,6 +311,16 @@ bool ScriptedRun::start() {
       return false;
     }
   }
+  return true;
+}
+
+bool ScriptedRun::start() {
+  GlView* v = w_->view();
+  v->setShowCom(o_.show_com);
+  v->setShowContacts(o_.show_contacts);
+  v->setShowJointAxes(o_.show_axes);
+  v->setShowRobot(!o_.hide_robot);
+  if (!loadInputs() || !setUpControllers() || !setUpPlots() || !setUpDocks()) return false;
   if (o_.follow) v->setFollow(*o_.follow);  // after loading, which sets the robot's default
   w_->session()->setSpeed(o_.speed);
   wall_.start();

@@ -75,6 +75,11 @@ class ScriptedRun : public QObject {
   void finished(int exit_code);
 
  private:
+  // start()'s steps, each false (error printed) on bad input.
+  bool loadInputs();
+  bool setUpControllers();
+  bool setUpPlots();
+  bool setUpDocks();
   void poll();
   void finish();
   void printStats(const char* when);
