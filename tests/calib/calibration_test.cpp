@@ -422,6 +422,39 @@ TEST(Resume, TheCommitFunctionReplacesFilesWholeAndWritesDevicesInPlace) {
   EXPECT_FALSE(fs::exists("/dev/null.tmp"));
 }
 
+TEST(Resume, TheCommitFunctionWritesTheWholeTextAndNamesTheFileItCannotWrite) {
+  // What a test can see of the synced commit: every byte is there after the call (large texts
+  // take more than one write), a path without a directory commits into the working directory,
+  // and a failure names the file. That the data and the rename survive a power loss (the fsync
+  // of the file and of its directory) no test here can show.
+  const std::string d = tempDir("commit_whole");
+  std::string big;
+  for (int i = 0; big.size() < (std::size_t{3} << 20); ++i) big += std::to_string(i) + ",0.125,-7e-3\n";
+  big.push_back('\0');
+  big += "tail\n";
+  writeFileAtomically(d + "/big.csv", big);
+  std::ifstream in(d + "/big.csv", std::ios::binary);
+  const std::string back{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  EXPECT_EQ(back.size(), big.size());
+  EXPECT_TRUE(back == big);
+  writeFileAtomically(d + "/empty.csv", "");
+  EXPECT_TRUE(fs::exists(d + "/empty.csv"));
+  EXPECT_EQ(fs::file_size(d + "/empty.csv"), 0u);
+
+  const fs::path cwd = fs::current_path();
+  fs::current_path(d);
+  writeFileAtomically("relative.csv", "x\n");
+  fs::current_path(cwd);
+  EXPECT_EQ(readFile(d + "/relative.csv"), "x\n");
+
+  try {
+    writeFileAtomically(d + "/no/such/dir/a.csv", "x\n");
+    ADD_FAILURE() << "no error for a file in a missing directory";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(d + "/no/such/dir/a.csv.tmp"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Resume, KilledBeforeItsFirstCheckpointTheDirectoryIsReusable) {
   // What a run killed before its first checkpoint leaves: its directory, perhaps a temporary file.
   const std::string d = tempDir("resume_early");
