@@ -161,6 +161,28 @@ TEST(ScenarioFile, ErrorsNameFileLineAndField) {
   EXPECT_NO_THROW(ScenarioSet::load(p, false));  // twin writes the references
 }
 
+TEST(ScenarioFile, APathTheFileSystemRefusesIsTheLinesError) {
+  // A component longer than NAME_MAX: exists() fails with ENAMETOOLONG, which used to escape as a
+  // filesystem_error naming the path but not the scenario set's line.
+  const std::string d = tempDir("set_long");
+  const std::string long_dir(300, 'm');
+  for (const char* field : {"motion", "reference"}) {
+    const std::string motion = field == std::string("motion") ? long_dir + "/sway.csv" : kExample + "/motions/sway.csv";
+    const std::string reference = field == std::string("motion") ? "ref.csv" : long_dir + "/ref.csv";
+    const auto p = writeFile(d + "/set.csv",
+                             "# a comment\nname,motion,reference,duration_s\nx," + motion + "," + reference + ",1\n");
+    try {
+      ScenarioSet::load(p);
+      ADD_FAILURE() << field;
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.file(), p);
+      EXPECT_EQ(e.line(), 3);
+      EXPECT_EQ(e.field(), field);
+      EXPECT_NE(std::string(e.what()).find("cannot read"), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(ScenarioFile, ReadsTheAnkleBalanceColumnAndNamesItsErrors) {
   const std::string d = tempDir("set_balance");
   const std::string head = "name,motion,reference,duration_s,weight,role,balance\n";
