@@ -133,7 +133,9 @@ TEST(SpaceFile, ErrorsNameFileLineAndField) {
   expectError("a,1,2,0,0\n", "bad.csv:2: lower:");
   expectError("a,1,0,2,maybe\n", "bad.csv:2: frozen:");
   expectError("a,1,0,2,0,g\nb,1,0,3,0,g\n", "bad.csv:3: tie: b: tie group 'g' must share value, bounds and scale");
-  expectError("a,1,0,2,1\n", "every parameter is frozen");
+  expectError("a,1,0,2,1\n", "bad.csv:2: frozen: every parameter is frozen (lines 2-2)");
+  expectError("a,1,0,2,1\n# b\nb,1,0,2,1\n", "bad.csv:2: frozen: every parameter is frozen (lines 2-4)");
+  expectError("# only comments after the header\n", "bad.csv:1: header: no parameter row after the header");
   expectError("a,1,0,2\n", "bad.csv:2: a: expected 5 to 7 cells");
   // Unknown names are caught against the model, with the line.
   const auto p = writeFile(d + "/unknown.csv", "name,value,lower,upper,frozen\nlegs/typeA/motor/nonsense,1,0,2,0\n");
