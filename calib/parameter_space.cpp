@@ -160,7 +160,6 @@ ParameterSpace ParameterSpace::fromEntries(std::vector<SpaceEntry> entries, cons
   for (const auto& e : entries)
     if (!e.frozen && !e.tie.empty() && seen.count(e.tie) && entries[seen[e.tie]].tie != e.tie)
       throw InputError(source, e.line, "tie", "tie label '" + e.tie + "' is also a parameter name");
-  s.entries_ = std::move(entries);
   if (s.dims_.empty()) {
     // A verdict on the whole file, tied to its first parameter row so that the message has a line.
     const int first = entries.empty() ? 0 : entries.front().line, last = entries.empty() ? 0 : entries.back().line;
@@ -169,6 +168,7 @@ ParameterSpace ParameterSpace::fromEntries(std::vector<SpaceEntry> entries, cons
                          (first > 0 ? " (lines " + std::to_string(first) + "-" + std::to_string(last) + ")" : "") +
                          ": nothing to calibrate");
   }
+  s.entries_ = std::move(entries);
   return s;
 }
 
