@@ -1,15 +1,20 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "calib/calibration.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <charconv>
 #include <chrono>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <ostream>
@@ -81,6 +86,52 @@ KillAtCommit killAtCommitFromEnvironment() {
 
 std::atomic<long> g_commits{0};
 
+std::string errnoText() { return std::strerror(errno); }
+
+/// Writes `text` to `tmp` and fsyncs it before returning. Without the fsync a power loss (or an
+/// operating-system crash) after the rename can leave `path` naming a file whose data never
+/// reached the disk: a rename is often committed before the data blocks it points to, and the
+/// file then comes back empty or truncated, which is the state the rename is meant to exclude.
+void writeAndSync(const std::string& tmp, const std::string& text) {
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd < 0) throw InputError(tmp, 0, "", "cannot write: " + errnoText());
+  const char* p = text.data();
+  std::size_t left = text.size();
+  while (left > 0) {
+    const ssize_t w = ::write(fd, p, left);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) {
+      const std::string why = w < 0 ? errnoText() : "nothing written";
+      ::close(fd);
+      throw InputError(tmp, 0, "", "writing failed: " + why);
+    }
+    p += w;
+    left -= static_cast<std::size_t>(w);
+  }
+  if (::fsync(fd) != 0) {
+    const std::string why = errnoText();
+    ::close(fd);
+    throw InputError(tmp, 0, "", "fsync failed: " + why);
+  }
+  if (::close(fd) != 0) throw InputError(tmp, 0, "", "writing failed: " + errnoText());
+}
+
+/// fsyncs the directory holding `path` after a rename into it: the rename is a change of the
+/// directory, and until the directory reaches the disk a power loss can bring back the old entry
+/// (or none). Some file systems cannot fsync a directory (EINVAL); the rename is then as durable
+/// as they make it, and that is no error of the caller's.
+void syncDirectoryOf(const std::string& path) {
+  std::string dir = std::filesystem::path(path).parent_path().string();
+  if (dir.empty()) dir = ".";
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) throw InputError(path, 0, "", "cannot open its directory to sync it: " + errnoText());
+  const int rc = ::fsync(fd);
+  const int err = errno;
+  ::close(fd);
+  if (rc != 0 && err != EINVAL && err != EROFS)
+    throw InputError(path, 0, "", std::string("fsync of its directory failed: ") + std::strerror(err));
+}
+
 }  // namespace
 
 void writeFileAtomically(const std::string& path, const std::string& text) {
@@ -103,17 +154,12 @@ void writeFileAtomically(const std::string& path, const std::string& text) {
     return;
   }
   const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw InputError(tmp, 0, "", "cannot write");
-    out << text;
-    out.flush();
-    if (!out) throw InputError(tmp, 0, "", "writing failed");
-  }
+  writeAndSync(tmp, text);
   const long n = ++g_commits;
   killPoint(n, false);
   std::filesystem::rename(tmp, path, ec);
   if (ec) throw InputError(path, 0, "", "cannot rename " + tmp + ": " + ec.message());
+  syncDirectoryOf(path);
   killPoint(n, true);
 }
 

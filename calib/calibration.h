@@ -152,7 +152,8 @@ class Calibration {
 };
 
 /// Writes `text` to path via a temporary file (path + ".tmp") and rename (atomic on POSIX file
-/// systems): a kill leaves the old file or the new one, never a mix. Every file a calibration,
+/// systems): a kill leaves the old file or the new one, never a mix. The temporary file is fsynced
+/// before the rename and the directory after it, so a power loss does too. Every file a calibration,
 /// optimize-controller and the sim-to-real loop write is committed here, one file per call, so a
 /// killed run can only have stopped between two such commits; GAPSIM_KILL_AT_COMMIT=N (N:after)
 /// makes the process SIGKILL itself just before (after) the rename of its N-th commit, which is

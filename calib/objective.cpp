@@ -76,9 +76,16 @@ ScenarioSet ScenarioSet::load(const std::string& path, bool need_references) {
     auto resolve = [&](const std::string& p) { return fs::path(p).is_absolute() ? p : (dir / p).string(); };
     s.motion_path = resolve(c[1]);
     s.reference_path = resolve(c[2]);
-    if (!fs::exists(s.motion_path)) throw InputError(path, n, "motion", "no such file: " + s.motion_path);
-    if (need_references && !fs::exists(s.reference_path))
-      throw InputError(path, n, "reference", "no such file: " + s.reference_path);
+    // exists() with an error code: a name the file system refuses (a component longer than
+    // NAME_MAX, a directory without permission) is this line's error, not a filesystem_error.
+    auto requireFile = [&](const std::string& p, const char* field) {
+      std::error_code ec;
+      const bool found = fs::exists(p, ec);
+      if (ec) throw InputError(path, n, field, "cannot read " + p + ": " + ec.message());
+      if (!found) throw InputError(path, n, field, "no such file: " + p);
+    };
+    requireFile(s.motion_path, "motion");
+    if (need_references) requireFile(s.reference_path, "reference");
     s.duration_s = number(c[3], path, n, "duration_s");
     if (!(s.duration_s > 0)) throw InputError(path, n, "duration_s", "must be > 0");
     // 2147483648 s ran a calibration for ever.

@@ -79,13 +79,14 @@ ParameterSpace ParameterSpace::load(const std::string& path) {
   if (!in) throw InputError(path, 0, "", "cannot open the parameter space file");
   std::vector<SpaceEntry> entries;
   bool header = false;
-  int n = 0;
+  int n = 0, header_line = 0;
   for (std::string raw; std::getline(in, raw);) {
     ++n;
     const std::string line = trim(raw);
     if (line.empty() || line[0] == '#') continue;
     const auto c = splitCells(line);
     if (!header) {
+      header_line = n;
       static const char* kCols[] = {"name", "value", "lower", "upper", "frozen", "tie", "scale"};
       if (c.size() < 5 || c.size() > 7)
         throw InputError(path, n, "header", "expected the header name,value,lower,upper,frozen[,tie[,scale]]");
@@ -119,6 +120,8 @@ ParameterSpace ParameterSpace::load(const std::string& path) {
   }
   if (!header)
     throw InputError(path, 1, "header", "empty parameter space file: no header row (only blank or comment lines)");
+  if (entries.empty())
+    throw InputError(path, header_line, "header", "no parameter row after the header: nothing to calibrate");
   return fromEntries(std::move(entries), path);
 }
 
@@ -157,8 +160,15 @@ ParameterSpace ParameterSpace::fromEntries(std::vector<SpaceEntry> entries, cons
   for (const auto& e : entries)
     if (!e.frozen && !e.tie.empty() && seen.count(e.tie) && entries[seen[e.tie]].tie != e.tie)
       throw InputError(source, e.line, "tie", "tie label '" + e.tie + "' is also a parameter name");
+  if (s.dims_.empty()) {
+    // A verdict on the whole file, tied to its first parameter row so that the message has a line.
+    const int first = entries.empty() ? 0 : entries.front().line, last = entries.empty() ? 0 : entries.back().line;
+    throw InputError(source, first, "frozen",
+                     "every parameter is frozen" +
+                         (first > 0 ? " (lines " + std::to_string(first) + "-" + std::to_string(last) + ")" : "") +
+                         ": nothing to calibrate");
+  }
   s.entries_ = std::move(entries);
-  if (s.dims_.empty()) throw InputError(source, 0, "frozen", "every parameter is frozen: nothing to calibrate");
   return s;
 }
 

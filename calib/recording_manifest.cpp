@@ -241,11 +241,23 @@ std::string resolvePath(const std::string& dir, const std::string& p) {
   return (path.is_absolute() ? path : fs::path(dir) / path).lexically_normal().string();
 }
 
+/// Whether `p` is a regular file, and if not, `why`. With an error code: a name the file system
+/// refuses (a component longer than NAME_MAX, no permission) is the manifest line's error, not a
+/// filesystem_error without the line.
+bool regularFile(const std::string& p, std::string& why) {
+  std::error_code ec;
+  const fs::file_status st = fs::status(p, ec);
+  if (fs::is_regular_file(st)) return true;
+  why = (!ec || st.type() == fs::file_type::not_found) ? "no such file" : "cannot read it: " + ec.message();
+  return false;
+}
+
 /// A name containing no '/' and not a file next to the manifest is a shipped robot's name.
 std::string resolveRobot(const std::string& dir, const std::string& r) {
   if (r.empty()) return r;
   const std::string p = resolvePath(dir, r);
-  return fs::exists(p) ? p : r;
+  std::error_code ec;
+  return fs::exists(p, ec) ? p : r;
 }
 
 struct UnitRow {
@@ -337,8 +349,9 @@ void readCommands(const Fields& f, const std::string& dir, ManifestTrial& t) {
   if (!f.find({"commands"})) f.fail({"commands"}, "", "required field missing (the commanded motion)");
   f.onlyKeys({"commands"}, {"file", "hold", "rate_hz", "units", "sent_as", "balance"});
   t.commands = resolvePath(dir, f.text({"commands", "file"}, "", true));
-  if (!fs::is_regular_file(t.commands))
-    f.failValue({"commands", "file"}, "no such file (relative paths start at the manifest's directory)");
+  std::string why;
+  if (!regularFile(t.commands, why))
+    f.failValue({"commands", "file"}, why + " (relative paths start at the manifest's directory)");
   const std::string hold = f.text({"commands", "hold"}, "frames");
   if (hold == "frames")
     t.hold = CommandHold::kFrames;
@@ -410,14 +423,15 @@ ManifestTrial readTrial(const Fields& f, const std::string& dir, int line, int i
   ManifestTrial t;
   t.line = line;
   t.recording = resolvePath(dir, f.text({"recording"}, "", true));
-  if (!fs::is_regular_file(t.recording))
-    f.failValue({"recording"}, "no such file (relative paths start at the manifest's directory)");
+  std::string why;
+  if (!regularFile(t.recording, why))
+    f.failValue({"recording"}, why + " (relative paths start at the manifest's directory)");
   t.name = f.text({"name"}, fs::path(t.recording).stem().string());
   if (t.name.empty()) f.failValue({"name"}, "must not be empty");
   (void)index;
   t.robot = resolveRobot(dir, f.text({"robot"}, ""));
   t.params = resolvePath(dir, f.text({"params"}, ""));
-  if (!t.params.empty() && !fs::is_regular_file(t.params)) f.failValue({"params"}, "no such parameter file");
+  if (!t.params.empty() && !regularFile(t.params, why)) f.failValue({"params"}, why + " (the parameter file)");
   t.step_duration_s = f.number({"step_duration_s"}, -1, 0, 1e3, "s");
   readInitialPose(f, t);
   readScene(f, t);

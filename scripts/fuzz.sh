@@ -9,11 +9,15 @@
 #   scripts/fuzz.sh --libfuzzer [SECONDS]       libFuzzer on each parser (tests/fuzz/parser_fuzz.cpp),
 #                                                SECONDS per target (default 60), built with clang in
 #                                                build-fuzz/ (ASan + UBSan); corpora seeded from the
-#                                                shipped files, kept in build-fuzz/corpus/<target>/
+#                                                shipped files, kept in build-fuzz/corpus/<target>/;
+#                                                ends with a table per target (executions, exec/s,
+#                                                corpus files, cov, ft, findings)
 #   BUILD=build-asan scripts/fuzz.sh 3600       the same against the sanitizer build
 #                                                (scripts/test.sh --sanitize builds it)
-#   ONLY=urdf scripts/fuzz.sh 300               only targets whose name starts with urdf
-#   JOBS=2: campaigns in parallel, seeds SEED, SEED+1, ...
+#   ONLY=urdf scripts/fuzz.sh 300               only targets whose name starts with urdf (both modes)
+#   RUNS=3000 scripts/fuzz.sh 0 7               exactly 3000 mutants from seed 7 (SECONDS ignored):
+#                                                the same mutants on any machine, however loaded
+#   JOBS=2: campaigns in parallel, seeds SEED, SEED+1, ...; with --libfuzzer, 2 targets at a time
 # Failing mutants are kept in fuzz-failures/<target>/ with a .txt of the command and the output;
 # once fixed, move each into tests/fuzz/regressions/<target>/ (the .txt may stay beside it).
 set -euo pipefail
@@ -38,17 +42,46 @@ if [ "${1:-}" = "--libfuzzer" ]; then
     [controller]="robots/bioloid/controllers/*.csv"
     [servo_log]="tests/calib/data/ankle_r_foot_slope32.csv"
   )
-  rc=0
-  for t in "${!seeds[@]}"; do
-    cmake --build build-fuzz -j"$(nproc)" --target "fuzz_$t" > /dev/null
-    corpus="build-fuzz/corpus/$t"; found="${FUZZ_OUT:-$here/fuzz-failures}/libfuzzer/$t"
+  targets=()
+  for t in $(printf '%s\n' "${!seeds[@]}" | sort); do
+    [[ "$t" == "${ONLY:-}"* ]] && targets+=("$t")
+  done
+  ((${#targets[@]})) || { echo "fuzz: no libFuzzer target starts with ${ONLY:-}" >&2; exit 2; }
+  cmake --build build-fuzz -j"$(nproc)" --target "${targets[@]/#/fuzz_}" > /dev/null
+  out="${FUZZ_OUT:-$here/fuzz-failures}/libfuzzer"
+  one() {  # one target: libFuzzer for $per s on its corpus; its log is $out/<target>.log
+    local t="$1" corpus="build-fuzz/corpus/$1" found="$out/$1"
     mkdir -p "$corpus" "$found"
     # shellcheck disable=SC2086
     cp -n ${seeds[$t]} "$corpus/" 2>/dev/null || true
-    echo "fuzz: libFuzzer $t for $per s"
     ASAN_OPTIONS=detect_leaks=1 "build-fuzz/fuzz/fuzz_$t" "$corpus" -max_total_time="$per" -timeout=20 \
-        -rss_limit_mb=4096 -artifact_prefix="$found/" -print_final_stats=1 > "$found.log" 2>&1 || rc=1
-    grep -E "^stat::number_of_executed_units|^stat::peak_rss_mb|cov:|ERROR|SUMMARY" "$found.log" | tail -4
+        -rss_limit_mb=4096 -artifact_prefix="$found/" -print_final_stats=1 > "$found.log" 2>&1
+  }
+  jobs_="${JOBS:-1}"
+  echo "fuzz: libFuzzer on ${#targets[@]} target(s), $per s each, $jobs_ at a time; logs in $out/"
+  rc=0
+  declare -A pid_of=()
+  for t in "${targets[@]}"; do
+    while (($(jobs -rp | wc -l) >= jobs_)); do wait -n || true; done
+    one "$t" &
+    pid_of[$t]=$!
+  done
+  for t in "${targets[@]}"; do wait "${pid_of[$t]}" || rc=1; done
+  printf '%-11s %8s %11s %8s %7s %6s %6s %8s\n' target seconds executions exec/s corpus cov ft findings
+  for t in "${targets[@]}"; do
+    log="$out/$t.log"
+    done_line=$(grep -E "^#[0-9]+[[:space:]]+DONE" "$log" | tail -1 || true)
+    [ -n "$done_line" ] || done_line=$(grep -E "^#[0-9]+[[:space:]]" "$log" | tail -1 || true)
+    field() { sed -nE "s|.* $1: ([0-9]+).*|\1|p" <<< "$done_line"; }
+    execs=$(sed -nE 's/^stat::number_of_executed_units: *([0-9]+)/\1/p' "$log")
+    rate=$(sed -nE 's/^stat::average_exec_per_sec: *([0-9]+)/\1/p' "$log")
+    secs=$(grep -m1 -oE "Done [0-9]+ runs in [0-9]+ second" "$log" | awk '{print $5}' || true)
+    findings=$(find "$out/$t" -maxdepth 1 -type f \( -name 'crash-*' -o -name 'timeout-*' -o -name 'leak-*' \
+                    -o -name 'oom-*' -o -name 'slow-unit-*' \) | wc -l)
+    grep -qE "^==[0-9]+==ERROR|^SUMMARY: |runtime error:" "$log" && findings="$findings+report" && rc=1
+    [ "$findings" = 0 ] || rc=1
+    printf '%-11s %8s %11s %8s %7s %6s %6s %8s\n' "$t" "${secs:-?}" "${execs:-?}" "${rate:-?}" \
+        "$(find "build-fuzz/corpus/$t" -type f | wc -l)" "$(field cov)" "$(field ft)" "$findings"
   done
   exit $rc
 fi
@@ -64,10 +97,13 @@ if [ ! -x "$build/gapsim-cli-fuzz" ] || [ ! -x "$build/gapsim-cli" ]; then
 fi
 mem=()
 [ "$build" = build-asan ] && mem=(--memory-limit 0)
-echo "fuzz: $jobs campaign(s) of $seconds s from seed $seed against $build/gapsim-cli; failures kept in $out"
+length=(--seconds "$seconds") what="$seconds s"
+[ -n "${RUNS:-}" ] && length=(--runs "$RUNS") what="$RUNS mutants"
+echo "fuzz: $jobs campaign(s) of $what from seed $seed against $build/gapsim-cli; failures kept in $out"
 pids=()
 for ((k = 0; k < jobs; ++k)); do
-  "$build/gapsim-cli-fuzz" --cli "$build/gapsim-cli" --source "$here" --seed $((seed + k)) --seconds "$seconds" \
+  "$build/gapsim-cli-fuzz" --cli "$build/gapsim-cli" --source "$here" --seed $((seed + k)) \
+      "${length[@]}" \
       --keep "$out" ${ONLY:+--only "$ONLY"} "${mem[@]}" > "$out.$((seed + k)).log" 2>&1 &
   pids+=($!)
 done

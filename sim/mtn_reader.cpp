@@ -206,6 +206,12 @@ MtnFile MtnFile::read(const std::string& path) {
       n_lines = k + 1;
       break;
     }
+  // ... but a page begun there is a page cut short (a truncated file), not a checksum: without
+  // this its steps were dropped silently and a --page naming it said only "no page named".
+  for (std::size_t k = n_lines; k < lines.size(); ++k)
+    if (trim(lines[k]) == "page_begin")
+      throw InputError(path, static_cast<int>(k) + 1, "page_begin",
+                       "page has no page_end (the file ends at line " + std::to_string(lines.size()) + "; truncated?)");
   for (std::size_t li = 0; li < n_lines; ++li) {
     const int line = static_cast<int>(li) + 1;
     const std::string t = trim(lines[li]);
@@ -251,7 +257,9 @@ MtnFile MtnFile::read(const std::string& path) {
     }
   }
   if (page) throw InputError(path, page->line, "page_begin", "page has no page_end (end of file)");
-  if (f.pages.empty()) throw InputError(path, 0, "", "no pages (not a RoboPlus .mtn file?)");
+  if (f.pages.empty())
+    throw InputError(path, std::max(1, static_cast<int>(lines.size())), "",
+                     "no pages up to the end of the file (not a RoboPlus .mtn file?)");
   return f;
 }
 
@@ -269,8 +277,12 @@ const MtnPage& MtnFile::page(const std::string& name) const {
   if (parseInt(name, number) && number >= 1 && number <= static_cast<int>(pages.size())) return pages[number - 1];
   std::string list;
   for (const MtnPage& p : pages)
-    if (!p.name.empty()) list += (list.empty() ? "" : ", ") + p.name + " (" + std::to_string(p.number) + ")";
-  throw InputError(path, 0, "page",
+    if (!p.name.empty())
+      list += (list.empty() ? "" : ", ") + p.name + " (" + std::to_string(p.number) + ", line " +
+              std::to_string(p.line) + ")";
+  // The line of the first page: where the file's page names start (the error is the option's, but
+  // the file says which names there are).
+  throw InputError(path, pages.empty() ? 0 : pages.front().line, "page",
                    "no page named '" + name + "' (pages: " + (list.empty() ? std::string("none named") : list) + ")");
 }
 

@@ -29,9 +29,13 @@ std::vector<std::string> shippedRobots() {
 std::string resolveRobotFile(const std::string& name_or_path) {
   if (name_or_path.find('/') == std::string::npos && name_or_path.find('.') == std::string::npos) {
     const fs::path p = fs::path(robotsDirectory()) / name_or_path / (name_or_path + ".urdf");
-    if (fs::exists(p)) return p.string();
+    std::error_code ec;
+    if (fs::exists(p, ec)) return p.string();
   }
-  if (fs::exists(name_or_path) && !fs::is_directory(name_or_path)) return name_or_path;
+  // With an error code: a name the file system refuses (too long) is no robot file either.
+  std::error_code ec;
+  const fs::file_status st = fs::status(name_or_path, ec);
+  if (fs::exists(st) && !fs::is_directory(st)) return name_or_path;
   std::string known;
   for (const auto& n : shippedRobots()) known += (known.empty() ? "" : ", ") + n;
   throw InputError(name_or_path, 0, "robot", "no such robot file, and not a shipped robot (shipped: " + known + ")");

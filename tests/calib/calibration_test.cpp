@@ -133,7 +133,9 @@ TEST(SpaceFile, ErrorsNameFileLineAndField) {
   expectError("a,1,2,0,0\n", "bad.csv:2: lower:");
   expectError("a,1,0,2,maybe\n", "bad.csv:2: frozen:");
   expectError("a,1,0,2,0,g\nb,1,0,3,0,g\n", "bad.csv:3: tie: b: tie group 'g' must share value, bounds and scale");
-  expectError("a,1,0,2,1\n", "every parameter is frozen");
+  expectError("a,1,0,2,1\n", "bad.csv:2: frozen: every parameter is frozen (lines 2-2)");
+  expectError("a,1,0,2,1\n# b\nb,1,0,2,1\n", "bad.csv:2: frozen: every parameter is frozen (lines 2-4)");
+  expectError("# only comments after the header\n", "bad.csv:1: header: no parameter row after the header");
   expectError("a,1,0,2\n", "bad.csv:2: a: expected 5 to 7 cells");
   // Unknown names are caught against the model, with the line.
   const auto p = writeFile(d + "/unknown.csv", "name,value,lower,upper,frozen\nlegs/typeA/motor/nonsense,1,0,2,0\n");
@@ -159,6 +161,28 @@ TEST(ScenarioFile, ErrorsNameFileLineAndField) {
     EXPECT_EQ(e.field(), "reference");
   }
   EXPECT_NO_THROW(ScenarioSet::load(p, false));  // twin writes the references
+}
+
+TEST(ScenarioFile, APathTheFileSystemRefusesIsTheLinesError) {
+  // A component longer than NAME_MAX: exists() fails with ENAMETOOLONG, which used to escape as a
+  // filesystem_error naming the path but not the scenario set's line.
+  const std::string d = tempDir("set_long");
+  const std::string long_dir(300, 'm');
+  for (const char* field : {"motion", "reference"}) {
+    const std::string motion = field == std::string("motion") ? long_dir + "/sway.csv" : kExample + "/motions/sway.csv";
+    const std::string reference = field == std::string("motion") ? "ref.csv" : long_dir + "/ref.csv";
+    const auto p = writeFile(d + "/set.csv",
+                             "# a comment\nname,motion,reference,duration_s\nx," + motion + "," + reference + ",1\n");
+    try {
+      ScenarioSet::load(p);
+      ADD_FAILURE() << field;
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.file(), p);
+      EXPECT_EQ(e.line(), 3);
+      EXPECT_EQ(e.field(), field);
+      EXPECT_NE(std::string(e.what()).find("cannot read"), std::string::npos) << e.what();
+    }
+  }
 }
 
 TEST(ScenarioFile, ReadsTheAnkleBalanceColumnAndNamesItsErrors) {
@@ -420,6 +444,39 @@ TEST(Resume, TheCommitFunctionReplacesFilesWholeAndWritesDevicesInPlace) {
   writeFileAtomically("/dev/null", "discarded\n");
   EXPECT_TRUE(fs::is_character_file("/dev/null"));
   EXPECT_FALSE(fs::exists("/dev/null.tmp"));
+}
+
+TEST(Resume, TheCommitFunctionWritesTheWholeTextAndNamesTheFileItCannotWrite) {
+  // What a test can see of the synced commit: every byte is there after the call (large texts
+  // take more than one write), a path without a directory commits into the working directory,
+  // and a failure names the file. That the data and the rename survive a power loss (the fsync
+  // of the file and of its directory) no test here can show.
+  const std::string d = tempDir("commit_whole");
+  std::string big;
+  for (int i = 0; big.size() < (std::size_t{3} << 20); ++i) big += std::to_string(i) + ",0.125,-7e-3\n";
+  big.push_back('\0');
+  big += "tail\n";
+  writeFileAtomically(d + "/big.csv", big);
+  std::ifstream in(d + "/big.csv", std::ios::binary);
+  const std::string back{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  EXPECT_EQ(back.size(), big.size());
+  EXPECT_TRUE(back == big);
+  writeFileAtomically(d + "/empty.csv", "");
+  EXPECT_TRUE(fs::exists(d + "/empty.csv"));
+  EXPECT_EQ(fs::file_size(d + "/empty.csv"), 0u);
+
+  const fs::path cwd = fs::current_path();
+  fs::current_path(d);
+  writeFileAtomically("relative.csv", "x\n");
+  fs::current_path(cwd);
+  EXPECT_EQ(readFile(d + "/relative.csv"), "x\n");
+
+  try {
+    writeFileAtomically(d + "/no/such/dir/a.csv", "x\n");
+    ADD_FAILURE() << "no error for a file in a missing directory";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(d + "/no/such/dir/a.csv.tmp"), std::string::npos) << e.what();
+  }
 }
 
 TEST(Resume, KilledBeforeItsFirstCheckpointTheDirectoryIsReusable) {

@@ -162,6 +162,21 @@ TEST(Mtn, MalformedPagesNameTheLine) {
   expectError("negtime.mtn", header() + page("a", step("600", "0.000 -1.0")), 8, "step/time");
   // speed_rate 0.
   expectError("speed.mtn", header() + "page_begin\nname=a\nplay_param=0 0 1 0 32\npage_end\n", 6, "play_param");
+  // A file cut inside its last page: that page's page_begin, not silence (what follows the last
+  // page_end is ignored only as the checksum it is in the real files).
+  expectError("truncated.mtn", header() + page("a", step("600")) + "page_begin\nname=b\nstep=512", 10, "page_begin");
+}
+
+TEST(Mtn, AnUnknownPageNamesTheLineOfTheFirstPage) {
+  const std::string p = writeTemp("pages.mtn", header() + page("a", step("600")) + page("b", step("600")));
+  const MtnFile f = MtnFile::read(p);
+  try {
+    f.page("c");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.line(), 4) << e.what();
+    EXPECT_NE(std::string(e.what()).find("a (1, line 4), b (2, line 10)"), std::string::npos) << e.what();
+  }
 }
 
 TEST(Mtn, EmptyPageIsAnErrorWhenPlayed) {
