@@ -164,8 +164,8 @@ TEST(ScenarioFile, ErrorsNameFileLineAndField) {
 }
 
 TEST(ScenarioFile, APathTheFileSystemRefusesIsTheLinesError) {
-  // A component longer than NAME_MAX: exists() fails with ENAMETOOLONG, which used to escape as a
-  // filesystem_error naming the path but not the scenario set's line.
+  // A component longer than NAME_MAX: exists() fails with ENAMETOOLONG; a filesystem_error would
+  // name the path but not the scenario set's line, so the reader reports it as the line's error.
   const std::string d = tempDir("set_long");
   const std::string long_dir(300, 'm');
   for (const char* field : {"motion", "reference"}) {
