@@ -48,7 +48,7 @@ struct Played {
   bool task = false;
 };
 
-Played playedMotion(const RecordArgs& a, const RunArgs& ra, std::shared_ptr<const RobotModel> robot) {
+Played playedMotion(const RunArgs& ra, std::shared_ptr<const RobotModel> robot) {
   Played p;
   p.model = std::move(robot);
   p.motion = loadMotion(ra.motion);
@@ -137,7 +137,7 @@ int runRecord(const std::shared_ptr<RecordArgs>& a) {
     throw InputError("", 0, ra.motion.empty() ? "--motion" : "--task",
                      "give either a motion (--motion FILE) or a rising task (--task lean|sit|kneel --controller FILE)");
   const auto robot = loadConfiguredModel(ra);
-  const Played played = a->task.empty() ? playedMotion(*a, ra, robot) : playedTask(*a, *robot);
+  const Played played = a->task.empty() ? playedMotion(ra, robot) : playedTask(*a, *robot);
   const Motion& motion = *played.motion;
   calib::RecordSettings s = a->s;
   s.degrees = a->units == "deg";
