@@ -485,6 +485,23 @@ double Calibration::conditionNumber() const {
   return lo > 0 ? hi / lo : std::numeric_limits<double>::infinity();
 }
 
+void Calibration::computeSensitivity(BatchEvaluator& ev, std::ostream* progress) {
+  const Eigen::VectorXd y0 = space_.yFromValues(resultValues());
+  std::vector<Eigen::VectorXd> values;
+  for (const Eigen::VectorXd& y : sensitivityProbes(y0)) values.push_back(space_.valuesFromY(y));
+  std::vector<double> f;
+  for (const EvalResult& r : ev.evaluate(values))
+    f.push_back(std::isfinite(r.fitness) ? r.fitness : std::numeric_limits<double>::infinity());
+  sensitivity_ = sensitivityFromFitness(y0, f);
+  if (progress) {
+    int well = 0;
+    for (const AxisSensitivity& a : sensitivity_) well += a.well;
+    *progress << "sensitivity (training fitness at +-" << kSensitivityStep * 100 << " % of each range, "
+              << values.size() << " evaluations): " << well << " of " << sensitivity_.size()
+              << " parameters well determined" << std::endl;
+  }
+}
+
 void Calibration::writeParameters() const {
   const Eigen::MatrixXd C = opt_->searchCovariance();
   const Eigen::VectorXd result = resultValues();
@@ -492,7 +509,7 @@ void Calibration::writeParameters() const {
   const double cond = conditionNumber();
   std::ostringstream o;
   o << "dimension,initial,result,training_best,moved_relative,moved_range_fraction,std_range_fraction,std_over_sigma0,"
-       "determined\n";
+       "determined,fd_rise_relative,fd_halfwidth_range_fraction,fd_determined\n";
   auto rows = nlohmann::json::array();
   for (int i = 0; i < space_.dimension(); ++i) {
     const Dimension& d = space_.dimensions()[static_cast<std::size_t>(i)];
@@ -502,8 +519,12 @@ void Calibration::writeParameters() const {
     const double shrink = sd / settings_.sigma0;
     // The search narrowed to half its initial width or less on this axis: the data pin it down.
     const char* det = shrink <= 0.5 ? "well" : "weak";
+    // Without computeSensitivity the curvature columns say so ("-"), the JSON omits them.
+    const AxisSensitivity* fd = sensitivity_.empty() ? nullptr : &sensitivity_[static_cast<std::size_t>(i)];
+    const char* fd_det = !fd ? "-" : fd->well ? "well" : "weak";
     o << d.label << ',' << num(d.value) << ',' << num(result[i]) << ',' << num(best_values_[i]) << ',' << num(moved_rel)
-      << ',' << num(moved_y) << ',' << num(sd) << ',' << num(shrink) << ',' << det << '\n';
+      << ',' << num(moved_y) << ',' << num(sd) << ',' << num(shrink) << ',' << det << ','
+      << (fd ? num(fd->rise_relative) : "nan") << ',' << (fd ? num(fd->halfwidth) : "nan") << ',' << fd_det << '\n';
     rows.push_back({{"dimension", d.label},
                     {"initial", toJson(d.value)},
                     {"result", toJson(result[i])},
@@ -513,6 +534,11 @@ void Calibration::writeParameters() const {
                     {"std_range_fraction", toJson(sd)},
                     {"std_over_sigma0", toJson(shrink)},
                     {"determined", det}});
+    if (fd) {
+      rows.back()["fd_rise_relative"] = toJson(fd->rise_relative);
+      rows.back()["fd_halfwidth_range_fraction"] = toJson(fd->halfwidth);
+      rows.back()["fd_determined"] = fd_det;
+    }
   }
   writeFileAtomically(out_dir_ + "/parameters.csv", o.str());
   nlohmann::json j = {{"parameters", rows},

@@ -28,7 +28,9 @@
 /// the initial and result values, how far it moved (relative to the initial value and as a
 /// fraction of its range) and how well the data determine it: the standard deviation of the final
 /// search distribution (CMA-ES: sigma^2 C; ES: the spread) as a fraction of the range, that over
-/// sigma0 (< 1: the data narrowed the search), and the condition number of the whole covariance.
+/// sigma0 (< 1: the data narrowed the search), and the condition number of the whole covariance;
+/// after computeSensitivity also the curvature of the training fitness along each axis at the
+/// result (calib/fd_sensitivity.h: the fitness rise at a 5 % move, the half-width, a verdict).
 
 #include <functional>
 #include <iosfwd>
@@ -38,6 +40,7 @@
 #include <vector>
 
 #include "calib/evaluator.h"
+#include "calib/fd_sensitivity.h"
 #include "calib/optimizer.h"
 #include "calib/parameter_space.h"
 
@@ -122,6 +125,11 @@ class Calibration {
   void writeSpread() const;
   /// Condition number (largest / smallest eigenvalue) of the final search covariance.
   double conditionNumber() const;
+  /// Evaluates the training fitness at the result and at +-5 % of each range around it (2n + 1
+  /// candidates in one batch, calib/fd_sensitivity.h); writeSpread then reports it. Progress:
+  /// one line.
+  void computeSensitivity(BatchEvaluator& ev, std::ostream* progress);
+  const std::vector<AxisSensitivity>& sensitivity() const { return sensitivity_; }
 
  private:
   /// checkpoint.json, then the results derived from it (writeResults).
@@ -145,6 +153,7 @@ class Calibration {
   double best_val_f_ = std::numeric_limits<double>::infinity();
   int best_val_generation_ = 0;
   std::vector<std::string> warnings_;
+  std::vector<AxisSensitivity> sensitivity_;  ///< empty until computeSensitivity
   /// Evaluates the validation fitness of the training best after `generation`, updates the
   /// validation best and the warnings.
   void validate(int generation, std::ostream* progress);

@@ -43,6 +43,7 @@ struct CalibrateArgs {
   bool force = false;
   double max_sim_time_s = kDefaultMaxSimTime_s;
   double prior_weight = 0.0;
+  bool sensitivity = true;  // the curvature of the training fitness at the result (2n + 1 evaluations)
 };
 
 std::string absolute(const std::string& p) { return p.empty() ? p : fs::absolute(p).lexically_normal().string(); }
@@ -87,14 +88,22 @@ void printParameterTable(const calib::Calibration& cal) {
   const auto& space = cal.space();
   const Eigen::MatrixXd C = cal.optimizer().searchCovariance();
   const Eigen::VectorXd& v = cal.resultValues();
-  std::printf("%-32s %12s %12s %9s %10s %9s  %s\n", "parameter", "initial", "result", "moved", "std/range",
-              "std/sigma0", "determined");
+  const auto& fd = cal.sensitivity();
+  std::printf("%-32s %12s %12s %9s %10s %10s %-10s", "parameter", "initial", "result", "moved", "std/range",
+              "std/sigma0", " by spread");
+  if (!fd.empty()) std::printf(" %9s %10s  %s", "rise@5%", "half-width", "by curvature");
+  std::printf("\n");
   for (int i = 0; i < space.dimension(); ++i) {
     const auto& d = space.dimensions()[static_cast<std::size_t>(i)];
     const double sd = std::sqrt(std::max(0.0, C(i, i))), shrink = sd / cal.settings().sigma0;
-    std::printf("%-32s %12.6g %12.6g %+8.1f%% %10.3g %9.3g  %s\n", d.label.c_str(), d.value, v[i],
+    std::printf("%-32s %12.6g %12.6g %+8.1f%% %10.3g %10.3g %-10s", d.label.c_str(), d.value, v[i],
                 d.value != 0 ? 100.0 * (v[i] - d.value) / std::abs(d.value) : 0.0, sd, shrink,
-                shrink <= 0.5 ? "well" : "weak");
+                shrink <= 0.5 ? " well" : " weak");
+    if (!fd.empty()) {
+      const calib::AxisSensitivity& a = fd[static_cast<std::size_t>(i)];
+      std::printf(" %+8.1f%% %10.3g  %s", 100 * a.rise_relative, a.halfwidth, a.well ? "well" : "weak");
+    }
+    std::printf("\n");
   }
   std::printf("condition number of the search covariance: %.3g (%s/parameters.csv, parameters.json)\n",
               cal.conditionNumber(), cal.outDir().c_str());
@@ -203,6 +212,7 @@ int runCalibrate(const std::shared_ptr<CalibrateArgs>& a, const CLI::Option* gen
       static_cast<unsigned long long>(settings.seed), dir.c_str(), resumedNote(a->resume, *cal).c_str());
   std::fflush(stdout);
   cal->run(*ev, &std::cout);
+  if (a->sensitivity) cal->computeSensitivity(*ev, &std::cout);
   ev.reset();  // MPI: stop the workers and finalise before the serial epilogue
   cal->writeSpread();
   printOutcome(*cal, dir);
@@ -256,6 +266,9 @@ Action addCalibrate(CLI::App& app) {
                  "regularisation toward the space file's values: + W |y - y0|^2 on the training fitness, y in units "
                  "of each parameter's range")
       ->capture_default_str();
+  app.add_flag("!--no-sensitivity", a->sensitivity,
+               "skip the curvature of the training fitness at the result (2n + 1 evaluations after the last "
+               "generation; parameters.csv then says '-')");
   addJobOptions(app, a->backend, a->jobs, a->out, a->resume, a->force);
   addSimTimeOption(app, a->max_sim_time_s);
   return [a, generations_opt] { return runCalibrate(a, generations_opt); };
