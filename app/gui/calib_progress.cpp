@@ -24,15 +24,21 @@ double number(const QString& s, bool* ok) {
 }  // namespace
 
 std::optional<GenerationProgress> parseProgressLine(const QString& line) {
-  static const QRegularExpression initial(R"(^gen 0 \(initial parameters\): fitness (\S+))");
+  static const QRegularExpression initial(R"(^gen 0 \(initial parameters\): fitness ([^\s,]+).*?(?:, validation (\S+))?$)");
   static const QRegularExpression gen(
-      R"(^gen (\d+)/(\d+) evals (\d+) best (\S+) median (\S+) sigma (\S+) evals/s (\S+) eta (\S+)(?: \((\d+) failed, e\.g\. (.*)\))?\s*$)");
+      R"(^gen (\d+)/(\d+) evals (\d+) best (\S+) median (\S+) sigma (\S+) evals/s (\S+) eta (\S+))"
+      R"((?: \| train \S+ validation (\S+)( \*)?)?(?: \((\d+) failed, e\.g\. (.*)\))?\s*$)");
   const QString l = line.trimmed();
   bool ok = true;
   if (const auto m = initial.match(l); m.hasMatch()) {
     GenerationProgress p;
     p.best = p.median = number(m.captured(1), &ok);
     if (!ok) return std::nullopt;
+    if (m.capturedLength(2) > 0) {
+      p.validation = number(m.captured(2), &ok);
+      if (!ok) return std::nullopt;
+      p.validation_best = true;  // the first validation is the best so far
+    }
     return p;
   }
   const auto m = gen.match(l);
@@ -51,8 +57,13 @@ std::optional<GenerationProgress> parseProgressLine(const QString& line) {
   if (!ok) return std::nullopt;
   p.eta = m.captured(8);
   if (m.capturedLength(9) > 0) {
-    p.failed = m.captured(9).toInt();
-    p.failure = m.captured(10);
+    p.validation = number(m.captured(9), &ok);
+    if (!ok) return std::nullopt;
+    p.validation_best = m.capturedLength(10) > 0;
+  }
+  if (m.capturedLength(11) > 0) {
+    p.failed = m.captured(11).toInt();
+    p.failure = m.captured(12);
   }
   return p;
 }
@@ -92,6 +103,39 @@ std::vector<GenerationProgress> readHistory(const QString& path) {
     out.push_back(p);
   }
   if (!header) throw InputError(file, 0, "header", "empty history file");
+  return out;
+}
+
+std::vector<ValidationPoint> readValidation(const QString& path) {
+  QFile f(path);
+  const std::string file = path.toStdString();
+  if (!f.open(QIODevice::ReadOnly)) throw InputError(file, 0, "", "cannot open the validation file");
+  std::vector<ValidationPoint> out;
+  int n = 0;
+  bool header = false;
+  while (!f.atEnd()) {
+    ++n;
+    const QString line = QString::fromUtf8(f.readLine()).trimmed();
+    if (line.isEmpty() || line.startsWith('#')) continue;
+    const QStringList cells = line.split(',');
+    if (!header) {
+      if (cells != QStringList{"generation", "train_fitness", "validation_fitness"})
+        throw InputError(file, n, "header", "expected 'generation,train_fitness,validation_fitness'");
+      header = true;
+      continue;
+    }
+    if (cells.size() != 3) throw InputError(file, n, "", "expected 3 cells, found " + std::to_string(cells.size()));
+    ValidationPoint v;
+    bool ok = false;
+    v.generation = cells[0].toInt(&ok);
+    if (!ok) throw InputError(file, n, "generation", "not an integer: '" + cells[0].toStdString() + "'");
+    v.train = number(cells[1], &ok);
+    if (!ok) throw InputError(file, n, "train_fitness", "not a number: '" + cells[1].toStdString() + "'");
+    v.validation = number(cells[2], &ok);
+    if (!ok) throw InputError(file, n, "validation_fitness", "not a number: '" + cells[2].toStdString() + "'");
+    out.push_back(v);
+  }
+  if (!header) throw InputError(file, 0, "header", "empty validation file");
   return out;
 }
 

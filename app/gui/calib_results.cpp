@@ -2,11 +2,13 @@
 #include "app/gui/calib_results.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <cmath>
 
 #include "calib/calibration.h"
 #include "calib/log_compare.h"
+#include "calib/optimizer.h"
 #include "calib/parameter_space.h"
 #include "sim/input_error.h"
 #include "sim/parameters.h"
@@ -54,7 +56,59 @@ CalibrationResults readCalibrationResults(const QString& dir) {
     r.scenario_motions.push_back(s.motion_path);
     r.scenario_references.push_back(s.reference_path);
   }
+  if (QFileInfo(r.dir + "/validation.csv").isFile()) r.validation = readValidation(r.dir + "/validation.csv");
+  if (QFileInfo(r.dir + "/parameters.json").isFile()) r.parameters = readParameterReport(r.dir + "/parameters.json");
+  QFile w(r.dir + "/warnings.txt");
+  if (w.open(QIODevice::ReadOnly)) r.warnings = QString::fromUtf8(w.readAll()).split('\n', Qt::SkipEmptyParts);
   return r;
+}
+
+ParameterReport readParameterReport(const QString& path) {
+  const std::string file = path.toStdString();
+  QFile f(path);
+  if (!f.open(QIODevice::ReadOnly)) throw InputError(file, 0, "", "cannot open the parameter report");
+  const QByteArray text = f.readAll();
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text.constBegin(), text.constEnd());
+  } catch (const nlohmann::json::parse_error& e) {
+    throw InputError(file, 0, "", std::string("not JSON: ") + e.what());
+  }
+  // The report writes inf and nan as "inf" and "nan" (calib::toJson).
+  auto number = [&](const nlohmann::json& o, const char* key) {
+    const nlohmann::json& v = o.at(key);
+    try {
+      return calib::doubleFromJson(v);
+    } catch (const std::exception&) {
+      throw InputError(file, 0, key, "not a number: " + v.dump());
+    }
+  };
+  ParameterReport rep;
+  try {
+    rep.condition_number = number(j, "condition_number");
+    rep.result = j.at("result").get<std::string>();
+    for (const nlohmann::json& row : j.at("parameters")) {
+      ParameterDetermination d;
+      d.dimension = row.at("dimension").get<std::string>();
+      d.initial = number(row, "initial");
+      d.result = number(row, "result");
+      d.moved_relative = number(row, "moved_relative");
+      d.moved_range_fraction = number(row, "moved_range_fraction");
+      d.std_over_sigma0 = number(row, "std_over_sigma0");
+      d.determined = row.at("determined").get<std::string>();
+      if (row.contains("fd_determined")) {
+        d.fd_rise_relative = number(row, "fd_rise_relative");
+        d.fd_halfwidth_range_fraction = number(row, "fd_halfwidth_range_fraction");
+        d.fd_determined = row.at("fd_determined").get<std::string>();
+      }
+      rep.rows.push_back(std::move(d));
+    }
+  } catch (const InputError&) {
+    throw;
+  } catch (const std::exception& e) {  // a missing key or a value of the wrong type
+    throw InputError(file, 0, "parameters", std::string("not a parameter report: ") + e.what());
+  }
+  return rep;
 }
 
 BeforeAfter runBeforeAfter(const CalibrationResults& r, int k) {

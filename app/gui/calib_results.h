@@ -5,10 +5,15 @@
 /// parameter file, space, scenario set, objective), history.csv, best.params; and the before/after
 /// comparison: one scenario simulated with the space's initial values and with the best values,
 /// both next to its reference log. The simulation is calib::CalibrationProblem's own runScenario,
-/// so the scores shown are the numbers the optimiser saw.
+/// so the scores shown are the numbers the optimiser saw. Also what the run says of itself:
+/// validation.csv (training and validation fitness), parameters.json (per parameter: how far it
+/// moved and how well the data determine it) and warnings.txt.
 
 #include <QString>
+#include <QStringList>
+#include <cmath>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +23,28 @@
 #include "sim/log_writer.h"
 
 namespace gapsim::gui {
+
+/// One row of parameters.json (calib/calibration.h, writeParameters).
+struct ParameterDetermination {
+  std::string dimension;
+  double initial = 0, result = 0;
+  double moved_relative = 0;        ///< (result - initial) / |initial|
+  double moved_range_fraction = 0;  ///< in optimiser units (1 = the whole range)
+  double std_over_sigma0 = 0;       ///< final search spread over the initial step size
+  std::string determined;           ///< "well" or "weak", by the search spread
+  /// By the curvature of the training fitness (calib/fd_sensitivity.h); NaN and "" when the run
+  /// skipped it (--no-sensitivity).
+  double fd_rise_relative = std::nan("");
+  double fd_halfwidth_range_fraction = std::nan("");
+  std::string fd_determined;
+};
+
+/// parameters.json: written when a run ends (absent while it runs).
+struct ParameterReport {
+  std::vector<ParameterDetermination> rows;
+  double condition_number = 0;  ///< of the final search covariance
+  std::string result;           ///< "training best" or "validation best (early stopping)"
+};
 
 struct CalibrationResults {
   QString dir;
@@ -31,10 +58,17 @@ struct CalibrationResults {
   std::vector<std::string> scenario_names;
   std::vector<bool> scenario_holdout;
   std::vector<std::string> scenario_motions, scenario_references;  ///< resolved paths
+  std::vector<ValidationPoint> validation;  ///< validation.csv; empty without validation scenarios
+  std::optional<ParameterReport> parameters;
+  QStringList warnings;  ///< warnings.txt, a line each
 };
 
+/// Reads DIR/parameters.json (InputError naming the file and the key if it is malformed).
+ParameterReport readParameterReport(const QString& path);
+
 /// Reads DIR (InputError naming the file if checkpoint.json, history.csv or best.params is
-/// missing or malformed, or if the scenario set cannot be read).
+/// missing or malformed, or if the scenario set cannot be read; validation.csv,
+/// parameters.json and warnings.txt may be missing, but not malformed).
 CalibrationResults readCalibrationResults(const QString& dir);
 
 struct BeforeAfter {

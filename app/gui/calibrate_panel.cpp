@@ -9,6 +9,7 @@
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -17,6 +18,7 @@
 #include <QScrollBar>
 #include <QSpinBox>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 #include <cmath>
@@ -125,6 +127,19 @@ CalibratePanel::CalibratePanel(SignalStore* store, QWidget* parent)
   compare_plot_->setMinimumHeight(180);
   cl->addWidget(compare_plot_, 1);
   tabs_->addTab(cmp, tr("Before/after"));
+
+  auto* par = new QWidget;
+  auto* pl = new QVBoxLayout(par);
+  pl->setContentsMargins(2, 2, 2, 2);
+  params_label_ = new QLabel(tr("The parameter report appears when a run ends."));
+  params_label_->setWordWrap(true);
+  params_label_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  pl->addWidget(params_label_);
+  params_table_ = new QTableWidget;
+  params_table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  params_table_->verticalHeader()->setVisible(false);
+  pl->addWidget(params_table_, 1);
+  tabs_->addTab(par, tr("Parameters"));
   tabs_->addTab(output_, tr("Output"));
   layout->addWidget(tabs_, 1);
 
@@ -293,6 +308,8 @@ bool CalibratePanel::startJob() {
   if (s.resume) {
     try {
       for (const GenerationProgress& p : readHistory(s.out + "/history.csv")) convergence_->addGeneration(p);
+      if (QFileInfo(s.out + "/validation.csv").isFile())
+        convergence_->setValidation(readValidation(s.out + "/validation.csv"));
     } catch (const InputError&) {
       // No readable history: the child will say what is wrong with the directory.
     }
@@ -329,9 +346,78 @@ void CalibratePanel::onProgress(const GenerationProgress& p) {
                            .arg(fmt(p.best), fmt(p.median), fmt(p.sigma))
                            .arg(p.evals_per_s, 0, 'f', 2)
                            .arg(p.eta);
+  if (!std::isnan(p.validation))
+    text += tr(" · validation %1%2").arg(fmt(p.validation), p.validation_best ? tr(" (best so far)") : QString());
   if (p.failed) text += tr(" · %1 failed (%2)").arg(p.failed).arg(p.failure);
   progress_->setText(text);
 }
+
+void CalibratePanel::showParameterReport() {
+  params_table_->clear();
+  params_table_->setRowCount(0);
+  if (!results_ || !results_->parameters) {
+    params_table_->setColumnCount(0);
+    params_label_->setText(tr("No parameters.json in this directory: the report is written when a run ends."));
+    return;
+  }
+  const ParameterReport& rep = *results_->parameters;
+  bool fd = false;
+  for (const ParameterDetermination& d : rep.rows) fd = fd || !d.fd_determined.empty();
+  // The verdicts first: a narrow dock shows them without scrolling; the figures behind them follow.
+  QStringList head{tr("parameter"), tr("moved"), tr("by spread")};
+  QStringList tips{tr("Free dimension of the space"), tr("(result - initial) / |initial|"),
+                   tr("well: the final CMA-ES search spread is half its initial step size or less")};
+  if (fd) {
+    head << tr("by curvature");
+    tips << tr("well: moving the parameter by 0.1 of its range or less raises the training fitness by 10 %");
+  }
+  head << tr("result") << tr("initial") << tr("spread / sigma0") << tr("moved (range)");
+  tips << tr("best.params") << tr("the space file's value") << tr("final search spread over the initial step size")
+       << tr("move in units of the parameter's range (log range on a log scale)");
+  if (fd) {
+    head << tr("half-width (range)") << tr("rise at 5 %");
+    tips << tr("the move, in units of the range, that raises the training fitness by 10 % (quadratic fit)")
+         << tr("training fitness rise at +-5 % of the range around the result");
+  }
+  params_table_->setColumnCount(static_cast<int>(head.size()));
+  params_table_->setHorizontalHeaderLabels(head);
+  for (int c = 0; c < static_cast<int>(tips.size()); ++c) params_table_->horizontalHeaderItem(c)->setToolTip(tips[c]);
+  params_table_->setRowCount(static_cast<int>(rep.rows.size()));
+  auto cell = [this](int r, int c, const QString& text, const QString& verdict = {}) {
+    auto* item = new QTableWidgetItem(text);
+    if (c > 0) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    if (verdict == "well") item->setForeground(QColor(20, 110, 20));
+    if (verdict == "weak") item->setForeground(QColor(170, 90, 0));
+    params_table_->setItem(r, c, item);
+  };
+  auto pct = [](double v) { return std::isfinite(v) ? QString::asprintf("%+.1f %%", 100 * v) : QStringLiteral("inf"); };
+  for (int r = 0; r < static_cast<int>(rep.rows.size()); ++r) {
+    const ParameterDetermination& d = rep.rows[static_cast<std::size_t>(r)];
+    const QString det = QString::fromStdString(d.determined), fdd = QString::fromStdString(d.fd_determined);
+    int c = 0;
+    cell(r, c++, QString::fromStdString(d.dimension));
+    cell(r, c++, pct(d.moved_relative));
+    cell(r, c++, det, det);
+    if (fd) cell(r, c++, fdd, fdd);
+    cell(r, c++, fmt(d.result));
+    cell(r, c++, fmt(d.initial));
+    cell(r, c++, fmt(d.std_over_sigma0));
+    cell(r, c++, fmt(d.moved_range_fraction));
+    if (fd) {
+      cell(r, c++, fmt(d.fd_halfwidth_range_fraction));
+      cell(r, c++, pct(d.fd_rise_relative));
+    }
+  }
+  params_table_->resizeColumnsToContents();
+  QString text = tr("Result: %1. Condition number of the search covariance: %2 (large: parameters trade off).")
+                     .arg(QString::fromStdString(rep.result), fmt(rep.condition_number));
+  if (!results_->warnings.isEmpty())
+    text += "\n" + tr("%n warning(s), the last: ", "", static_cast<int>(results_->warnings.size())) +
+            results_->warnings.back();
+  params_label_->setText(text);
+}
+
+QString CalibratePanel::parameterSummary() const { return params_label_->text(); }
 
 void CalibratePanel::onFinished(int code, bool ok, const QString& verdict) {
   updateButtons();
@@ -390,6 +476,8 @@ bool CalibratePanel::openResults(const QString& dir) {
   }
   convergence_->clear();
   for (const GenerationProgress& p : results_->history) convergence_->addGeneration(p);
+  if (!results_->validation.empty()) convergence_->setValidation(results_->validation);
+  showParameterReport();
   const GenerationProgress& last = results_->history.back();
   if (!jobRunning()) {
     // How far that run went of what it was asked for, not the form's plan for a next job.

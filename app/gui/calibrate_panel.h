@@ -11,6 +11,10 @@
 /// scenario with the initial and the best parameters and overlays both on its reference log:
 /// the three logs become overlays of the signal store (so the signal tree, the Overlays dock and
 /// the main plots can use them too) and the panel's own plot shows one column of each.
+/// With validation scenarios the convergence plot also shows the validation fitness and the
+/// generation best.params comes from; the Parameters tab lists per parameter how far it moved
+/// and how well the data determine it (search spread and fitness curvature), with the run's
+/// warnings.
 
 #include <QFutureWatcher>
 #include <QWidget>
@@ -29,6 +33,7 @@ class QProgressBar;
 class QPushButton;
 class QSpinBox;
 class QTabWidget;
+class QTableWidget;
 
 namespace gapsim::gui {
 
@@ -77,6 +82,8 @@ class CalibratePanel : public QWidget {
   void showComparisonColumn(const QString& column);
 
   ConvergencePlot* convergencePlot() const { return convergence_; }
+  QTableWidget* parameterTable() const { return params_table_; }
+  QString parameterSummary() const;
   PlotWidget* comparisonPlot() const { return compare_plot_; }
   QString statusText() const;
   QString progressText() const;
@@ -107,6 +114,7 @@ class CalibratePanel : public QWidget {
   void onComparisonDone();
   void clearComparison();
   void refreshComparisonPlot();
+  void showParameterReport();
 
   SignalStore* store_;
   QString cli_;
@@ -146,6 +154,8 @@ class CalibratePanel : public QWidget {
   QPushButton* play_;
   QLabel* compare_label_;
   PlotWidget* compare_plot_;
+  QTableWidget* params_table_;
+  QLabel* params_label_;
 };
 
 }  // namespace gapsim::gui

@@ -2,8 +2,10 @@
 #include "app/gui/convergence_plot.h"
 
 #include <QGraphicsLayout>
+#include <QLegendMarker>
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <vector>
 
 #include "app/gui/nice_ticks.h"
@@ -30,7 +32,9 @@ ConvergencePlot::ConvergencePlot(QWidget* parent)
       ax_(new QCategoryAxis),
       ay_(new QCategoryAxis),
       best_(new QLineSeries),
-      median_(new QLineSeries) {
+      median_(new QLineSeries),
+      validation_(new QLineSeries),
+      pick_(new QScatterSeries) {
   chart_->setAnimationOptions(QChart::NoAnimation);
   chart_->setMargins(QMargins(2, 0, 12, 0));
   chart_->layout()->setContentsMargins(0, 0, 0, 0);
@@ -52,10 +56,19 @@ ConvergencePlot::ConvergencePlot(QWidget* parent)
   best_->setName(tr("best"));
   best_->setPen(QPen(QColor(31, 119, 180), 2));
   best_->setPointsVisible(true);
-  median_->setName(tr("median of generation"));
+  median_->setName(tr("median"));
   median_->setPen(QPen(QColor(255, 127, 14), 1.5, Qt::DashLine));
   median_->setPointsVisible(true);
-  for (QLineSeries* s : {best_, median_}) {
+  validation_->setName(tr("validation"));
+  validation_->setPen(QPen(QColor(44, 160, 44), 2));
+  validation_->setPointsVisible(true);
+  pick_->setName(tr("best.params"));
+  pick_->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+  pick_->setMarkerSize(14);
+  pick_->setColor(Qt::transparent);
+  pick_->setBorderColor(QColor(20, 90, 20));
+  pick_->setPen(QPen(QColor(20, 90, 20), 2));
+  for (QXYSeries* s : std::initializer_list<QXYSeries*>{best_, median_, validation_, pick_}) {
     chart_->addSeries(s);
     s->attachAxis(ax_);
     s->attachAxis(ay_);
@@ -68,6 +81,8 @@ ConvergencePlot::ConvergencePlot(QWidget* parent)
 void ConvergencePlot::clear() {
   best_->clear();
   median_->clear();
+  validation_->clear();
+  pick_->clear();
   skipped_ = 0;
   rescale();
 }
@@ -82,12 +97,50 @@ void ConvergencePlot::addGeneration(const GenerationProgress& p) {
     put(median_, x, std::log10(p.median));
   else
     ++skipped_;
+  if (!std::isnan(p.validation)) addValidation(p.generation, p.validation, p.validation_best);
   rescale();
+}
+
+void ConvergencePlot::addValidation(int generation, double fitness, bool best) {
+  if (!plottable(fitness)) {
+    ++skipped_;
+    return;
+  }
+  const double y = std::log10(fitness);
+  put(validation_, generation, y);
+  if (best) {
+    pick_->clear();
+    pick_->append(generation, y);
+  }
+}
+
+void ConvergencePlot::setValidation(const std::vector<ValidationPoint>& points) {
+  validation_->clear();
+  pick_->clear();
+  // As the calibration picks: the first strictly lowest validation fitness.
+  const ValidationPoint* lowest = nullptr;
+  for (const ValidationPoint& v : points) {
+    addValidation(v.generation, v.validation, false);
+    if (plottable(v.validation) && (!lowest || v.validation < lowest->validation)) lowest = &v;
+  }
+  if (lowest) pick_->append(lowest->generation, std::log10(lowest->validation));
+  rescale();
+}
+
+int ConvergencePlot::validationBestGeneration() const {
+  return pick_->count() ? static_cast<int>(pick_->at(0).x()) : -1;
+}
+
+void ConvergencePlot::showMarkers() {
+  // A run without validation scenarios shows no empty validation entries in the legend.
+  for (QXYSeries* s : std::initializer_list<QXYSeries*>{validation_, pick_})
+    for (QLegendMarker* m : chart_->legend()->markers(s)) m->setVisible(s->count() > 0);
 }
 
 void ConvergencePlot::rescale() {
   double lo = INFINITY, hi = -INFINITY, x1 = 1;
-  for (QLineSeries* s : {best_, median_})
+  showMarkers();
+  for (QXYSeries* s : std::initializer_list<QXYSeries*>{best_, median_, validation_})
     for (const QPointF& q : s->points()) lo = std::min(lo, q.y()), hi = std::max(hi, q.y()), x1 = std::max(x1, q.x());
   // Whole generations, half a generation of room on each side so the first and last points
   // (drawn with their markers) are inside the frame.

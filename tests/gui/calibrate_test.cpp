@@ -10,6 +10,7 @@
 #include <QLineSeries>
 #include <QRegularExpression>
 #include <QSignalSpy>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
@@ -41,14 +42,15 @@ double parameterValue(const RobotModel& m, const std::string& name) {
 }
 
 // The twin example cut short for speed: the fast squat (0.9 s) to train on, the slow one
-// (0.9 s) held out; written into `dir`, pointing at the example's motions and references.
+// (0.9 s) to validate on (held out, and it picks best.params); written into `dir`, pointing at the example's motions
+// and references.
 QString tinyScenarios(const QString& dir) {
   const QString p = dir + "/scenarios.csv";
   std::ofstream(p.toStdString()) << "name,motion,reference,duration_s,weight,role\n"
                                  << "squat_fast," << kExample.toStdString() << "/motions/squat_fast.csv,"
                                  << kExample.toStdString() << "/reference/squat_fast.csv,0.9,1,train\n"
                                  << "squat_slow," << kExample.toStdString() << "/motions/squat_slow.csv,"
-                                 << kExample.toStdString() << "/reference/squat_slow.csv,0.9,1,holdout\n";
+                                 << kExample.toStdString() << "/reference/squat_slow.csv,0.9,1,validate\n";
   return p;
 }
 
@@ -107,6 +109,31 @@ class CalibrateTest : public QObject {
     QCOMPARE(f->eta, QString("?"));
     QCOMPARE(f->failed, 2);
     QCOMPARE(f->failure, QString("squat: diverged: NaN"));
+    // With validation scenarios (the '*' marks the set best.params holds), and with failures too.
+    const auto v0 = parseProgressLine("gen 0 (initial parameters): fitness 0.0123, validation 0.0456");
+    QVERIFY(v0);
+    QCOMPARE(v0->validation, 0.0456);
+    QVERIFY(v0->validation_best);
+    const auto v0f =
+        parseProgressLine("gen 0 (initial parameters): fitness inf (walk: fell, at t = 1 s), validation 2");
+    QVERIFY(v0f && std::isinf(v0f->best));
+    QCOMPARE(v0f->validation, 2.0);
+    QVERIFY(std::isnan(g->validation));
+    const auto v = parseProgressLine(
+        "gen 3/12 evals 18 best 0.00123 median 0.0045 sigma 0.2134 evals/s 2.50 eta 0:01:36 | train 0.00123 "
+        "validation 0.0051 *");
+    QVERIFY(v);
+    QCOMPARE(v->generation, 3);
+    QCOMPARE(v->validation, 0.0051);
+    QVERIFY(v->validation_best);
+    const auto vf = parseProgressLine(
+        "gen 4/12 evals 24 best 0.001 median 0.004 sigma 0.2 evals/s 2.50 eta 0:01:30 | train 0.001 validation "
+        "0.0062 (1 failed, e.g. kick: diverged)");
+    QVERIFY(vf);
+    QCOMPARE(vf->validation, 0.0062);
+    QVERIFY(!vf->validation_best);
+    QCOMPARE(vf->failed, 1);
+    QCOMPARE(vf->failure, QString("kick: diverged"));
     for (const char* other :
          {"calibrate: cmaes, 2 free dimensions", "best fitness 0.1 (initial 0.2) after 8 evaluations",
           "error: space.csv:3: value: not a number", "gen x/12 evals 1 best 1 median 1 sigma 1 evals/s 1 eta ?",
@@ -132,6 +159,44 @@ class CalibrateTest : public QObject {
       QCOMPARE(e.line(), 2);
       QCOMPARE(QString::fromStdString(e.field()), QString("median"));
     }
+  }
+
+  void validationIsReadAndBadValidationNamed() {
+    QTemporaryDir dir;
+    const QString p = dir.filePath("validation.csv");
+    std::ofstream(p.toStdString()) << "generation,train_fitness,validation_fitness\n0,2,3\n2,1,inf\n";
+    const auto v = readValidation(p);
+    QCOMPARE(v.size(), std::size_t(2));
+    QCOMPARE(v[1].generation, 2);
+    QVERIFY(std::isinf(v[1].validation));
+    std::ofstream(p.toStdString()) << "generation,train_fitness,validation_fitness\n0,2,3\n1,1,x\n";
+    try {
+      readValidation(p);
+      QFAIL("no exception");
+    } catch (const InputError& e) {
+      QCOMPARE(e.line(), 3);
+      QCOMPARE(QString::fromStdString(e.field()), QString("validation_fitness"));
+    }
+  }
+
+  void convergencePlotShowsValidationAndItsPick() {
+    ConvergencePlot plot;
+    QCOMPARE(plot.validationBestGeneration(), -1);
+    // Validation falls, then rises while training falls: the ring stays on generation 2.
+    plot.setValidation({{0, 1.0, 2.0}, {2, 0.5, 0.8}, {3, 0.3, 0.9}, {5, 0.1, 1.5}});
+    QCOMPARE(plot.validationPointCount(), 4);
+    QCOMPARE(plot.validationBestGeneration(), 2);
+    // Live: a progress line with '*' moves the ring, one without adds only the point.
+    GenerationProgress g;
+    g.generation = 6, g.best = g.median = 0.05, g.validation = 0.7, g.validation_best = true;
+    plot.addGeneration(g);
+    QCOMPARE(plot.validationBestGeneration(), 6);
+    g.generation = 7, g.validation = 0.75, g.validation_best = false;
+    plot.addGeneration(g);
+    QCOMPARE(plot.validationPointCount(), 6);
+    QCOMPARE(plot.validationBestGeneration(), 6);
+    const auto [f0, f1] = plot.fitnessRange();
+    QVERIFY(f0 < 0.05 && f1 > 2.0);  // the validation values are inside the axis too
   }
 
   void argumentsFollowTheForm() {
@@ -276,6 +341,22 @@ class CalibrateTest : public QObject {
     QCOMPARE(h.size(), std::size_t(3));
     QVERIFY(h.back().best <= h.front().best);  // best never gets worse than the start
     QVERIFY(panel->outputText().contains("gen 2/2"));
+    // Validation: generation 0 and every improving generation, and the pick of best.params.
+    QVERIFY(!panel->results()->validation.empty());
+    QCOMPARE(panel->convergencePlot()->validationPointCount(), static_cast<int>(panel->results()->validation.size()));
+    QVERIFY(panel->convergencePlot()->validationBestGeneration() >= 0);
+    // Parameters: a row per free dimension, with both verdicts (search spread and curvature).
+    QVERIFY(panel->results()->parameters);
+    QTableWidget* table = panel->parameterTable();
+    QCOMPARE(table->rowCount(), 2);
+    QCOMPARE(table->columnCount(), 10);
+    QCOMPARE(table->item(0, 0)->text(), QString("legs/typeB/motor/K_e"));
+    for (int c : {2, 3}) {
+      const QString verdict = table->item(0, c)->text();
+      QVERIFY2(verdict == "well" || verdict == "weak", qPrintable(verdict));
+    }
+    QVERIFY(panel->parameterSummary().contains("validation best"));
+    QVERIFY(panel->outputText().contains("sensitivity (training fitness"));
 
     // Apply: the session's model gets the best value of the calibrated parameter.
     const calib::ParameterSpace best = calib::ParameterSpace::load((out + "/best.params").toStdString());
