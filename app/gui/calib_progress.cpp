@@ -24,7 +24,8 @@ double number(const QString& s, bool* ok) {
 }  // namespace
 
 std::optional<GenerationProgress> parseProgressLine(const QString& line) {
-  static const QRegularExpression initial(R"(^gen 0 \(initial parameters\): fitness ([^\s,]+).*?(?:, validation (\S+))?$)");
+  static const QRegularExpression initial(
+      R"(^gen 0 \(initial parameters\): fitness ([^\s,]+).*?(?:, validation (\S+))?$)");
   static const QRegularExpression gen(
       R"(^gen (\d+)/(\d+) evals (\d+) best (\S+) median (\S+) sigma (\S+) evals/s (\S+) eta (\S+))"
       R"((?: \| train \S+ validation (\S+)( \*)?)?(?: \((\d+) failed, e\.g\. (.*)\))?\s*$)");
@@ -68,74 +69,84 @@ std::optional<GenerationProgress> parseProgressLine(const QString& line) {
   return p;
 }
 
-std::vector<GenerationProgress> readHistory(const QString& path) {
-  QFile f(path);
-  const std::string file = path.toStdString();
-  if (!f.open(QIODevice::ReadOnly)) throw InputError(file, 0, "", "cannot open the history file");
-  std::vector<GenerationProgress> out;
-  int n = 0;
-  bool header = false;
-  while (!f.atEnd()) {
-    ++n;
-    const QString line = QString::fromUtf8(f.readLine()).trimmed();
-    if (line.isEmpty() || line.startsWith('#')) continue;
-    const QStringList cells = line.split(',');
-    if (!header) {
-      if (cells.size() < 5 || cells[0] != "generation" || cells[1] != "evaluations" || cells[2] != "best" ||
-          cells[3] != "median" || cells[4] != "sigma")
-        throw InputError(file, n, "header", "expected 'generation,evaluations,best,median,sigma,...'");
-      header = true;
-      continue;
+namespace {
+// The calibration's own CSV files: '#' comments and blank lines skipped, a header whose first
+// cells are `columns`, then rows of at least that many cells, each read by `row` (line number,
+// cells, and a reader of cell k as a number that throws naming the file, line and column).
+class CalibCsv {
+ public:
+  CalibCsv(const QString& path, QStringList columns)
+      : path_(path), file_(path.toStdString()), columns_(std::move(columns)) {}
+
+  template <class Row>
+  void read(const char* what, Row row) const {
+    QFile f(path_);
+    if (!f.open(QIODevice::ReadOnly)) throw InputError(file_, 0, "", std::string("cannot open the ") + what);
+    int n = 0;
+    bool header = false;
+    while (!f.atEnd()) {
+      ++n;
+      const QString line = QString::fromUtf8(f.readLine()).trimmed();
+      if (line.isEmpty() || line.startsWith('#')) continue;
+      const QStringList cells = line.split(',');
+      if (!header) {
+        if (cells.mid(0, columns_.size()) != columns_)
+          throw InputError(file_, n, "header", "expected '" + columns_.join(',').toStdString() + ",...'");
+        header = true;
+        continue;
+      }
+      if (cells.size() < columns_.size())
+        throw InputError(file_, n, "", "expected at least " + std::to_string(columns_.size()) + " cells");
+      row(n, cells);
     }
-    if (cells.size() < 5) throw InputError(file, n, "", "expected at least 5 cells");
-    GenerationProgress p;
-    bool ok = false;
-    p.generation = cells[0].toInt(&ok);
-    if (!ok) throw InputError(file, n, "generation", "not an integer: '" + cells[0].toStdString() + "'");
-    p.evaluations = cells[1].toLong(&ok);
-    if (!ok) throw InputError(file, n, "evaluations", "not an integer: '" + cells[1].toStdString() + "'");
-    const char* names[] = {"best", "median", "sigma"};
-    double* fields[] = {&p.best, &p.median, &p.sigma};
-    for (int i = 0; i < 3; ++i) {
-      *fields[i] = number(cells[2 + i], &ok);
-      if (!ok) throw InputError(file, n, names[i], "not a number: '" + cells[2 + i].toStdString() + "'");
-    }
-    out.push_back(p);
+    if (!header) throw InputError(file_, 0, "header", std::string("empty ") + what);
   }
-  if (!header) throw InputError(file, 0, "header", "empty history file");
+  long integer(const QStringList& cells, int k, int line) const {
+    bool ok = false;
+    const long v = cells[k].toLong(&ok);
+    if (!ok)
+      throw InputError(file_, line, columns_[k].toStdString(), "not an integer: '" + cells[k].toStdString() + "'");
+    return v;
+  }
+  double real(const QStringList& cells, int k, int line) const {
+    bool ok = false;
+    const double v = number(cells[k], &ok);
+    if (!ok) throw InputError(file_, line, columns_[k].toStdString(), "not a number: '" + cells[k].toStdString() + "'");
+    return v;
+  }
+
+ private:
+  QString path_;
+  std::string file_;
+  QStringList columns_;
+};
+}  // namespace
+
+std::vector<GenerationProgress> readHistory(const QString& path) {
+  const CalibCsv csv(path, {"generation", "evaluations", "best", "median", "sigma"});
+  std::vector<GenerationProgress> out;
+  csv.read("history file", [&](int n, const QStringList& cells) {
+    GenerationProgress p;
+    p.generation = static_cast<int>(csv.integer(cells, 0, n));
+    p.evaluations = csv.integer(cells, 1, n);
+    p.best = csv.real(cells, 2, n);
+    p.median = csv.real(cells, 3, n);
+    p.sigma = csv.real(cells, 4, n);
+    out.push_back(p);
+  });
   return out;
 }
 
 std::vector<ValidationPoint> readValidation(const QString& path) {
-  QFile f(path);
-  const std::string file = path.toStdString();
-  if (!f.open(QIODevice::ReadOnly)) throw InputError(file, 0, "", "cannot open the validation file");
+  const CalibCsv csv(path, {"generation", "train_fitness", "validation_fitness"});
   std::vector<ValidationPoint> out;
-  int n = 0;
-  bool header = false;
-  while (!f.atEnd()) {
-    ++n;
-    const QString line = QString::fromUtf8(f.readLine()).trimmed();
-    if (line.isEmpty() || line.startsWith('#')) continue;
-    const QStringList cells = line.split(',');
-    if (!header) {
-      if (cells != QStringList{"generation", "train_fitness", "validation_fitness"})
-        throw InputError(file, n, "header", "expected 'generation,train_fitness,validation_fitness'");
-      header = true;
-      continue;
-    }
-    if (cells.size() != 3) throw InputError(file, n, "", "expected 3 cells, found " + std::to_string(cells.size()));
+  csv.read("validation file", [&](int n, const QStringList& cells) {
     ValidationPoint v;
-    bool ok = false;
-    v.generation = cells[0].toInt(&ok);
-    if (!ok) throw InputError(file, n, "generation", "not an integer: '" + cells[0].toStdString() + "'");
-    v.train = number(cells[1], &ok);
-    if (!ok) throw InputError(file, n, "train_fitness", "not a number: '" + cells[1].toStdString() + "'");
-    v.validation = number(cells[2], &ok);
-    if (!ok) throw InputError(file, n, "validation_fitness", "not a number: '" + cells[2].toStdString() + "'");
+    v.generation = static_cast<int>(csv.integer(cells, 0, n));
+    v.train = csv.real(cells, 1, n);
+    v.validation = csv.real(cells, 2, n);
     out.push_back(v);
-  }
-  if (!header) throw InputError(file, 0, "header", "empty validation file");
+  });
   return out;
 }
 
