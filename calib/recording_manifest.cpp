@@ -121,18 +121,7 @@ class Fields {
   /// Line and dotted field name of `keys` ("trials[2].commands.hold"), in the trial when it has
   /// the key, else in the defaults; the trial's own line when neither has it.
   std::pair<int, std::string> where(const std::vector<std::string>& keys) const {
-    auto has = [&](const json& j) {
-      const json* p = &j;
-      for (const auto& k : keys) {
-        if (p->is_object() && p->contains(k))
-          p = &(*p)[k];
-        else if (p->is_array() && !k.empty() && std::all_of(k.begin(), k.end(), ::isdigit) && std::stoul(k) < p->size())
-          p = &(*p)[std::stoul(k)];
-        else
-          return false;
-      }
-      return true;
-    };
+    auto has = [&](const json& j) { return descend(j, keys) != nullptr; };
     auto name = [&](const std::string& base) {
       std::string n = base;
       for (const auto& k : keys) {
@@ -163,8 +152,11 @@ class Fields {
     fail(keys, v ? shown(*v) : "", what);
   }
 
-  const json* find(const std::vector<std::string>& keys) const {
-    const json* p = &merged_;
+  const json* find(const std::vector<std::string>& keys) const { return descend(merged_, keys); }
+
+  /// The value at `keys` below `j` (object keys, or array indices written as digits), null if none.
+  static const json* descend(const json& j, const std::vector<std::string>& keys) {
+    const json* p = &j;
     for (const auto& k : keys) {
       if (p->is_object() && p->contains(k))
         p = &(*p)[k];
