@@ -10,8 +10,9 @@
 ///   step k: controller.update(sim); sim.step(); observers' afterStep; log row every log period;
 ///           stop on a fall (stop_on_fall) or an observer's stopRequested()
 ///
-/// runMotion (sim/runner.h) plays a motion with it, runHop (sim/mabel_hop_run.h) hops MABEL, and
-/// the calibration workflows (calib/) run their experiments with it.
+/// runMotion (sim/runner.h) plays a motion with it, runHop (sim/mabel_hop_run.h) hops MABEL, the
+/// calibration workflows (calib/) run their experiments with it, and the GUI's worker advances a
+/// RunLoop piece by piece as the wall clock allows (run() is a RunLoop advanced to its end).
 
 #include <optional>
 #include <span>
@@ -20,6 +21,7 @@
 
 #include "sim/ankle_balance.h"
 #include "sim/log_writer.h"
+#include "sim/recorder.h"
 #include "sim/simulation.h"
 
 namespace gapsim {
@@ -73,6 +75,45 @@ class Observer {
   virtual void afterStep(const Simulation& sim) = 0;
   virtual void appendLogValues(std::vector<double>& row) const {}
   virtual bool stopRequested() const { return false; }
+};
+
+/// The loop of the file comment as an object: start() once, then advance() as often as the caller
+/// likes; the steps are the same whether taken in one call or many. cfg.duration_s may be
+/// infinite (an interactive run that ends when its user says so). The references must outlive it.
+class RunLoop {
+ public:
+  RunLoop(Simulation& sim, Controller& controller, std::span<Observer* const> observers, const RunConfig& cfg,
+          Log* log);
+  /// controller.start(sim) and the first log row.
+  void start();
+  /// Up to `steps` more steps; false once the run is over (its duration, a fall with
+  /// stop_on_fall, an observer's stop, or a divergence). A DivergenceError ends the run and is
+  /// kept for summary(), or leaves advance() with cfg.throw_divergence.
+  bool advance(long steps);
+  bool finished() const { return finished_; }
+  /// What the run did so far (wall time: spent inside advance()).
+  RunSummary summary() const;
+
+ private:
+  void sample();
+  double yaw_rad() const;
+
+  Simulation& sim_;
+  Controller& controller_;
+  std::span<Observer* const> observers_;
+  RunConfig cfg_;
+  Log* log_;
+  Recorder recorder_;
+  std::vector<double> row_;
+  long log_every_ = 1;
+  long steps_left_ = 0;  // < 0: no end
+  int imu_link_ = 0;
+  Eigen::Vector3d start_;
+  double start_yaw_rad_ = 0;
+  double wall_s_ = 0;
+  bool finished_ = false;
+  bool diverged_ = false;
+  std::string divergence_;
 };
 
 /// Runs `sim` for cfg.duration_s under `controller`, appending rows to `log` (may be null; the

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <stdexcept>
 
 #include "sim/mabel_hop_run.h"
@@ -51,11 +52,19 @@ SimWorker::SimWorker(std::shared_ptr<const RobotModel> model, std::shared_ptr<co
   steps_per_sample_ = std::max(1L, std::lround(log_period_s_ / sim_.dt_s()));
   log_period_s_ = static_cast<double>(steps_per_sample_) * sim_.dt_s();
   sim_.setTargets(model_->initial_q);
+  Controller* controller = &hold_;
   if (motion_) {
-    motion_ctl_ = &player_.emplace(*model_, *motion_);  // InputError for a joint the robot lacks
-    if (balance) motion_ctl_ = &balanced_.emplace(*model_, *balance, *player_);  // InputError without ankles
-    motion_ctl_->start(sim_);
+    controller = &player_.emplace(*model_, *motion_);  // InputError for a joint the robot lacks
+    if (balance) controller = &balanced_.emplace(*model_, *balance, *player_);  // InputError without ankles
+  } else if (ctl_) {
+    controller = &hop_ctl_.emplace(*ctl_);
   }
+  RunConfig cfg;
+  cfg.duration_s = std::numeric_limits<double>::infinity();  // until the user stops it
+  cfg.log_period_s = log_period_s_;
+  cfg.throw_divergence = true;  // loop() turns it into the divergence event
+  run_.emplace(sim_, *controller, observers_, cfg, nullptr);
+  run_->start();
   queue_.push_back(snapshot());
   thread_ = std::thread([this] { loop(); });
 }
@@ -148,16 +157,14 @@ RunEvent SimWorker::fallEvent() const {
   return {RunEvent::Kind::kFall, *sim_.fallTime_s(), what};
 }
 
+void SimWorker::FallNote::afterStep(const Simulation& sim) {
+  if (w_.fall_noted_ || !sim.fallTime_s()) return;
+  w_.fall_noted_ = true;
+  w_.pending_fall_ = w_.fallEvent();
+}
+
 void SimWorker::advanceOneSample() {
-  for (long k = 0; k < steps_per_sample_; ++k) {
-    if (motion_ctl_) motion_ctl_->update(sim_);  // as runMotion
-    if (ctl_) ctl_->update(sim_);
-    sim_.step();
-    if (!fall_noted_ && sim_.fallTime_s()) {
-      fall_noted_ = true;
-      pending_fall_ = fallEvent();
-    }
-  }
+  run_->advance(steps_per_sample_);
   Frame f = snapshot();
   std::lock_guard lk(mutex_);
   queue_.push_back(std::move(f));

@@ -18,6 +18,9 @@
 /// hopLogColumns (hop/phase, hop/touchdowns, hop/h_Tor_rad). MABEL's probes (transmission, toes)
 /// are always logged so that cable stretch and spring deflection plot like any signal.
 ///
+/// The steps are the run loop's (sim/run_loop.h), advanced one log sample at a time: the same
+/// controller update, step and observers as `gapsim-cli run`, so the GUI shows what the CLI logs.
+///
 /// Events (run_event.h): the first fall is noted at the step that detects it (the run goes on),
 /// a divergence when the step throws (the thread then stops stepping). Each is queued together
 /// with the frames up to it, so takeFrames() before takeEvents() has the frame of its time.
@@ -38,6 +41,7 @@
 #include "sim/motion.h"
 #include "sim/motion_player.h"
 #include "sim/recorder.h"
+#include "sim/run_loop.h"
 #include "sim/simulation.h"
 
 namespace gapsim::gui {
@@ -83,6 +87,25 @@ class SimWorker {
   Frame snapshot();
   RunEvent fallEvent() const;  // from the state right after the step that detected the fall
 
+  /// Notes the first fall at the step that detects it (the run goes on).
+  class FallNote : public Observer {
+   public:
+    explicit FallNote(SimWorker& w) : w_(w) {}
+    void afterStep(const Simulation& sim) override;
+
+   private:
+    SimWorker& w_;
+  };
+  /// The hopping controller as the run loop's controller.
+  class HopControl : public Controller {
+   public:
+    explicit HopControl(MabelHopController& c) : c_(c) {}
+    void update(Simulation& sim) override { c_.update(sim); }
+
+   private:
+    MabelHopController& c_;
+  };
+
   std::shared_ptr<const RobotModel> model_;
   std::shared_ptr<const Motion> motion_;
   Simulation sim_;
@@ -90,10 +113,14 @@ class SimWorker {
   std::vector<std::string> columns_;
   std::unique_ptr<MabelHopController> ctl_;
   // The motion's controllers, as runMotion builds them (sim/motion_player.h): the player, wrapped
-  // in the ankle balance when it is on; motion_ctl_ is the outer one (null without a motion).
+  // in the ankle balance when it is on.
   std::optional<MotionPlayer> player_;
   std::optional<Balanced> balanced_;
-  Controller* motion_ctl_ = nullptr;
+  std::optional<HopControl> hop_ctl_;
+  Hold hold_;  // neither a motion nor the hop controller: hold the initial pose
+  FallNote fall_note_{*this};
+  Observer* observers_[1] = {&fall_note_};
+  std::optional<RunLoop> run_;  // its controller: the motion's, the hop's or the hold
   double log_period_s_;
   long steps_per_sample_ = 10;
 

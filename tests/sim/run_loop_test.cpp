@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "sim/motion_player.h"
 #include "sim/motion_readers.h"
@@ -49,6 +50,43 @@ class Counter : public Observer {
  private:
   long stop_after_;
 };
+
+TEST(RunLoop, AdvancedInPiecesItTakesTheStepsOfOneRun) {
+  // What the GUI's worker does (a sample at a time, as the wall clock allows) against run().
+  RunConfig cfg;
+  cfg.duration_s = 0.5;
+  cfg.log_period_s = 0.01;
+  Simulation whole(pendulum()), pieces(pendulum());
+  Ramp r1, r2;
+  Log a(Recorder(whole.model(), {}).columns()), b(Recorder(pieces.model(), {}).columns());
+  const RunSummary sa = run(whole, r1, {}, cfg, &a);
+  RunLoop loop(pieces, r2, {}, cfg, &b);
+  loop.start();
+  int calls = 0;
+  for (long n : {1L, 7L, 10L, 123L, 1000L}) {
+    ++calls;
+    if (!loop.advance(n)) break;
+  }
+  EXPECT_EQ(calls, 5);  // the last call ran out at the duration
+  EXPECT_TRUE(loop.finished());
+  EXPECT_FALSE(loop.advance(10));  // a finished run takes no more steps
+  EXPECT_EQ(pieces.stepCount(), whole.stepCount());
+  EXPECT_EQ(r2.updates, r1.updates);
+  ASSERT_EQ(b.rows(), a.rows());
+  for (std::size_t i = 0; i < a.rows(); ++i) EXPECT_TRUE(std::ranges::equal(a.row(i), b.row(i))) << "row " << i;
+  EXPECT_EQ(loop.summary().sim_time_s, sa.sim_time_s);
+  EXPECT_EQ(loop.summary().distance_m, sa.distance_m);
+  // Without an end: it runs as long as it is advanced.
+  RunConfig open = cfg;
+  open.duration_s = std::numeric_limits<double>::infinity();
+  Simulation endless(pendulum());
+  Ramp r3;
+  RunLoop forever(endless, r3, {}, open, nullptr);
+  forever.start();
+  EXPECT_TRUE(forever.advance(2000));
+  EXPECT_EQ(endless.stepCount(), 2000);
+  EXPECT_FALSE(forever.finished());
+}
 
 TEST(RunLoop, ControllerBeforeEachStepObserversAfterAndTheirColumnsLast) {
   Simulation sim(pendulum());
