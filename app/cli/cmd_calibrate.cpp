@@ -8,6 +8,7 @@
 #include <iostream>
 #include <map>
 
+#include "app/cli/calibrate_replay.h"
 #include "app/cli/calibration_job.h"
 #include "app/cli/commands.h"
 #include "app/cli/output_paths.h"
@@ -44,6 +45,10 @@ struct CalibrateArgs {
   double max_sim_time_s = kDefaultMaxSimTime_s;
   double prior_weight = 0.0;
   bool sensitivity = true;  // the curvature of the training fitness at the result (2n + 1 evaluations)
+  // Recorded trials instead of a scenario set (calibrate_replay.h).
+  std::string recordings, trials, holdout;
+  double settle_s = 0.0;
+  bool no_wall = false;
 };
 
 std::string absolute(const std::string& p) { return p.empty() ? p : fs::absolute(p).lexically_normal().string(); }
@@ -271,7 +276,48 @@ Action addCalibrate(CLI::App& app) {
                "generation; parameters.csv then says '-')");
   addJobOptions(app, a->backend, a->jobs, a->out, a->resume, a->force);
   addSimTimeOption(app, a->max_sim_time_s);
-  return [a, generations_opt] { return runCalibrate(a, generations_opt); };
+  // Recorded trials (a recording manifest, docs/recordings.md) instead of --scenarios: E_cali on
+  // the headline signal of each training trial, as calibrate-replay.
+  CLI::Option* recordings_opt = app.add_option("--recordings", a->recordings,
+                                               "recording manifest (or the BIOLOID data package) to calibrate "
+                                               "against instead of --scenarios: E_cali over its training trials");
+  app.add_option("--trials", a->trials, "with --recordings: comma-separated globs of the trials used (default all)");
+  app.add_option("--holdout", a->holdout, "with --recordings: globs of the held-out trials (only reported)");
+  app.add_option("--settle", a->settle_s, "with --recordings: hold the first command this long first (s)")
+      ->capture_default_str();
+  app.add_flag("--no-wall", a->no_wall, "with --recordings: without the authors' wall");
+  recordings_opt->excludes(app.get_option("--scenarios"));
+  return [a, generations_opt, &app] {
+    const bool on_recordings = !a->recordings.empty() || resumesReplayCalibration(a->resume);
+    if (!on_recordings) {
+      for (const char* o : {"--trials", "--holdout", "--settle", "--no-wall"})
+        if (app.get_option(o)->count() > 0)
+          throw InputError("", 0, o, "belongs to a calibration on recorded trials (--recordings)");
+      return runCalibrate(a, generations_opt);
+    }
+    // The scenario set's objective options have no meaning on recorded trials: refuse, not ignore.
+    for (const char* o : {"--objective", "--m", "--w-f", "--w-e", "--stepper", "--f-joints", "--prior-weight"})
+      if (app.get_option(o)->count() > 0)
+        throw InputError("", 0, o, "applies to --scenarios; a calibration on recorded trials fits E_cali");
+    CalibrateReplayArgs r;
+    if (app.get_option("--robot")->count() > 0) r.in.robot = a->robot;
+    r.in.params = a->params;
+    r.in.recordings = a->recordings;
+    r.in.trials = a->trials;
+    r.in.holdout = a->holdout;
+    r.in.space = a->space;
+    r.in.sim_seed = a->sim_seed;
+    r.in.settle_s = a->settle_s;
+    r.no_wall = a->no_wall;
+    r.settings = a->settings;
+    r.out = a->out;
+    r.resume = a->resume;
+    r.backend = a->backend;
+    r.jobs = a->jobs;
+    r.force = a->force;
+    r.sensitivity = a->sensitivity;
+    return runReplayCalibration(r, app.get_option("--robot")->count() > 0, generations_opt->count() > 0);
+  };
 }
 
 Action addTwin(CLI::App& app) {

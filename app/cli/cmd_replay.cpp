@@ -2,14 +2,15 @@
 // gapsim-cli replay: the command-line adapter of the replay of a recording set
 // (calib/replay_workflow.h; the real BIOLOID lean-to-stand package is one such set): options, the
 // per-trial table, the exit code (3 when a trial diverged).
-// gapsim-cli calibrate-replay: the adapter of paper 002's calibration, E_cali over the training
-// trials (calib/replay_calibration.h), run by the calibration loop of calib/calibration.h (CMA-ES,
-// process pool or MPI, checkpoint and --resume).
+// gapsim-cli calibrate --recordings (and calibrate-replay, its older spelling): the adapter of paper
+// 002's calibration, E_cali over the training trials (calib/replay_calibration.h), run by the
+// calibration loop of calib/calibration.h (CMA-ES or ES, process pool or MPI, checkpoint and --resume).
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 
+#include "app/cli/calibrate_replay.h"
 #include "app/cli/calibration_job.h"
 #include "app/cli/commands.h"
 #include "app/cli/output_paths.h"
@@ -104,14 +105,6 @@ Action addReplay(CLI::App& app) {
 
 namespace {
 
-struct CalibrateReplayArgs {
-  calib::ReplayCalibrationInputs in;
-  std::string out, resume, backend = "processes";
-  calib::CalibrationSettings settings;
-  int jobs = 0;
-  bool force = false, no_wall = false;
-};
-
 /// The inputs of a fresh run, files made absolute (the checkpoint must work from anywhere).
 nlohmann::json freshInputs(const CalibrateReplayArgs& a, bool robot_given) {
   if (a.in.recordings.empty() || a.in.space.empty())
@@ -156,9 +149,55 @@ void reportReplayCalibration(const calib::Calibration& cal, const calib::ReplayP
 
 }  // namespace
 
+int runReplayCalibration(const CalibrateReplayArgs& a, bool robot_given, bool generations_given) {
+  nlohmann::json inputs;
+  calib::CalibrationSettings settings = a.settings;
+  if (!a.resume.empty()) {
+    settings = resumeCheckpoint(a.resume, generations_given ? a.settings.generations : 0, &inputs);
+    if (inputs.value("kind", "") != "replay")
+      throw InputError(a.resume + "/checkpoint.json", 0, "inputs", "not a calibration on recorded trials");
+  } else {
+    inputs = freshInputs(a, robot_given);
+  }
+  settings.validate();
+  const auto problem = calib::makeReplayCalibrationProblem(calib::ReplayCalibrationInputs::fromJson(inputs));
+  const calib::ParameterSpace& space = problem->space();
+  calib::EvalFunction fn = [problem](const Eigen::VectorXd& v) { return problem->evaluate(v); };
+
+  // --- backend (MPI worker ranks serve and return here) and results directory ---
+  CalibrationJob job = startCalibrationJob(a.backend, a.jobs, fn, space, settings, a.out, a.resume, a.force, inputs);
+  if (job.served) return kExitOk;
+  std::unique_ptr<calib::BatchEvaluator>& ev = job.ev;
+  std::unique_ptr<calib::Calibration>& cal = job.cal;
+  const std::string dir = a.resume.empty() ? a.out : a.resume;
+  std::printf(
+      "calibrate: %s, %d free dimensions, %d training + %d held-out recorded trials, objective E_cali "
+      "(torso tilt), %s, seed %llu, %s%s\n",
+      settings.optimizer.c_str(), space.dimension(), problem->set().count(false), problem->set().count(true),
+      ev->describe().c_str(), static_cast<unsigned long long>(settings.seed), dir.c_str(),
+      resumedNote(a.resume, *cal).c_str());
+  std::fflush(stdout);
+  cal->run(*ev, &std::cout);
+  if (a.sensitivity) cal->computeSensitivity(*ev, &std::cout);
+  ev.reset();
+  cal->writeSpread();
+  reportReplayCalibration(*cal, *problem, dir);
+  return kExitOk;
+}
+
+bool resumesReplayCalibration(const std::string& resume) {
+  if (resume.empty()) return false;
+  try {
+    return calib::Calibration::readCheckpoint(resume).at("inputs").value("kind", "") == "replay";
+  } catch (const std::exception&) {
+    return false;  // the resume itself will say what is wrong with the directory
+  }
+}
+
 Action addCalibrateReplay(CLI::App& app) {
   auto a = std::make_shared<CalibrateReplayArgs>();
   auto& s = a->settings;
+  s.optimizer = "cmaes";
   CLI::Option* robot_opt =
       app.add_option("--robot", a->in.robot, "robot (default: the trials', else the BIOLOID)")->capture_default_str();
   app.add_option("--recordings", a->in.recordings, kRecordingsHelp);
@@ -177,41 +216,10 @@ Action addCalibrateReplay(CLI::App& app) {
   app.add_option("--settle", a->in.settle_s, "hold the first frame's command this long before the recording starts (s)")
       ->capture_default_str();
   app.add_flag("--no-wall", a->no_wall, "without the authors' wall");
+  app.add_flag("!--no-sensitivity", a->sensitivity, "skip the curvature of the training fitness at the result");
   addJobOptions(app, a->backend, a->jobs, a->out, a->resume, a->force);
   return [a, generations_opt, robot_opt] {
-    nlohmann::json inputs;
-    calib::CalibrationSettings settings = a->settings;
-    settings.optimizer = "cmaes";
-    if (!a->resume.empty()) {
-      settings = resumeCheckpoint(a->resume, generations_opt->count() > 0 ? a->settings.generations : 0, &inputs);
-      if (inputs.value("kind", "") != "replay")
-        throw InputError(a->resume + "/checkpoint.json", 0, "inputs", "not a calibrate-replay checkpoint");
-    } else {
-      inputs = freshInputs(*a, robot_opt->count() > 0);
-    }
-    settings.validate();
-    const auto problem = calib::makeReplayCalibrationProblem(calib::ReplayCalibrationInputs::fromJson(inputs));
-    const calib::ParameterSpace& space = problem->space();
-    calib::EvalFunction fn = [problem](const Eigen::VectorXd& v) { return problem->evaluate(v); };
-
-    // --- backend (MPI worker ranks serve and return here) and results directory ---
-    CalibrationJob job =
-        startCalibrationJob(a->backend, a->jobs, fn, space, settings, a->out, a->resume, a->force, inputs);
-    if (job.served) return kExitOk;
-    std::unique_ptr<calib::BatchEvaluator>& ev = job.ev;
-    std::unique_ptr<calib::Calibration>& cal = job.cal;
-    const std::string dir = a->resume.empty() ? a->out : a->resume;
-    std::printf(
-        "calibrate-replay: cmaes, %d free dimensions, %d training + %d held-out trials, objective E_cali "
-        "(torso tilt), %s, seed %llu, %s%s\n",
-        space.dimension(), problem->set().count(false), problem->set().count(true), ev->describe().c_str(),
-        static_cast<unsigned long long>(settings.seed), dir.c_str(), resumedNote(a->resume, *cal).c_str());
-    std::fflush(stdout);
-    cal->run(*ev, &std::cout);
-    ev.reset();
-    cal->writeSpread();
-    reportReplayCalibration(*cal, *problem, dir);
-    return kExitOk;
+    return runReplayCalibration(*a, robot_opt->count() > 0, generations_opt->count() > 0);
   };
 }
 

@@ -27,7 +27,9 @@ int main(int argc, char** argv) {
   reg("sweep", "Drivetrain stability sweep: random parameter sets within bounds, each simulated", addSweep);
   reg("walk", "Generate an open-loop Nao walk (or the kick) and write it as a motion CSV", addWalk);
   reg("experiment", "Reproduce a paper's experiment (motoflex-walk) and print its table", addExperiment);
-  reg("calibrate", "Calibrate drivetrain/soft parameters against reference logs (CMA-ES or (mu,kappa,lambda)-ES)",
+  reg("calibrate",
+      "Calibrate model parameters against reference logs (--scenarios) or recorded trials (--recordings), "
+      "CMA-ES or (mu,kappa,lambda)-ES",
       addCalibrate);
   reg("twin", "Write the reference logs of a virtual robot with hidden parameters (twin experiments)", addTwin);
   reg("identify",
@@ -45,7 +47,7 @@ int main(int argc, char** argv) {
       "Replay recorded trials (a recording manifest, or the BIOLOID lean-to-stand package) and compare the measured "
       "signals",
       addReplay);
-  reg("calibrate-replay", "Calibrate the BIOLOID against its real lean-to-stand recordings (paper 002, E_cali, CMA-ES)",
+  reg("calibrate-replay", "calibrate --recordings under its older name (paper 002's E_cali on recorded trials)",
       addCalibrateReplay);
   reg("loop",
       "The BIOLOID sim-to-reality loop: optimise, run on reality (twin or robot), calibrate, repeat (papers 001, 002)",

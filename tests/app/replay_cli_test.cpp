@@ -2,7 +2,8 @@
 // gapsim-cli replay and calibrate-replay as a user runs them, on two real BIOLOID lean-to-stand
 // trials (tests/calib/data/bioloid_lean, LGPL-3.0, see its README): per-trial tilt RMS, a tiny
 // calibration that writes best.params and summary.csv, refusal to overwrite, resume of a finished
-// run, and bad input exiting 2 with the file and field.
+// run, and bad input exiting 2 with the file and field. `calibrate --recordings` is the same
+// calibration under the one calibrate command.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -44,7 +45,8 @@ TEST(CalibrateReplayCli, TinyRunWritesResultsRefusesOverwriteAndResumes) {
   const auto dir = std::filesystem::temp_directory_path() / "gapsim_calibrate_replay_cli_test";
   std::filesystem::remove_all(dir);
   const std::string cmd = "calibrate-replay --recordings " + kData + " --space " + kSpace +
-                          " --trials '0.05-*' --generations 1 --lambda 2 --backend serial --out " + dir.string();
+                          " --trials '0.05-*' --generations 1 --lambda 2 --backend serial --no-sensitivity --out " +
+                          dir.string();
   auto r = cli(cmd);
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_TRUE(std::filesystem::exists(dir / "best.params"));
@@ -54,10 +56,40 @@ TEST(CalibrateReplayCli, TinyRunWritesResultsRefusesOverwriteAndResumes) {
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_TRUE(contains(r.out, "not empty")) << r.out;
   // ... and a finished run resumes with one more generation.
-  r = cli("calibrate-replay --resume " + dir.string() + " --generations 2");
+  r = cli("calibrate-replay --resume " + dir.string() + " --generations 2 --no-sensitivity");
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_TRUE(contains(r.out, "resumed at generation 1")) << r.out;
   std::filesystem::remove_all(dir);
+}
+
+TEST(CalibrateReplayCli, CalibrateWithRecordingsIsTheSameRunAndRefusesScenarioOptions) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "gapsim_calibrate_recordings_cli_test";
+  fs::remove_all(dir);
+  const std::string common = " --recordings " + kData + " --space " + kSpace +
+                             " --trials '0.05-*' --generations 1 --lambda 2 --backend serial --no-sensitivity --out ";
+  auto one = cli("calibrate" + common + (dir / "one").string());
+  ASSERT_EQ(one.code, 0) << one.out;
+  auto old = cli("calibrate-replay" + common + (dir / "old").string());
+  ASSERT_EQ(old.code, 0) << old.out;
+  for (const char* f : {"best.params", "history.csv", "summary.csv", "checkpoint.json"})
+    EXPECT_EQ(slurp((dir / "one" / f).string()), slurp((dir / "old" / f).string())) << f;
+  EXPECT_TRUE(contains(one.out, "recorded trials, objective E_cali")) << one.out;
+  // calibrate --resume finds out from the checkpoint that the run is on recorded trials.
+  auto more = cli("calibrate --resume " + (dir / "one").string() + " --generations 2 --no-sensitivity");
+  ASSERT_EQ(more.code, 0) << more.out;
+  EXPECT_TRUE(contains(more.out, "resumed at generation 1")) << more.out;
+  // Options of the other kind of calibration are refused, naming the option.
+  auto r = cli("calibrate" + common + (dir / "x").string() + " --objective F");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_TRUE(contains(r.out, "--objective")) << r.out;
+  r = cli("calibrate --space " + kSpace + " --scenarios x.csv --trials '0.05-*' --out " + (dir / "y").string());
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_TRUE(contains(r.out, "--trials")) << r.out;
+  r = cli("calibrate" + common + (dir / "z").string() + " --scenarios x.csv");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_FALSE(fs::exists(dir / "x") || fs::exists(dir / "y") || fs::exists(dir / "z"));
+  fs::remove_all(dir);
 }
 
 }  // namespace
