@@ -35,12 +35,17 @@ CalibrationResults readCalibrationResults(const QString& dir) {
     r.robot = QString::fromStdString(inputs.at("robot").get<std::string>());
     r.params = QString::fromStdString(inputs.at("params").get<std::string>());
     r.space = QString::fromStdString(inputs.at("space").get<std::string>());
-    r.scenarios = QString::fromStdString(inputs.at("scenarios").get<std::string>());
-    r.objective.kind = calib::parseObjectiveKind(inputs.at("objective").get<std::string>());
-    r.objective.m = inputs.at("m").get<double>();
-    r.objective.weight_F = inputs.at("w_F").get<double>();
-    r.objective.weight_E = inputs.at("w_E").get<double>();
     r.objective.sim_seed = std::stoull(inputs.at("sim_seed").get<std::string>());
+    if (inputs.value("kind", "") == "replay") {  // calibrate --recordings: E_cali on recorded trials
+      r.recordings = QString::fromStdString(inputs.at("recordings").get<std::string>());
+      r.objective.kind = calib::ObjectiveKind::ECali;
+    } else {
+      r.scenarios = QString::fromStdString(inputs.at("scenarios").get<std::string>());
+      r.objective.kind = calib::parseObjectiveKind(inputs.at("objective").get<std::string>());
+      r.objective.m = inputs.at("m").get<double>();
+      r.objective.weight_F = inputs.at("w_F").get<double>();
+      r.objective.weight_E = inputs.at("w_E").get<double>();
+    }
   } catch (const InputError&) {
     throw;
   } catch (const std::exception& e) {  // json type or key errors
@@ -49,13 +54,13 @@ CalibrationResults readCalibrationResults(const QString& dir) {
   r.history = readHistory(r.dir + "/history.csv");
   r.best_params = r.dir + "/best.params";
   if (!QFileInfo(r.best_params).isFile()) throw InputError(r.best_params.toStdString(), 0, "", "missing");
-  const calib::ScenarioSet set = calib::ScenarioSet::load(r.scenarios.toStdString());
-  for (const auto& s : set.scenarios) {
-    r.scenario_names.push_back(s.name);
-    r.scenario_holdout.push_back(s.holdout);
-    r.scenario_motions.push_back(s.motion_path);
-    r.scenario_references.push_back(s.reference_path);
-  }
+  if (r.recordings.isEmpty())
+    for (const auto& s : calib::ScenarioSet::load(r.scenarios.toStdString()).scenarios) {
+      r.scenario_names.push_back(s.name);
+      r.scenario_holdout.push_back(s.holdout);
+      r.scenario_motions.push_back(s.motion_path);
+      r.scenario_references.push_back(s.reference_path);
+    }
   if (QFileInfo(r.dir + "/validation.csv").isFile()) r.validation = readValidation(r.dir + "/validation.csv");
   if (QFileInfo(r.dir + "/parameters.json").isFile()) r.parameters = readParameterReport(r.dir + "/parameters.json");
   QFile w(r.dir + "/warnings.txt");

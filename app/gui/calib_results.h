@@ -51,6 +51,9 @@ struct CalibrationResults {
   QString robot;   ///< name or robot file, as given to calibrate
   QString params;  ///< base parameter file applied before the space ("" if none)
   QString space, scenarios;
+  /// A calibration on recorded trials (`calibrate --recordings`): its manifest, and no scenarios
+  /// (the trials replay in File > Replay Real Recording; the before/after is for scenario sets).
+  QString recordings;
   calib::ObjectiveSettings objective;
   calib::CalibrationSettings settings;  ///< optimizer, generations, lambda, seed, ...
   std::vector<GenerationProgress> history;

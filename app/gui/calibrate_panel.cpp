@@ -494,7 +494,7 @@ bool CalibratePanel::openResults(const QString& dir) {
   if (!jobRunning()) {
     robot_->setCurrentText(results_->robot);
     space_->setText(results_->space);
-    scenarios_->setText(results_->scenarios);
+    if (results_->recordings.isEmpty()) scenarios_->setText(results_->scenarios);
     algorithm_->setCurrentText(QString::fromStdString(results_->settings.optimizer));
     generations_->setValue(results_->settings.generations);
     population_->setValue(results_->settings.lambda);
@@ -505,6 +505,10 @@ bool CalibratePanel::openResults(const QString& dir) {
   for (std::size_t k = 0; k < results_->scenario_names.size(); ++k)
     scenario_->addItem(QString::fromStdString(results_->scenario_names[k]) +
                        (results_->scenario_holdout[k] ? tr(" (held out)") : QString()));
+  if (!results_->recordings.isEmpty())
+    compare_label_->setText(tr("A calibration on recorded trials (%1): replay them with the best parameters in File > "
+                               "Replay Real Recording after Apply.")
+                                .arg(results_->recordings));
   // A held-out scenario is the honest test of the result: open on the first one.
   for (std::size_t k = 0; k < results_->scenario_holdout.size(); ++k)
     if (results_->scenario_holdout[k]) {

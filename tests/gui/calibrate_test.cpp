@@ -8,6 +8,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QLineSeries>
+#include <QProcess>
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTableWidget>
@@ -401,6 +402,29 @@ class CalibrateTest : public QObject {
     MainWindow other(false);
     QVERIFY(other.calibratePanel()->openResults(out));
     QCOMPARE(other.calibratePanel()->progressBarText(), QString("generation 2 of 2"));
+  }
+
+  void resultsOfACalibrationOnRecordedTrialsOpen() {
+    // `calibrate --recordings` writes the same results directory with kind "replay" inputs: the
+    // dock shows its convergence and parameters; there are no scenarios to compare.
+    QTemporaryDir dir;
+    const QString out = dir.filePath("rec");
+    QProcess p;
+    p.start(GAPSIM_CLI_PATH,
+            {"calibrate", "--recordings", GAPSIM_SOURCE_DIR "/tests/calib/data/bioloid_lean", "--space",
+             GAPSIM_SOURCE_DIR "/robots/bioloid/calibration/lean_space.csv", "--trials", "0.05-*", "--generations", "1",
+             "--lambda", "2", "--backend", "serial", "--no-sensitivity", "--out", out});
+    QVERIFY(p.waitForFinished(120000));
+    QCOMPARE(p.exitCode(), 0);
+    MainWindow w(false);
+    CalibratePanel& panel = *w.calibratePanel();
+    QVERIFY2(panel.openResults(out), qPrintable(panel.statusText()));
+    QVERIFY(panel.results()->recordings.endsWith("bioloid_lean"));
+    QVERIFY(panel.results()->objective.kind == calib::ObjectiveKind::ECali);
+    QCOMPARE(panel.results()->history.size(), std::size_t(2));
+    QVERIFY(panel.results()->scenario_names.empty());
+    QCOMPARE(panel.parameterTable()->rowCount(), 13);  // lean_space.csv's free dimensions
+    QCOMPARE(panel.convergencePlot()->bestPointCount(), 2);
   }
 
   void applyingAParameterFileOfAnotherRobotFailsCleanly() {
