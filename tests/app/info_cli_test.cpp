@@ -90,4 +90,19 @@ TEST(InfoCli, ReportsTheMassAndJointsOfADescriptionPackage) {
   EXPECT_TRUE(contains(r.out, "degrees of freedom (actuated): " + std::to_string(revolute))) << r.out;
 }
 
+// A Booster T1-like package (tests/sim/data/t1_like, README there): the numbers make_t1_like.py
+// prints and the README states. The `world` link and its floating joint are the free base, not a
+// link and a joint; base_link and the four sensor frames hang on fixed joints.
+TEST(InfoCli, ReportsTheMassAndJointsOfAT1LikeDescriptionPackage) {
+  const std::string file = std::string(GAPSIM_SOURCE_DIR) + "/tests/sim/data/t1_like/urdf/t1_like.urdf";
+  const auto r = cli("info " + file);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_TRUE(contains(r.out, "total mass: 31.739357 kg")) << r.out;
+  EXPECT_TRUE(contains(r.out, "joints (28, 23 movable, 0 of them welded by the compile step")) << r.out;
+  EXPECT_TRUE(contains(r.out, "links (29)")) << r.out;
+  EXPECT_TRUE(contains(r.out, "degrees of freedom (actuated): 23")) << r.out;
+  EXPECT_TRUE(contains(r.out, "base: floating")) << r.out;
+  EXPECT_TRUE(contains(r.out, "ignored 1 <mujoco> element")) << r.out;
+}
+
 }  // namespace
