@@ -331,6 +331,16 @@ TEST(UrdfQuirks, T1LikeDescriptionPackageLoadsAndStandsFiveSeconds) {
   int servos = 0;
   for (const auto& j : r.joints) servos += j.drive == "ideal servo";
   EXPECT_EQ(servos, 23);
+  // The 73 g ankle crosses between the shank and the foot (with its 1 g sensor): the light-link
+  // rule raises them to the foot's smallest moment, without which the robot falls at 1.5 s.
+  for (const char* side : {"left", "right"}) {
+    const auto* cross = change(r, std::string("body ") + side + "_ankle_pitch_link: principal moments");
+    ASSERT_NE(cross, nullptr) << side;
+    EXPECT_NE(cross->in_file.find("0.073 kg between " + std::string(side) + "_knee_pitch_link (1.82 kg) and " + side +
+                                  "_ankle_roll_link (0.686 kg)"),
+              std::string::npos)
+        << cross->in_file;
+  }
 
   const StandResult s = stand(m);
   EXPECT_FALSE(s.diverged) << s.what;
