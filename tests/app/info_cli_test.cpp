@@ -105,4 +105,18 @@ TEST(InfoCli, ReportsTheMassAndJointsOfAT1LikeDescriptionPackage) {
   EXPECT_TRUE(contains(r.out, "ignored 1 <mujoco> element")) << r.out;
 }
 
+// The compile step's light-link rule in `info --compiled`: the OP3-like package's shoulder bracket
+// with its moments, both neighbours' masses, the raised moment and the threshold.
+TEST(InfoCli, CompiledListsTheLightLinksWithTheirNumbers) {
+  const auto r =
+      cli("info --compiled " + std::string(GAPSIM_SOURCE_DIR) + "/tests/sim/data/op3_like/urdf/op3_like.urdf");
+  ASSERT_EQ(r.code, 0) << r.out;
+  for (const char* part :
+       {"body l_sho_pitch_link: principal moments: file 1.65e-06 3.60599e-06 4.23401e-06 kg m^2; 0.0117594 kg between "
+        "body_link (1.34928 kg) and l_sho_roll_link (0.177576 kg) -> runs as at least 3.04183e-05 (the smallest moment "
+        "of l_sho_roll_link)",
+        "solver light_link_mass_ratio 0.2", "<dynamics damping> 0.1 as an implicit row"})
+    EXPECT_TRUE(contains(r.out, part)) << part << "\n" << r.out;
+}
+
 }  // namespace
