@@ -164,6 +164,7 @@ CompiledModel compile(const RobotModel& m, const SimOptions& options) {
   groupLinks(c);
   compilePoses(c);
   detail::compileBodies(c);
+  detail::regulariseLightLinks(c);
   detail::compileSoftJoints(c);
   detail::compileJoints(c);
   detail::compilePlanarBase(c);

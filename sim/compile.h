@@ -9,6 +9,8 @@
 ///   bodies      rigid groups (links joined by fixed or welded joints), soft-link segments, mass
 ///               and inertia as ODE gets them: massless-link mass, zero-moment floor, armature
 ///               about the joint axis, the solver's inertia floor
+///   light links a body lighter than solver light_link_mass_ratio of both bodies it joins gets its
+///               lighter neighbour's smallest principal moment (QuickStep without a floor only)
 ///   joints      hinge or slider rows, stops, the drive (sim/drive_registry.h) and its damper row;
 ///               a MoToFlex chain's speed friction and back-EMF moved to the damper row, its gear
 ///               frame set to dt, the coupled gear's joint inertia

@@ -35,6 +35,9 @@ struct CompileContext {
 
 /// Bodies: rigid groups and soft segments with their mass properties (sim/compile_bodies.cpp).
 void compileBodies(CompileContext& c);
+/// Light bodies between two heavier ones get their lighter neighbour's smallest principal moment
+/// (SolverSettings::light_link_mass_ratio; sim/compile_light_links.cpp).
+void regulariseLightLinks(CompileContext& c);
 /// Robot joints, their drives and damper rows (sim/compile_joints.cpp).
 void compileJoints(CompileContext& c);
 /// Universal joints between soft-link segments (sim/compile_joints.cpp).

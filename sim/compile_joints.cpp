@@ -136,6 +136,7 @@ void compileJoint(CompileContext& c, int ji) {
     c.out.changes.push_back({j.name + ": limits", "[" + sixDigits(j.lower) + ", " + sixDigits(j.upper) + "] rad",
                              "no joint stops (the drive alone keeps the joint in range)",
                              "ODE hinge stops must lie within (-pi, pi)"});
+  cj.viscous_Nm_s_rad = j.damping_Nms_rad;
   cj.mimic = j.mimic.master >= 0;
   if (cj.mimic) {
     cj.drive = "mimic of " + c.m.joints[static_cast<size_t>(j.mimic.master)].name;

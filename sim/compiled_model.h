@@ -77,6 +77,10 @@ struct CompiledModel {
     /// The drive as built (state at the initial pose); the Simulation runs a clone. Null: no drive.
     std::shared_ptr<const motorgear::Drive> prototype;
     double damper_Nm_s_rad = 0;  ///< b of the implicit damper row (0: none; hinges only)
+    /// b of the joint's own viscous friction (URDF <dynamics damping>), N m s/rad (N s/m for a
+    /// slider): a row of its own, velocity 0 with CFM = 1/b, so the damping is implicit and
+    /// stable for any b dt / I (0: none).
+    double viscous_Nm_s_rad = 0;
   };
 
   /// A universal joint between two segments of a soft link, held at zero by its stops (spring-damper).

@@ -88,6 +88,9 @@ GapsimElement makeSchema() {
         number("min_inertia_plain_kgm2", kInertiaFloor_kgm2, "the floor of plain runs (default: min_inertia_kgm2)"),
         number("weld_mass_ratio", plausible::kFraction,
                "movable joints moving less than this fraction of the robot's mass are welded (0 = never)"),
+        number("light_link_mass_ratio", plausible::kFraction,
+               "a body lighter than this fraction of both bodies it joins gets the lighter one's smallest "
+               "moment (QuickStep without min_inertia_kgm2; 0 = never)"),
         number("erp", plausible::kFraction,
                "error reduction parameter of joints: the fraction of a joint error corrected per step"),
         number("cfm", plausible::kCfm, "constraint force mixing of joints, m/N (rad/(N m) for angular rows)"),

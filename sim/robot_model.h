@@ -165,6 +165,13 @@ struct SolverSettings {
   /// is built: such a body against kilograms makes the solver's problem hopelessly ill-conditioned
   /// and has no effect on the robot's motion. Listed by `gapsim-cli info --compiled`. 0 = never.
   double weld_mass_ratio = 1e-4;
+  /// A body moved by a movable joint that moves another body through one, lighter than this
+  /// fraction of the lighter of those two neighbours (a servo bracket of a few grams between a
+  /// torso and an arm), gets its principal moments raised to the smallest principal moment of
+  /// that neighbour pair: QuickStep's sweeps converge slowly through such a body
+  /// (sim/compile_light_links.cpp). Runs on QuickStep when min_inertia_kgm2 is 0; listed by
+  /// `gapsim-cli info --compiled`. 0 = never.
+  double light_link_mass_ratio = 0.2;
   double erp = 0.2;
   double cfm = 1e-5;
   Eigen::Vector3d gravity_m_s2{0.0, 0.0, -9.81};

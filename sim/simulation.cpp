@@ -322,11 +322,9 @@ void Simulation::actuate() {
     if (hinge) {
       dJointSetHingeParam(A.id, dParamVel, vel);
       dJointSetHingeParam(A.id, dParamFMax, fmax);
-      if (j.damping_Nms_rad > 0) dJointAddHingeTorque(A.id, -j.damping_Nms_rad * dJointGetHingeAngleRate(A.id));
     } else {
       dJointSetSliderParam(A.id, dParamVel, vel);
       dJointSetSliderParam(A.id, dParamFMax, fmax);
-      if (j.damping_Nms_rad > 0) dJointAddSliderForce(A.id, -j.damping_Nms_rad * dJointGetSliderPositionRate(A.id));
     }
   }
   for (const QueuedForce& f : I.queued_forces)

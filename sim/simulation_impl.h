@@ -31,6 +31,9 @@ struct JointActuator {
   dJointID damper = nullptr;
   dJointFeedback damper_fb{};
   double damping_Nms_rad = 0.0;
+  /// The joint's own viscous friction (<dynamics damping>), implicit in the same way: a velocity-0
+  /// motor row (angular for hinges, linear for sliders) with CFM = 1/b. Null: none.
+  dJointID viscous = nullptr;
   /// What drives the joint (sim/drive_registry.h); null for mimic joints, which follow their master.
   std::unique_ptr<motorgear::Drive> drive;
   const motorgear::JointDrivetrain* chain = nullptr;  ///< MoToFlex joints: the drive's chain (probes)

@@ -750,6 +750,7 @@ void parseSolver(Ctx&, const Reader& r, RobotModel& m) {
   s.min_inertia_kgm2 = r.number("min_inertia_kgm2", s.min_inertia_kgm2);
   if (r.has("min_inertia_plain_kgm2")) s.plain_min_inertia_kgm2 = r.number("min_inertia_plain_kgm2");
   s.weld_mass_ratio = r.number("weld_mass_ratio", s.weld_mass_ratio);
+  s.light_link_mass_ratio = r.number("light_link_mass_ratio", s.light_link_mass_ratio);
   s.erp = r.number("erp", s.erp);
   s.cfm = r.number("cfm", s.cfm);
   s.gravity_m_s2 = r.vec3("gravity_m_s2", s.gravity_m_s2);

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <string>
 
+#include "sim/input_error.h"
+
 namespace gapsim::cli {
 namespace {
 
@@ -47,7 +49,11 @@ void printJoints(const RobotModel& m, const CompiledModel& c) {
     const bool row = j.row != CompiledModel::Joint::Row::None;
     std::printf("  %-18s %-7s %-16s %-16s %-22s %12.4g  %s\n", m.joints[ji].name.c_str(), rowName(j.row),
                 row ? bodyName(c, j.child_body).c_str() : "-", row ? bodyName(c, j.parent_body).c_str() : "-", stops,
-                j.damper_Nm_s_rad, j.drive.c_str());
+                j.damper_Nm_s_rad,
+                (j.drive + (j.viscous_Nm_s_rad > 0
+                                ? "; <dynamics damping> " + sixDigits(j.viscous_Nm_s_rad) + " as an implicit row"
+                                : ""))
+                    .c_str());
   }
 }
 
@@ -102,6 +108,7 @@ nlohmann::json compiledJson(const RobotModel& m, const CompiledModel& c) {
               {"welded", j.welded},
               {"drive", j.drive},
               {"damper_Nm_s_rad", j.damper_Nm_s_rad},
+              {"viscous_Nm_s_rad", j.viscous_Nm_s_rad},
               {"mimic", j.mimic}};
     if (j.welded) e["welded_q"] = j.welded_q;
     if (j.row != CompiledModel::Joint::Row::None) {

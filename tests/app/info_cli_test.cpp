@@ -90,4 +90,33 @@ TEST(InfoCli, ReportsTheMassAndJointsOfADescriptionPackage) {
   EXPECT_TRUE(contains(r.out, "degrees of freedom (actuated): " + std::to_string(revolute))) << r.out;
 }
 
+// A Booster T1-like package (tests/sim/data/t1_like, README there): the numbers make_t1_like.py
+// prints and the README states. The `world` link and its floating joint are the free base, not a
+// link and a joint; base_link and the four sensor frames hang on fixed joints.
+TEST(InfoCli, ReportsTheMassAndJointsOfAT1LikeDescriptionPackage) {
+  const std::string file = std::string(GAPSIM_SOURCE_DIR) + "/tests/sim/data/t1_like/urdf/t1_like.urdf";
+  const auto r = cli("info " + file);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_TRUE(contains(r.out, "total mass: 31.739357 kg")) << r.out;
+  EXPECT_TRUE(contains(r.out, "joints (28, 23 movable, 0 of them welded by the compile step")) << r.out;
+  EXPECT_TRUE(contains(r.out, "links (29)")) << r.out;
+  EXPECT_TRUE(contains(r.out, "degrees of freedom (actuated): 23")) << r.out;
+  EXPECT_TRUE(contains(r.out, "base: floating")) << r.out;
+  EXPECT_TRUE(contains(r.out, "ignored 1 <mujoco> element")) << r.out;
+}
+
+// The compile step's light-link rule in `info --compiled`: the OP3-like package's shoulder bracket
+// with its moments, both neighbours' masses, the raised moment and the threshold.
+TEST(InfoCli, CompiledListsTheLightLinksWithTheirNumbers) {
+  const auto r =
+      cli("info --compiled " + std::string(GAPSIM_SOURCE_DIR) + "/tests/sim/data/op3_like/urdf/op3_like.urdf");
+  ASSERT_EQ(r.code, 0) << r.out;
+  for (const char* part :
+       {"body l_sho_pitch_link: principal moments: file 1.65e-06 3.60599e-06 4.23401e-06 kg m^2; 0.0117594 kg between "
+        "body_link (1.34928 kg) and l_sho_roll_link (0.177576 kg) -> runs as at least 3.04183e-05 (the smallest moment "
+        "of l_sho_roll_link)",
+        "solver light_link_mass_ratio 0.2", "<dynamics damping> 0.1 as an implicit row"})
+    EXPECT_TRUE(contains(r.out, part)) << part << "\n" << r.out;
+}
+
 }  // namespace
