@@ -43,6 +43,8 @@ struct CalibrateArgs {
   bool force = false;
   double max_sim_time_s = kDefaultMaxSimTime_s;
   double prior_weight = 0.0;
+  double resync_horizon_s = calib::ObjectiveSettings{}.resync_horizon_s;
+  double w1_settle_s = calib::ObjectiveSettings{}.w1_settle_s;
 };
 
 std::string absolute(const std::string& p) { return p.empty() ? p : fs::absolute(p).lexically_normal().string(); }
@@ -127,7 +129,9 @@ nlohmann::json calibrationInputs(const CalibrateArgs& a, const CLI::Option* gene
           {"sim_seed", std::to_string(a.sim_seed)},
           {"stepper", a.stepper},
           {"f_joints", a.f_joints},
-          {"prior_weight", a.prior_weight}};
+          {"prior_weight", a.prior_weight},
+          {"resync_horizon_s", a.resync_horizon_s},
+          {"w1_settle_s", a.w1_settle_s}};
 }
 
 /// The objective as the inputs state it; keys that older checkpoints lack take their defaults.
@@ -142,6 +146,9 @@ calib::ObjectiveSettings objectiveSettings(const nlohmann::json& inputs) {
   if (!stepper.empty()) os.quickstep = stepper == "quick";
   os.f_motion_joints_only = inputs.value("f_joints", std::string("all")) == "motion";
   os.prior_weight = inputs.value("prior_weight", 0.0);
+  os.resync_horizon_s = inputs.value("resync_horizon_s", os.resync_horizon_s);
+  os.w1_settle_s = inputs.value("w1_settle_s", os.w1_settle_s);
+  calib::validateObjectiveSettings(os);
   return os;
 }
 
@@ -166,6 +173,7 @@ void printOutcome(const calib::Calibration& cal, const std::string& dir) {
 int runCalibrate(const std::shared_ptr<CalibrateArgs>& a, const CLI::Option* generations_opt) {
   calib::CalibrationSettings settings = a->settings;
   const nlohmann::json inputs = calibrationInputs(*a, generations_opt, settings);
+  const calib::ObjectiveSettings os = objectiveSettings(inputs);  // refuses bad values before any loading
   settings.validate();
   RunArgs ra;
   ra.robot = inputs.at("robot").get<std::string>();
@@ -174,7 +182,6 @@ int runCalibrate(const std::shared_ptr<CalibrateArgs>& a, const CLI::Option* gen
   calib::ParameterSpace space = calib::ParameterSpace::load(inputs.at("space").get<std::string>());
   calib::ScenarioSet set = calib::ScenarioSet::load(inputs.at("scenarios").get<std::string>());
   checkSimulatedTime(set, a->max_sim_time_s, settings.lambda > 0 ? long{settings.lambda} * settings.generations : 0);
-  const calib::ObjectiveSettings os = objectiveSettings(inputs);
   auto problem = std::make_shared<const calib::CalibrationProblem>(model, space, set, os);
   calib::EvalFunction fn = [problem](const Eigen::VectorXd& v) { return problem->evaluate(v); };
 
@@ -236,8 +243,16 @@ Action addCalibrate(CLI::App& app) {
   app.add_option("--seed", s.seed, "seed of the optimizer's random numbers")->capture_default_str();
   app.add_option("--ipop", s.ipop_restarts, "CMA-ES: IPOP restarts (population doubles at each)")
       ->capture_default_str();
-  app.add_option("--objective", a->objective, "F (MoToFlex joint angles / T^m), E_cali (torso tilt) or sum")
-      ->check(CLI::IsMember({"F", "E_cali", "sum"}))
+  app.add_option(
+         "--objective", a->objective,
+         "F (MoToFlex joint angles / T^m), E_cali (torso tilt), sum, resync (joint-angle RMS re-synchronised to "
+         "the log every --resync-horizon) or gait_w1 (joint-angle distributions, Wasserstein-1)")
+      ->check(CLI::IsMember({"F", "E_cali", "sum", "resync", "gait_w1"}))
+      ->capture_default_str();
+  app.add_option("--resync-horizon", a->resync_horizon_s,
+                 "resync: seconds simulated from each re-synchronisation to the log")
+      ->capture_default_str();
+  app.add_option("--w1-settle", a->w1_settle_s, "gait_w1: seconds at the start left out of both distributions")
       ->capture_default_str();
   app.add_option("--m", a->m, "exponent m of T in F")->capture_default_str();
   app.add_option("--w-f", a->w_F, "weight of F in the sum")->capture_default_str();
