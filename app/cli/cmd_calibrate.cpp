@@ -169,6 +169,15 @@ void printOutcome(const calib::Calibration& cal, const std::string& dir) {
   }
 }
 
+/// The objective's own setting for the opening line: F's exponent, resync's horizon, gait_w1's settle time.
+std::string objectiveDetail(const calib::ObjectiveSettings& os) {
+  if (os.kind == calib::ObjectiveKind::Resync) return "H = " + sixDigits(os.resync_horizon_s) + " s";
+  if (os.kind == calib::ObjectiveKind::GaitW1) return "settle " + sixDigits(os.w1_settle_s) + " s";
+  char m[32];
+  std::snprintf(m, sizeof m, "m = %g", os.m);
+  return m;
+}
+
 /// What `gapsim-cli calibrate` does once its options are parsed.
 int runCalibrate(const std::shared_ptr<CalibrateArgs>& a, const CLI::Option* generations_opt) {
   calib::CalibrationSettings settings = a->settings;
@@ -203,11 +212,12 @@ int runCalibrate(const std::shared_ptr<CalibrateArgs>& a, const CLI::Option* gen
         [problem](const Eigen::VectorXd& v) { return problem->evaluate(v, calib::ScenarioSubset::Validate); });
   std::printf(
       "calibrate: %s, %d free dimensions (%zu parameters), %d training + %d validation + %zu held-out "
-      "scenarios, objective %s (m = %g)%s, %s, seed %llu, %s%s\n",
+      "scenarios, objective %s (%s)%s, %s, seed %llu, %s%s\n",
       settings.optimizer.c_str(), space.dimension(), space.entries().size(), train, validate,
-      set.scenarios.size() - static_cast<std::size_t>(train + validate), toString(os.kind).c_str(), os.m,
-      os.prior_weight > 0 ? (", prior weight " + sixDigits(os.prior_weight)).c_str() : "", ev->describe().c_str(),
-      static_cast<unsigned long long>(settings.seed), dir.c_str(), resumedNote(a->resume, *cal).c_str());
+      set.scenarios.size() - static_cast<std::size_t>(train + validate), toString(os.kind).c_str(),
+      objectiveDetail(os).c_str(), os.prior_weight > 0 ? (", prior weight " + sixDigits(os.prior_weight)).c_str() : "",
+      ev->describe().c_str(), static_cast<unsigned long long>(settings.seed), dir.c_str(),
+      resumedNote(a->resume, *cal).c_str());
   std::fflush(stdout);
   cal->run(*ev, &std::cout);
   ev.reset();  // MPI: stop the workers and finalise before the serial epilogue
