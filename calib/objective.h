@@ -97,9 +97,9 @@ struct ObjectiveSettings {
   /// + prior_weight * |y - y0|^2, y the optimiser coordinates (1 = a parameter's whole range, or
   /// log range), so W weighs every parameter's move in units of its range. 0: none.
   double prior_weight = 0.0;
-  /// resync: window length H (s), `--resync-horizon`. 1 s: about two steps of the shipped walks,
-  /// long enough for a drivetrain's error to show in the angles, short enough that a fall costs
-  /// one window of a 6.5 s scenario.
+  /// resync: window length H (s), `--resync-horizon`. 1 s: long against a servo's response (tens
+  /// of ms), so a drivetrain's error shows in the angles, and short enough that a fall costs one
+  /// window of the 6.5 s walks of calib/examples.
   double resync_horizon_s = 1.0;
   /// gait_w1: samples before this time (s) are left out of both distributions, `--w1-settle`.
   double w1_settle_s = 0.0;
