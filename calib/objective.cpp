@@ -9,7 +9,9 @@
 #include <set>
 #include <sstream>
 
+#include "calib/distribution_objective.h"
 #include "calib/log_compare.h"
+#include "calib/resync_objective.h"
 #include "sim/input_error.h"
 #include "sim/motion_readers.h"
 #include "sim/plausible.h"
@@ -132,7 +134,22 @@ ObjectiveKind parseObjectiveKind(const std::string& s) {
   if (s == "F") return ObjectiveKind::F;
   if (s == "E_cali") return ObjectiveKind::ECali;
   if (s == "sum") return ObjectiveKind::Sum;
-  throw InputError("", 0, "--objective", "expected F, E_cali or sum, not '" + s + "'");
+  if (s == "resync") return ObjectiveKind::Resync;
+  if (s == "gait_w1") return ObjectiveKind::GaitW1;
+  throw InputError("", 0, "--objective", "expected F, E_cali, sum, resync or gait_w1, not '" + s + "'");
+}
+
+void validateObjectiveSettings(const ObjectiveSettings& s) {
+  if (!std::isfinite(s.resync_horizon_s) || !(s.resync_horizon_s >= s.log_period_s) || !(s.resync_horizon_s <= 3600))
+    throw InputError("", 0, "--resync-horizon",
+                     "must be a finite time in [" + sixDigits(s.log_period_s) +
+                         ", 3600] s (one log period to an hour), "
+                         "not " +
+                         sixDigits(s.resync_horizon_s));
+  if (!std::isfinite(s.w1_settle_s) || !(s.w1_settle_s >= 0) || !(s.w1_settle_s <= 3600))
+    throw InputError("", 0, "--w1-settle", "must be a finite time in [0, 3600] s, not " + sixDigits(s.w1_settle_s));
+  if (!std::isfinite(s.fall_penalty_rad) || !(s.fall_penalty_rad > 0) || !(s.fall_penalty_rad <= 10))
+    throw InputError("", 0, "fall_penalty_rad", "must be in (0, 10] rad, not " + sixDigits(s.fall_penalty_rad));
 }
 
 std::string toString(ObjectiveKind k) {
@@ -143,6 +160,10 @@ std::string toString(ObjectiveKind k) {
       return "E_cali";
     case ObjectiveKind::Sum:
       return "sum";
+    case ObjectiveKind::Resync:
+      return "resync";
+    case ObjectiveKind::GaitW1:
+      return "gait_w1";
   }
   return "?";
 }
@@ -202,6 +223,7 @@ CalibrationProblem::CalibrationProblem(std::shared_ptr<const RobotModel> base, P
   if (!(settings_.log_period_s > 0)) throw InputError("", 0, "log_period_s", "must be > 0");
   if (!(settings_.prior_weight >= 0) || !(settings_.prior_weight <= 1e6))
     throw InputError("", 0, "--prior-weight", "must be in [0, 1e6], not " + sixDigits(settings_.prior_weight));
+  validateObjectiveSettings(settings_);
   space_.checkAgainst(*base_);
   set_.checkAgainst(*base_);
   std::vector<std::string> names;
@@ -240,16 +262,22 @@ std::string toString(ScenarioSubset s) {
   return "?";
 }
 
-ScenarioScore CalibrationProblem::runScenario(const Eigen::VectorXd& values, int k, Log* log_out) const {
-  ScenarioScore r;
-  const Scenario& sc = set_.scenarios[static_cast<std::size_t>(k)];
+std::shared_ptr<RobotModel> CalibrationProblem::configured(const Eigen::VectorXd& values, std::string& error) const {
   auto model = std::make_shared<RobotModel>(*base_);
   try {
     space_.apply(*model, values);
   } catch (const std::exception& e) {  // InputError or a component's validate()
-    r.error = std::string("refused: ") + e.what();
-    return r;
+    error = std::string("refused: ") + e.what();
+    return nullptr;
   }
+  return model;
+}
+
+ScenarioScore CalibrationProblem::runScenario(const Eigen::VectorXd& values, int k, Log* log_out) const {
+  ScenarioScore r;
+  const Scenario& sc = set_.scenarios[static_cast<std::size_t>(k)];
+  auto model = configured(values, r.error);
+  if (!model) return r;
   SimOptions so;
   so.seed = settings_.sim_seed;
   so.quickstep = settings_.quickstep;
@@ -261,21 +289,56 @@ ScenarioScore CalibrationProblem::runScenario(const Eigen::VectorXd& values, int
   rc.balance = sc.balance;
   Log log(Recorder(*model).columns());
   const RunSummary s = runMotion(sim, motions_[static_cast<std::size_t>(k)].get(), rc, &log);
+  const Motion& motion = *motions_[static_cast<std::size_t>(k)];
+  const std::vector<std::string>* joints = settings_.f_motion_joints_only ? &motion.joints() : nullptr;
   if (s.diverged) {
     r.diverged = true;
     r.error = "diverged: " + s.divergence;
   } else {
-    const Motion& motion = *motions_[static_cast<std::size_t>(k)];
-    r = compareLogs(log, references_[static_cast<std::size_t>(k)], s.fall_time_s.value_or(-1.0), settings_.m,
-                    settings_.log_period_s, settings_.f_motion_joints_only ? &motion.joints() : nullptr);
+    const Log& ref = references_[static_cast<std::size_t>(k)];
+    r = compareLogs(log, ref, s.fall_time_s.value_or(-1.0), settings_.m, settings_.log_period_s, joints);
+    if (settings_.kind == ObjectiveKind::GaitW1) {
+      r.w1_rad = distributionDistance(log, ref, s.fall_time_s.value_or(-1.0), settings_.w1_settle_s,
+                                      settings_.fall_penalty_rad, joints);
+      if (!std::isfinite(r.w1_rad))
+        r.error = "gait_w1: no joint angle column in both logs, or no sample after the settle time";
+    }
+  }
+  if (settings_.kind == ObjectiveKind::Resync && r.error.empty()) {
+    const ScenarioScore rs = runResyncScenario(values, k, nullptr);
+    r.resync_rad = rs.resync_rad;
+    r.error = rs.error;
   }
   if (log_out) *log_out = std::move(log);
   return r;
 }
 
+ScenarioScore CalibrationProblem::runResyncScenario(const Eigen::VectorXd& values, int k, Log* log_out) const {
+  ScenarioScore r;
+  const Scenario& sc = set_.scenarios[static_cast<std::size_t>(k)];
+  auto model = configured(values, r.error);
+  if (!model) return r;
+  SimOptions so;
+  so.seed = settings_.sim_seed;
+  so.quickstep = settings_.quickstep;
+  Simulation sim(model, so);
+  const Motion& motion = *motions_[static_cast<std::size_t>(k)];
+  ResyncSettings rs;
+  rs.horizon_s = settings_.resync_horizon_s;
+  rs.log_period_s = settings_.log_period_s;
+  rs.fall_penalty_rad = settings_.fall_penalty_rad;
+  const ResyncScore s =
+      runResynchronised(sim, &motion, sc.balance, sc.duration_s, references_[static_cast<std::size_t>(k)], rs,
+                        settings_.f_motion_joints_only ? &motion.joints() : nullptr, log_out);
+  r.resync_rad = s.rms_rad;
+  r.diverged = s.diverged == s.windows && s.windows > 0;
+  if (!s.error.empty()) r.error = "resync: " + s.error;
+  return r;
+}
+
 EvalResult CalibrationProblem::evaluate(const Eigen::VectorXd& values, ScenarioSubset subset) const {
   EvalResult res;
-  double F = 0, E = 0;
+  double F = 0, E = 0, G = 0;  // G: resync's or gait_w1's weighted sum
   int n = 0;
   std::vector<double> per;
   for (std::size_t k = 0; k < set_.scenarios.size(); ++k) {
@@ -285,7 +348,9 @@ EvalResult CalibrationProblem::evaluate(const Eigen::VectorXd& values, ScenarioS
                                             : ScenarioSubset::Holdout;
     if (of != subset) continue;
     ++n;
-    const ScenarioScore s = runScenario(values, static_cast<int>(k), nullptr);
+    const ScenarioScore s = settings_.kind == ObjectiveKind::Resync
+                                ? runResyncScenario(values, static_cast<int>(k), nullptr)
+                                : runScenario(values, static_cast<int>(k), nullptr);
     if (!s.error.empty()) {
       res.error = sc.name + ": " + s.error;
       res.parts.clear();
@@ -293,16 +358,43 @@ EvalResult CalibrationProblem::evaluate(const Eigen::VectorXd& values, ScenarioS
     }
     F += sc.weight * s.F;
     E += sc.weight * s.E;
-    per.push_back(settings_.kind == ObjectiveKind::F ? sc.weight * s.F
-                  : settings_.kind == ObjectiveKind::ECali
-                      ? sc.weight * s.E
-                      : sc.weight * (settings_.weight_F * s.F + settings_.weight_E * s.E));
+    G += sc.weight * (settings_.kind == ObjectiveKind::Resync ? s.resync_rad : s.w1_rad);
+    switch (settings_.kind) {
+      case ObjectiveKind::F:
+        per.push_back(sc.weight * s.F);
+        break;
+      case ObjectiveKind::ECali:
+        per.push_back(sc.weight * s.E);
+        break;
+      case ObjectiveKind::Sum:
+        per.push_back(sc.weight * (settings_.weight_F * s.F + settings_.weight_E * s.E));
+        break;
+      case ObjectiveKind::Resync:
+        per.push_back(sc.weight * s.resync_rad);
+        break;
+      case ObjectiveKind::GaitW1:
+        per.push_back(sc.weight * s.w1_rad);
+        break;
+    }
   }
   if (n == 0) return res;
   E /= n;
-  res.fitness = settings_.kind == ObjectiveKind::F       ? F
-                : settings_.kind == ObjectiveKind::ECali ? E
-                                                         : settings_.weight_F * F + settings_.weight_E * E;
+  G /= n;
+  switch (settings_.kind) {
+    case ObjectiveKind::F:
+      res.fitness = F;
+      break;
+    case ObjectiveKind::ECali:
+      res.fitness = E;
+      break;
+    case ObjectiveKind::Sum:
+      res.fitness = settings_.weight_F * F + settings_.weight_E * E;
+      break;
+    case ObjectiveKind::Resync:
+    case ObjectiveKind::GaitW1:
+      res.fitness = G;
+      break;
+  }
   res.parts = {F, E};
   res.parts.insert(res.parts.end(), per.begin(), per.end());
   if (subset == ScenarioSubset::Train && settings_.prior_weight > 0)

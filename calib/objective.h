@@ -16,6 +16,15 @@
 ///     with alpha = `torso/tilt_rad` (angle between torso up and world up), over the whole scenario
 ///     (a fall is not cut off: its tilt error is the signal). E_cali = (1/n) sum_s w_s E_s.
 ///   sum: w_F F + w_E E_cali (the two have different units; the weights make them commensurate).
+///   resync: the re-synchronising RMS of joint angles (rad), windows of `resync_horizon_s` each
+///     started from the logged joint angles, rates and attitude (calib/resync_objective.h):
+///       resync = (1/n) sum_s w_s R_s,  R_s = sqrt((1/K) sum_k e_k),  e_k a window's mean squared
+///       joint-angle error (rad^2), a fallen or diverged window at least fall_penalty_rad^2.
+///   gait_w1: the joint angles' distribution distance (rad), no time alignment
+///     (calib/distribution_objective.h):
+///       gait_w1 = (1/n) sum_s w_s D_s,  D_s = mean over joints of the 1-Wasserstein distance
+///       between simulated and reference angle distributions after `w1_settle_s`, the fallen
+///       fraction of the run counted at fall_penalty_rad.
 /// A run that diverges, or a parameter set the model refuses, scores +inf with the reason.
 ///
 /// Scenario set file (CSV, `#` comments; paths relative to the file):
@@ -66,8 +75,9 @@ struct ScenarioSet {
   void checkAgainst(const RobotModel& m) const;
 };
 
-enum class ObjectiveKind { F, ECali, Sum };
-ObjectiveKind parseObjectiveKind(const std::string& s);  ///< F, E_cali or sum (InputError otherwise)
+enum class ObjectiveKind { F, ECali, Sum, Resync, GaitW1 };
+/// F, E_cali, sum, resync or gait_w1 (InputError naming --objective otherwise).
+ObjectiveKind parseObjectiveKind(const std::string& s);
 std::string toString(ObjectiveKind k);
 
 struct ObjectiveSettings {
@@ -87,13 +97,29 @@ struct ObjectiveSettings {
   /// + prior_weight * |y - y0|^2, y the optimiser coordinates (1 = a parameter's whole range, or
   /// log range), so W weighs every parameter's move in units of its range. 0: none.
   double prior_weight = 0.0;
+  /// resync: window length H (s), `--resync-horizon`. 1 s: long against a servo's response (tens
+  /// of ms), so a drivetrain's error shows in the angles, and short enough that a fall costs one
+  /// window of the 6.5 s walks of calib/examples.
+  double resync_horizon_s = 1.0;
+  /// gait_w1: samples before this time (s) are left out of both distributions, `--w1-settle`.
+  double w1_settle_s = 0.0;
+  /// resync and gait_w1: the error (rad) a fallen or diverged window (resync) or a fallen sample
+  /// (gait_w1) counts at. 0.5 rad (29 deg) is far above the errors of a robot that stays up
+  /// (docs/calibration.md gives the measured ones), so no fallen window looks better than a
+  /// standing one, and finite, so one fall does not hide how the other windows fit.
+  double fall_penalty_rad = 0.5;
 };
+
+/// Throws InputError naming the option and the value unless the resync horizon is finite,
+/// at least one log period and at most 3600 s, and the W1 settle time finite and in [0, 3600] s.
+void validateObjectiveSettings(const ObjectiveSettings& s);
 
 /// Which scenarios an evaluation runs (Scenario::holdout, Scenario::validate).
 enum class ScenarioSubset { Train, Validate, Holdout };
 std::string toString(ScenarioSubset s);
 
-/// Result of one evaluation. parts = {F, E_cali, then the fitness of each scenario evaluated}.
+/// Result of one evaluation. parts = {F, E_cali, then the fitness of each scenario evaluated}
+/// (objective resync runs no continuous simulation: its F and E_cali parts are 0).
 struct EvalResult {
   double fitness = std::numeric_limits<double>::infinity();
   std::vector<double> parts;
@@ -103,6 +129,8 @@ struct EvalResult {
 /// One scenario's comparison, also used for the held-out report.
 struct ScenarioScore {
   double F = 0, E = 0;
+  double resync_rad = 0;    ///< R_s (objective resync only)
+  double w1_rad = 0;        ///< D_s (objective gait_w1 only)
   int frames = 0;           ///< T
   double fall_time_s = -1;  ///< -1: did not fall
   bool diverged = false;
@@ -123,8 +151,13 @@ class CalibrationProblem {
   /// Fitness of the free-dimension values over the scenarios of a subset (the training one with
   /// the prior term of ObjectiveSettings::prior_weight; the others without).
   EvalResult evaluate(const Eigen::VectorXd& values, ScenarioSubset subset = ScenarioSubset::Train) const;
-  /// Simulates scenario k with these values, filling `log` (may be null) and scoring it.
+  /// Simulates scenario k with these values, filling `log` (may be null) and scoring it: F and E
+  /// of one continuous run, and with objective gait_w1 its D_s; with objective resync also R_s
+  /// of a re-synchronised run (whose log is not returned).
   ScenarioScore runScenario(const Eigen::VectorXd& values, int k, Log* log) const;
+  /// R_s of scenario k alone (objective resync's evaluations: no continuous run). `log`: the
+  /// re-synchronised run's rows (may be null).
+  ScenarioScore runResyncScenario(const Eigen::VectorXd& values, int k, Log* log) const;
   bool hasHoldout() const;     ///< any scenario with role holdout
   bool hasValidation() const;  ///< any scenario with role validate
 
@@ -135,6 +168,8 @@ class CalibrationProblem {
   ObjectiveSettings settings_;
   std::vector<std::shared_ptr<const Motion>> motions_;
   std::vector<Log> references_;
+  /// The model with these values, or null with the reason in `error`.
+  std::shared_ptr<RobotModel> configured(const Eigen::VectorXd& values, std::string& error) const;
 };
 
 /// F_s and E_s of a simulated log against a reference (the formulas of the file comment);

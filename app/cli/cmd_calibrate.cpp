@@ -49,6 +49,8 @@ struct CalibrateArgs {
   std::string recordings, trials, holdout;
   double settle_s = 0.0;
   bool no_wall = false;
+  double resync_horizon_s = calib::ObjectiveSettings{}.resync_horizon_s;
+  double w1_settle_s = calib::ObjectiveSettings{}.w1_settle_s;
 };
 
 std::string absolute(const std::string& p) { return p.empty() ? p : fs::absolute(p).lexically_normal().string(); }
@@ -141,7 +143,9 @@ nlohmann::json calibrationInputs(const CalibrateArgs& a, const CLI::Option* gene
           {"sim_seed", std::to_string(a.sim_seed)},
           {"stepper", a.stepper},
           {"f_joints", a.f_joints},
-          {"prior_weight", a.prior_weight}};
+          {"prior_weight", a.prior_weight},
+          {"resync_horizon_s", a.resync_horizon_s},
+          {"w1_settle_s", a.w1_settle_s}};
 }
 
 /// The objective as the inputs state it; keys that older checkpoints lack take their defaults.
@@ -156,6 +160,9 @@ calib::ObjectiveSettings objectiveSettings(const nlohmann::json& inputs) {
   if (!stepper.empty()) os.quickstep = stepper == "quick";
   os.f_motion_joints_only = inputs.value("f_joints", std::string("all")) == "motion";
   os.prior_weight = inputs.value("prior_weight", 0.0);
+  os.resync_horizon_s = inputs.value("resync_horizon_s", os.resync_horizon_s);
+  os.w1_settle_s = inputs.value("w1_settle_s", os.w1_settle_s);
+  calib::validateObjectiveSettings(os);
   return os;
 }
 
@@ -176,10 +183,20 @@ void printOutcome(const calib::Calibration& cal, const std::string& dir) {
   }
 }
 
+/// The objective's own setting for the opening line: F's exponent, resync's horizon, gait_w1's settle time.
+std::string objectiveDetail(const calib::ObjectiveSettings& os) {
+  if (os.kind == calib::ObjectiveKind::Resync) return "H = " + sixDigits(os.resync_horizon_s) + " s";
+  if (os.kind == calib::ObjectiveKind::GaitW1) return "settle " + sixDigits(os.w1_settle_s) + " s";
+  char m[32];
+  std::snprintf(m, sizeof m, "m = %g", os.m);
+  return m;
+}
+
 /// What `gapsim-cli calibrate` does once its options are parsed.
 int runCalibrate(const std::shared_ptr<CalibrateArgs>& a, const CLI::Option* generations_opt) {
   calib::CalibrationSettings settings = a->settings;
   const nlohmann::json inputs = calibrationInputs(*a, generations_opt, settings);
+  const calib::ObjectiveSettings os = objectiveSettings(inputs);  // refuses bad values before any loading
   settings.validate();
   RunArgs ra;
   ra.robot = inputs.at("robot").get<std::string>();
@@ -188,7 +205,6 @@ int runCalibrate(const std::shared_ptr<CalibrateArgs>& a, const CLI::Option* gen
   calib::ParameterSpace space = calib::ParameterSpace::load(inputs.at("space").get<std::string>());
   calib::ScenarioSet set = calib::ScenarioSet::load(inputs.at("scenarios").get<std::string>());
   checkSimulatedTime(set, a->max_sim_time_s, settings.lambda > 0 ? long{settings.lambda} * settings.generations : 0);
-  const calib::ObjectiveSettings os = objectiveSettings(inputs);
   auto problem = std::make_shared<const calib::CalibrationProblem>(model, space, set, os);
   calib::EvalFunction fn = [problem](const Eigen::VectorXd& v) { return problem->evaluate(v); };
 
@@ -210,11 +226,12 @@ int runCalibrate(const std::shared_ptr<CalibrateArgs>& a, const CLI::Option* gen
         [problem](const Eigen::VectorXd& v) { return problem->evaluate(v, calib::ScenarioSubset::Validate); });
   std::printf(
       "calibrate: %s, %d free dimensions (%zu parameters), %d training + %d validation + %zu held-out "
-      "scenarios, objective %s (m = %g)%s, %s, seed %llu, %s%s\n",
+      "scenarios, objective %s (%s)%s, %s, seed %llu, %s%s\n",
       settings.optimizer.c_str(), space.dimension(), space.entries().size(), train, validate,
-      set.scenarios.size() - static_cast<std::size_t>(train + validate), toString(os.kind).c_str(), os.m,
-      os.prior_weight > 0 ? (", prior weight " + sixDigits(os.prior_weight)).c_str() : "", ev->describe().c_str(),
-      static_cast<unsigned long long>(settings.seed), dir.c_str(), resumedNote(a->resume, *cal).c_str());
+      set.scenarios.size() - static_cast<std::size_t>(train + validate), toString(os.kind).c_str(),
+      objectiveDetail(os).c_str(), os.prior_weight > 0 ? (", prior weight " + sixDigits(os.prior_weight)).c_str() : "",
+      ev->describe().c_str(), static_cast<unsigned long long>(settings.seed), dir.c_str(),
+      resumedNote(a->resume, *cal).c_str());
   std::fflush(stdout);
   cal->run(*ev, &std::cout);
   if (a->sensitivity) cal->computeSensitivity(*ev, &std::cout);
@@ -251,8 +268,16 @@ Action addCalibrate(CLI::App& app) {
   app.add_option("--seed", s.seed, "seed of the optimizer's random numbers")->capture_default_str();
   app.add_option("--ipop", s.ipop_restarts, "CMA-ES: IPOP restarts (population doubles at each)")
       ->capture_default_str();
-  app.add_option("--objective", a->objective, "F (MoToFlex joint angles / T^m), E_cali (torso tilt) or sum")
-      ->check(CLI::IsMember({"F", "E_cali", "sum"}))
+  app.add_option(
+         "--objective", a->objective,
+         "F (MoToFlex joint angles / T^m), E_cali (torso tilt), sum, resync (joint-angle RMS re-synchronised to "
+         "the log every --resync-horizon) or gait_w1 (joint-angle distributions, Wasserstein-1)")
+      ->check(CLI::IsMember({"F", "E_cali", "sum", "resync", "gait_w1"}))
+      ->capture_default_str();
+  app.add_option("--resync-horizon", a->resync_horizon_s,
+                 "resync: seconds simulated from each re-synchronisation to the log")
+      ->capture_default_str();
+  app.add_option("--w1-settle", a->w1_settle_s, "gait_w1: seconds at the start left out of both distributions")
       ->capture_default_str();
   app.add_option("--m", a->m, "exponent m of T in F")->capture_default_str();
   app.add_option("--w-f", a->w_F, "weight of F in the sum")->capture_default_str();
@@ -296,7 +321,8 @@ Action addCalibrate(CLI::App& app) {
       return runCalibrate(a, generations_opt);
     }
     // The scenario set's objective options have no meaning on recorded trials: refuse, not ignore.
-    for (const char* o : {"--objective", "--m", "--w-f", "--w-e", "--stepper", "--f-joints", "--prior-weight"})
+    for (const char* o : {"--objective", "--m", "--w-f", "--w-e", "--stepper", "--f-joints", "--prior-weight",
+                          "--resync-horizon", "--w1-settle"})
       if (app.get_option(o)->count() > 0)
         throw InputError("", 0, o, "applies to --scenarios; a calibration on recorded trials fits E_cali");
     CalibrateReplayArgs r;
