@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "calib/csv_cells.h"
 #include "calib/distribution_objective.h"
 #include "calib/log_compare.h"
 #include "calib/resync_objective.h"
@@ -20,24 +21,6 @@
 #include "sim/simulation.h"
 
 namespace gapsim::calib {
-namespace {
-
-std::string trim(std::string s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.erase(s.begin());
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.pop_back();
-  return s;
-}
-
-double number(const std::string& t, const std::string& file, int line, const std::string& field) {
-  double v = 0;
-  auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
-  if (t.empty() || ec != std::errc() || p != t.data() + t.size() || !std::isfinite(v))
-    throw InputError(file, line, field, "not a finite number: '" + t + "'");
-  return v;
-}
-
-}  // namespace
-
 ScenarioSet ScenarioSet::load(const std::string& path, bool need_references) {
   std::ifstream in(path);
   if (!in) throw InputError(path, 0, "", "cannot open the scenario set file");
@@ -51,12 +34,9 @@ ScenarioSet ScenarioSet::load(const std::string& path, bool need_references) {
   static const char* kCols[] = {"name", "motion", "reference", "duration_s", "weight", "role", "balance"};
   for (std::string raw; std::getline(in, raw);) {
     ++n;
-    const std::string line = trim(raw);
+    const std::string line = trimCell(raw);
     if (line.empty() || line[0] == '#') continue;
-    std::vector<std::string> c;
-    std::stringstream ss(line);
-    for (std::string x; std::getline(ss, x, ',');) c.push_back(trim(x));
-    if (!line.empty() && line.back() == ',') c.emplace_back();
+    const std::vector<std::string> c = splitCells(line);
     if (!header) {
       if (c.size() < 4 || c.size() > 7)
         throw InputError(path, n, "header",
@@ -88,11 +68,11 @@ ScenarioSet ScenarioSet::load(const std::string& path, bool need_references) {
     };
     requireFile(s.motion_path, "motion");
     if (need_references) requireFile(s.reference_path, "reference");
-    s.duration_s = number(c[3], path, n, "duration_s");
+    s.duration_s = finiteCell(c[3], path, n, "duration_s");
     if (!(s.duration_s > 0)) throw InputError(path, n, "duration_s", "must be > 0");
     // 2147483648 s ran a calibration for ever.
     plausible::check(s.duration_s, plausible::kDuration_s, path, n, "duration_s", "duration");
-    if (c.size() > 4 && !c[4].empty()) s.weight = number(c[4], path, n, "weight");
+    if (c.size() > 4 && !c[4].empty()) s.weight = finiteCell(c[4], path, n, "weight");
     if (!(s.weight >= 0)) throw InputError(path, n, "weight", "must be >= 0");
     if (c.size() > 5 && !c[5].empty()) {
       if (c[5] == "holdout")

@@ -9,6 +9,7 @@
 #include <memory>
 #include <sstream>
 
+#include "calib/csv_cells.h"
 #include "sim/input_error.h"
 #include "sim/parameters.h"
 
@@ -16,30 +17,6 @@ namespace gapsim::calib {
 namespace {
 
 constexpr double kA = 0.05;  // width of the quadratic zones of the boundary transform
-
-std::string trim(std::string s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.erase(s.begin());
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.pop_back();
-  return s;
-}
-
-std::vector<std::string> splitCells(const std::string& line) {
-  std::vector<std::string> cells;
-  std::stringstream ss(line);
-  for (std::string c; std::getline(ss, c, ',');) cells.push_back(trim(c));
-  if (!line.empty() && line.back() == ',') cells.emplace_back();
-  return cells;
-}
-
-double number(const std::string& t, const std::string& file, int line, const std::string& field) {
-  double v = 0;
-  const char* b = t.data();
-  if (!t.empty() && t[0] == '+') ++b;
-  auto [p, ec] = std::from_chars(b, t.data() + t.size(), v);
-  if (t.empty() || ec != std::errc() || p != t.data() + t.size() || !std::isfinite(v))
-    throw InputError(file, line, field, "not a finite number: '" + t + "'");
-  return v;
-}
 
 bool flag(const std::string& t, const std::string& file, int line) {
   std::string s = t;
@@ -82,7 +59,7 @@ ParameterSpace ParameterSpace::load(const std::string& path) {
   int n = 0, header_line = 0;
   for (std::string raw; std::getline(in, raw);) {
     ++n;
-    const std::string line = trim(raw);
+    const std::string line = trimCell(raw);
     if (line.empty() || line[0] == '#') continue;
     const auto c = splitCells(line);
     if (!header) {
@@ -105,9 +82,9 @@ ParameterSpace ParameterSpace::load(const std::string& path) {
     e.line = n;
     e.name = c[0];
     if (e.name.empty()) throw InputError(path, n, "name", "empty parameter name");
-    e.value = number(c[1], path, n, "value");
-    e.lower = number(c[2], path, n, "lower");
-    e.upper = number(c[3], path, n, "upper");
+    e.value = finiteCell(c[1], path, n, "value");
+    e.lower = finiteCell(c[2], path, n, "lower");
+    e.upper = finiteCell(c[3], path, n, "upper");
     e.frozen = flag(c[4], path, n);
     if (c.size() > 5) e.tie = c[5];
     if (c.size() > 6) {

@@ -172,7 +172,7 @@ int runReplayCalibration(const CalibrateReplayArgs& a, bool robot_given, bool ge
   const std::string dir = a.resume.empty() ? a.out : a.resume;
   std::printf(
       "calibrate: %s, %d free dimensions, %d training + %d held-out recorded trials, objective E_cali "
-      "(torso tilt), %s, seed %llu, %s%s\n",
+      "(sum of w E over the manifest's weighted signals), %s, seed %llu, %s%s\n",
       settings.optimizer.c_str(), space.dimension(), problem->set().count(false), problem->set().count(true),
       ev->describe().c_str(), static_cast<unsigned long long>(settings.seed), dir.c_str(),
       resumedNote(a.resume, *cal).c_str());

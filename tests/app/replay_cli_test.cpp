@@ -74,7 +74,7 @@ TEST(CalibrateReplayCli, CalibrateWithRecordingsIsTheSameRunAndRefusesScenarioOp
   ASSERT_EQ(old.code, 0) << old.out;
   for (const char* f : {"best.params", "history.csv", "summary.csv", "checkpoint.json"})
     EXPECT_EQ(slurp((dir / "one" / f).string()), slurp((dir / "old" / f).string())) << f;
-  EXPECT_TRUE(contains(one.out, "recorded trials, objective E_cali")) << one.out;
+  EXPECT_TRUE(contains(one.out, "recorded trials, objective E_cali (sum of w E")) << one.out;
   // calibrate --resume finds out from the checkpoint that the run is on recorded trials.
   auto more = cli("calibrate --resume " + (dir / "one").string() + " --generations 2 --no-sensitivity");
   ASSERT_EQ(more.code, 0) << more.out;

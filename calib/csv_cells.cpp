@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "calib/csv_cells.h"
+
+#include <charconv>
+#include <cmath>
+#include <sstream>
+
+#include "sim/input_error.h"
+
+namespace gapsim::calib {
+
+std::string trimCell(std::string s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.erase(s.begin());
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.pop_back();
+  return s;
+}
+
+std::vector<std::string> splitCells(const std::string& line) {
+  std::vector<std::string> cells;
+  std::stringstream ss(line);
+  for (std::string c; std::getline(ss, c, ',');) cells.push_back(trimCell(c));
+  if (!line.empty() && line.back() == ',') cells.emplace_back();
+  return cells;
+}
+
+double finiteCell(const std::string& t, const std::string& file, int line, const std::string& field) {
+  double v = 0;
+  const char* b = t.data();
+  if (!t.empty() && t[0] == '+') ++b;
+  auto [p, ec] = std::from_chars(b, t.data() + t.size(), v);
+  if (t.empty() || ec != std::errc() || p != t.data() + t.size() || !std::isfinite(v))
+    throw InputError(file, line, field, "not a finite number: '" + t + "'");
+  return v;
+}
+
+}  // namespace gapsim::calib
