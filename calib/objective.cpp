@@ -253,15 +253,19 @@ std::shared_ptr<RobotModel> CalibrationProblem::configured(const Eigen::VectorXd
   return model;
 }
 
+SimOptions CalibrationProblem::simOptions() const {
+  SimOptions so;
+  so.seed = settings_.sim_seed;
+  so.quickstep = settings_.quickstep;
+  return so;
+}
+
 ScenarioScore CalibrationProblem::runScenario(const Eigen::VectorXd& values, int k, Log* log_out) const {
   ScenarioScore r;
   const Scenario& sc = set_.scenarios[static_cast<std::size_t>(k)];
   auto model = configured(values, r.error);
   if (!model) return r;
-  SimOptions so;
-  so.seed = settings_.sim_seed;
-  so.quickstep = settings_.quickstep;
-  Simulation sim(model, so);
+  Simulation sim(model, simOptions());
   RunConfig rc;
   rc.duration_s = sc.duration_s;
   rc.log_period_s = settings_.log_period_s;
@@ -298,10 +302,7 @@ ScenarioScore CalibrationProblem::runResyncScenario(const Eigen::VectorXd& value
   const Scenario& sc = set_.scenarios[static_cast<std::size_t>(k)];
   auto model = configured(values, r.error);
   if (!model) return r;
-  SimOptions so;
-  so.seed = settings_.sim_seed;
-  so.quickstep = settings_.quickstep;
-  Simulation sim(model, so);
+  Simulation sim(model, simOptions());
   const Motion& motion = *motions_[static_cast<std::size_t>(k)];
   ResyncSettings rs;
   rs.horizon_s = settings_.resync_horizon_s;

@@ -45,6 +45,7 @@
 
 #include "calib/parameter_space.h"
 #include "sim/ankle_balance.h"
+#include "sim/compile.h"
 #include "sim/log_writer.h"
 #include "sim/motion.h"
 #include "sim/robot_model.h"
@@ -168,6 +169,8 @@ class CalibrationProblem {
   ObjectiveSettings settings_;
   std::vector<std::shared_ptr<const Motion>> motions_;
   std::vector<Log> references_;
+  /// The solver seed and stepper of every evaluation (ObjectiveSettings).
+  SimOptions simOptions() const;
   /// The model with these values, or null with the reason in `error`.
   std::shared_ptr<RobotModel> configured(const Eigen::VectorXd& values, std::string& error) const;
 };
