@@ -98,7 +98,7 @@ void printParameterTable(const calib::Calibration& cal) {
   const auto& fd = cal.sensitivity();
   std::printf("%-32s %12s %12s %9s %10s %10s %-10s", "parameter", "initial", "result", "moved", "std/range",
               "std/sigma0", " by spread");
-  if (!fd.empty()) std::printf(" %9s %10s  %s", "rise@5%", "half-width", "by curvature");
+  if (!fd.empty()) std::printf(" %9s %10s  %s", "rise@5%", "half-width", "by curvature, alone");
   std::printf("\n");
   for (int i = 0; i < space.dimension(); ++i) {
     const auto& d = space.dimensions()[static_cast<std::size_t>(i)];

@@ -369,7 +369,9 @@ void CalibratePanel::showParameterReport() {
                    tr("well: the final CMA-ES search spread is half its initial step size or less")};
   if (fd) {
     head << tr("by curvature");
-    tips << tr("well: moving the parameter by 0.1 of its range or less raises the training fitness by 10 %");
+    tips << tr(
+        "well: moving the parameter alone (the others at the result) by 0.1 of its range or less raises the "
+        "training fitness by 10 %; parameters that trade off show in the condition number");
   }
   head << tr("result") << tr("initial") << tr("spread / sigma0") << tr("moved (range)");
   tips << tr("best.params") << tr("the space file's value") << tr("final search spread over the initial step size")
