@@ -15,9 +15,13 @@ Quirks it carries on purpose, as description packages have them:
   - no <gapsim> element: gapsim's defaults (ideal servos holding 0) apply."""
 import math
 import os
-import struct
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+from box_stl import write_stl  # noqa: E402  (the shared box meshes, beside this package)
+
+HEADER = b"op3_like test mesh (gapsim), binary STL, metres"
 PI = math.pi
 
 # XM430-W350 (ROBOTIS e-manual, OP3 introduction): stall torque 4.1 N m, no-load speed 46 rev/min.
@@ -98,37 +102,6 @@ def mirror(j):
     return ("r" + name[1:], parent, child, (x, -y, z), axis, (lo, hi))
 
 
-def box_tris(c, s):
-    (cx, cy, cz), (sx, sy, sz) = c, s
-    x0, x1, y0, y1, z0, z1 = cx - sx / 2, cx + sx / 2, cy - sy / 2, cy + sy / 2, cz - sz / 2, cz + sz / 2
-    t = []
-    def quad(a, b, c_, d):
-        t.append((a, b, c_)); t.append((a, c_, d))
-    quad((x0, y0, z0), (x0, y1, z0), (x1, y1, z0), (x1, y0, z0))
-    quad((x0, y0, z1), (x1, y0, z1), (x1, y1, z1), (x0, y1, z1))
-    quad((x0, y0, z0), (x1, y0, z0), (x1, y0, z1), (x0, y0, z1))
-    quad((x0, y1, z0), (x0, y1, z1), (x1, y1, z1), (x1, y1, z0))
-    quad((x0, y0, z0), (x0, y0, z1), (x0, y1, z1), (x0, y1, z0))
-    quad((x1, y0, z0), (x1, y1, z0), (x1, y1, z1), (x1, y0, z1))
-    return t
-
-
-def normal(a, b, c):
-    u = [b[k] - a[k] for k in range(3)]; v = [c[k] - a[k] for k in range(3)]
-    n = [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]]
-    l = sum(x * x for x in n) ** 0.5
-    return [x / l for x in n]
-
-
-def write_stl(path, boxes):
-    tris = [t for c, s in boxes for t in box_tris(c, s)]
-    with open(path, "wb") as f:
-        f.write(b"op3_like test mesh (gapsim), binary STL, metres".ljust(80, b" "))
-        f.write(struct.pack("<I", len(tris)))
-        for a, b, c in tris:
-            f.write(struct.pack("<12fH", *normal(a, b, c), *a, *b, *c, 0))
-
-
 def fmt(v):
     return " ".join("%.10g" % (x + 0.0) for x in v)
 
@@ -163,7 +136,7 @@ for side, part in links:
     m, com, I, boxes, col = side_data(part, side)
     total += m
     stl = name.replace("_link", "") + ".stl" if part != "body_link" else "body.stl"
-    write_stl(os.path.join(HERE, "meshes", stl), boxes)
+    write_stl(os.path.join(HERE, "meshes", stl), boxes, HEADER)
     uri = f"package://op3_like_description/meshes/{stl}"
     out += [f'  <link name="{name}">',
             f'    <visual>\n      <origin xyz="0 0 0" rpy="0 0 0"/>\n      <geometry><mesh filename="{uri}" scale="1 1 1"/></geometry>',

@@ -20,9 +20,13 @@ Habits it carries on purpose, beyond those of ../op3_like:
   - a 73 g ankle cross between the 1.82 kg shank and the 0.685 kg foot on two actuated joints;
   - no <gapsim> element: gapsim's defaults (ideal servos holding 0) apply."""
 import os
-import struct
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+from box_stl import write_stl  # noqa: E402  (the shared box meshes, beside this package)
+
+HEADER = b"t1_like test mesh (gapsim), binary STL, metres"
 
 # Links of the body, head and left side. Per link: mass [kg], COM [m], inertia about the COM
 # [kg m^2] (ixx iyy izz ixy ixz iyz), all from BoosterRobotics/booster_assets
@@ -147,40 +151,6 @@ def side_link(part, side):
     return m, com, (ixx, iyy, izz, ixy, ixz, iyz), boxes, col
 
 
-def box_tris(c, s):
-    (cx, cy, cz), (sx, sy, sz) = c, s
-    x0, x1, y0, y1, z0, z1 = cx - sx / 2, cx + sx / 2, cy - sy / 2, cy + sy / 2, cz - sz / 2, cz + sz / 2
-    t = []
-
-    def quad(a, b, c_, d):
-        t.append((a, b, c_))
-        t.append((a, c_, d))
-    quad((x0, y0, z0), (x0, y1, z0), (x1, y1, z0), (x1, y0, z0))
-    quad((x0, y0, z1), (x1, y0, z1), (x1, y1, z1), (x0, y1, z1))
-    quad((x0, y0, z0), (x1, y0, z0), (x1, y0, z1), (x0, y0, z1))
-    quad((x0, y1, z0), (x0, y1, z1), (x1, y1, z1), (x1, y1, z0))
-    quad((x0, y0, z0), (x0, y0, z1), (x0, y1, z1), (x0, y1, z0))
-    quad((x1, y0, z0), (x1, y1, z0), (x1, y1, z1), (x1, y0, z1))
-    return t
-
-
-def normal(a, b, c):
-    u = [b[k] - a[k] for k in range(3)]
-    v = [c[k] - a[k] for k in range(3)]
-    n = [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]]
-    length = sum(x * x for x in n) ** 0.5
-    return [x / length for x in n]
-
-
-def write_stl(path, boxes):
-    tris = [t for c, s in boxes for t in box_tris(c, s)]
-    with open(path, "wb") as f:
-        f.write(b"t1_like test mesh (gapsim), binary STL, metres".ljust(80, b" "))
-        f.write(struct.pack("<I", len(tris)))
-        for a, b, c in tris:
-            f.write(struct.pack("<12fH", *normal(a, b, c), *a, *b, *c, 0))
-
-
 def sw(x):
     """A number as the SolidWorks exporter writes it: up to 15 significant digits, E exponent."""
     return ("%.15G" % (x + 0.0)) if x != 0 else "0"
@@ -245,11 +215,11 @@ for side, part in links:
     m, com, I, boxes, col = side_link(part, side)
     total += m
     stl = MESH[part].format(s=side[:1].upper(), side=side, Side=side.capitalize()) + ".STL"
-    write_stl(os.path.join(HERE, "meshes", stl), boxes)
+    write_stl(os.path.join(HERE, "meshes", stl), boxes, HEADER)
     lines = ["  <link", f'    name="{name}">'] + inertial(m, com, I)
     lines += visual(f"package://t1_like_description/meshes/{stl}", GREY if part == "trunk" else DARK)
     if part == "trunk":  # the chest logo: a second visual, as the vendor's trunk has
-        write_stl(os.path.join(HERE, "meshes", "Logo.STL"), [((0.146, 0.0, 0.17), (0.004, 0.08, 0.03))])
+        write_stl(os.path.join(HERE, "meshes", "Logo.STL"), [((0.146, 0.0, 0.17), (0.004, 0.08, 0.03))], HEADER)
         lines += visual("package://t1_like_description/meshes/Logo.STL", "0.69804 0.69804 0.69804 1")
     if col:
         lines += collision(col)
