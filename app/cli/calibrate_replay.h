@@ -2,7 +2,7 @@
 #pragma once
 /// \file
 /// A calibration on recorded trials (paper 002's E_cali, calib/replay_calibration.h) from the
-/// command line: what `gapsim-cli calibrate --recordings` and its older spelling
+/// command line: what `gapsim-cli calibrate --recordings` and its other name
 /// `gapsim-cli calibrate-replay` run, fresh or resumed, on any backend.
 
 #include <string>

@@ -2,7 +2,7 @@
 // gapsim-cli replay: the command-line adapter of the replay of a recording set
 // (calib/replay_workflow.h; the real BIOLOID lean-to-stand package is one such set): options, the
 // per-trial table, the exit code (3 when a trial diverged).
-// gapsim-cli calibrate --recordings (and calibrate-replay, its older spelling): the adapter of paper
+// gapsim-cli calibrate --recordings (and calibrate-replay, its other name): the adapter of paper
 // 002's calibration, E_cali over the training trials (calib/replay_calibration.h), run by the
 // calibration loop of calib/calibration.h (CMA-ES or ES, process pool or MPI, checkpoint and --resume).
 #include <cmath>

@@ -47,7 +47,7 @@ int main(int argc, char** argv) {
       "Replay recorded trials (a recording manifest, or the BIOLOID lean-to-stand package) and compare the measured "
       "signals",
       addReplay);
-  reg("calibrate-replay", "calibrate --recordings under its older name (paper 002's E_cali on recorded trials)",
+  reg("calibrate-replay", "calibrate --recordings under another name (paper 002's E_cali on recorded trials)",
       addCalibrateReplay);
   reg("loop",
       "The BIOLOID sim-to-reality loop: optimise, run on reality (twin or robot), calibrate, repeat (papers 001, 002)",
