@@ -137,6 +137,7 @@ void compileJoint(CompileContext& c, int ji) {
                              "no joint stops (the drive alone keeps the joint in range)",
                              "ODE hinge stops must lie within (-pi, pi)"});
   cj.viscous_Nm_s_rad = j.damping_Nms_rad;
+  cj.coulomb_Nm = j.friction_Nm;
   cj.mimic = j.mimic.master >= 0;
   if (cj.mimic) {
     cj.drive = "mimic of " + c.m.joints[static_cast<size_t>(j.mimic.master)].name;

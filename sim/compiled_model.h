@@ -81,6 +81,10 @@ struct CompiledModel {
     /// slider): a row of its own, velocity 0 with CFM = 1/b, so the damping is implicit and
     /// stable for any b dt / I (0: none).
     double viscous_Nm_s_rad = 0;
+    /// The joint's own dry friction (URDF <dynamics friction>), N m (N for a slider): a row of its
+    /// own, velocity 0 with FMax = the friction, so it holds the joint still below that torque and
+    /// opposes its motion with exactly that torque above it, implicitly (0: none).
+    double coulomb_Nm = 0;
   };
 
   /// A universal joint between two segments of a soft link, held at zero by its stops (spring-damper).

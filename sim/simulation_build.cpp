@@ -17,32 +17,40 @@
 namespace gapsim {
 namespace {
 
-/// The joint's <dynamics damping> b as a motor row of its own: target velocity 0, CFM = 1/b. ODE
-/// solves (J M^-1 J^T + CFM/h) lambda = (0 - J v)/h - J M^-1 f_ext, so the row's force is
-/// lambda = -b v(t+h), the damper at the end of the step: implicit Euler, decay factor
-/// 1 / (1 + b h / I) per step, stable for any b h / I (the explicit torque -b v(t) diverges beyond
-/// b h / I = 2: a light link with high damping). The force is unbounded: the row is a damper, not
-/// a motor with a torque limit.
-void createViscousRow(dWorldID world, JointActuator& A, const CompiledModel::Joint& cj, dBodyID child, dBodyID parent) {
-  if (!(cj.viscous_Nm_s_rad > 0)) return;
-  const bool hinge = cj.row == CompiledModel::Joint::Row::Hinge;
-  A.viscous = hinge ? dJointCreateAMotor(world, nullptr) : dJointCreateLMotor(world, nullptr);
-  dJointAttach(A.viscous, child, parent);
-  const Eigen::Vector3d& a = cj.axis;
+/// A motor row of its own about (along) the joint's axis with target velocity 0: the joint's
+/// <dynamics> as implicit rows. ODE solves (J M^-1 J^T + CFM/h) lambda = (0 - J v)/h - J M^-1 f_ext
+/// with |lambda| <= FMax, so
+///   damping b:  CFM = 1/b, FMax unbounded: lambda = -b v(t+h), the damper at the end of the step
+///     (implicit Euler, decay factor 1 / (1 + b h / I) per step, stable for any b h / I, where the
+///     explicit torque -b v(t) diverges beyond b h / I = 2: a light link with high damping);
+///   friction f: CFM 0, FMax = f: the joint held still below f, opposed by exactly f above it.
+dJointID velocityZeroRow(dWorldID world, bool hinge, const Eigen::Vector3d& a, dBodyID child, dBodyID parent,
+                         double cfm, double fmax) {
+  const dJointID id = hinge ? dJointCreateAMotor(world, nullptr) : dJointCreateLMotor(world, nullptr);
+  dJointAttach(id, child, parent);
   if (hinge) {
-    dJointSetAMotorMode(A.viscous, dAMotorUser);
-    dJointSetAMotorNumAxes(A.viscous, 1);
-    dJointSetAMotorAxis(A.viscous, 0, parent ? 2 : 0, a.x(), a.y(), a.z());
-    dJointSetAMotorParam(A.viscous, dParamVel, 0.0);
-    dJointSetAMotorParam(A.viscous, dParamCFM, 1.0 / cj.viscous_Nm_s_rad);
-    dJointSetAMotorParam(A.viscous, dParamFMax, dInfinity);
+    dJointSetAMotorMode(id, dAMotorUser);
+    dJointSetAMotorNumAxes(id, 1);
+    dJointSetAMotorAxis(id, 0, parent ? 2 : 0, a.x(), a.y(), a.z());
+    dJointSetAMotorParam(id, dParamVel, 0.0);
+    dJointSetAMotorParam(id, dParamCFM, cfm);
+    dJointSetAMotorParam(id, dParamFMax, fmax);
   } else {
-    dJointSetLMotorNumAxes(A.viscous, 1);
-    dJointSetLMotorAxis(A.viscous, 0, parent ? 2 : 0, a.x(), a.y(), a.z());
-    dJointSetLMotorParam(A.viscous, dParamVel, 0.0);
-    dJointSetLMotorParam(A.viscous, dParamCFM, 1.0 / cj.viscous_Nm_s_rad);
-    dJointSetLMotorParam(A.viscous, dParamFMax, dInfinity);
+    dJointSetLMotorNumAxes(id, 1);
+    dJointSetLMotorAxis(id, 0, parent ? 2 : 0, a.x(), a.y(), a.z());
+    dJointSetLMotorParam(id, dParamVel, 0.0);
+    dJointSetLMotorParam(id, dParamCFM, cfm);
+    dJointSetLMotorParam(id, dParamFMax, fmax);
   }
+  return id;
+}
+
+void createDynamicsRows(dWorldID world, JointActuator& A, const CompiledModel::Joint& cj, dBodyID child,
+                        dBodyID parent) {
+  const bool hinge = cj.row == CompiledModel::Joint::Row::Hinge;
+  if (cj.viscous_Nm_s_rad > 0)
+    A.viscous = velocityZeroRow(world, hinge, cj.axis, child, parent, 1.0 / cj.viscous_Nm_s_rad, dInfinity);
+  if (cj.coulomb_Nm > 0) A.coulomb = velocityZeroRow(world, hinge, cj.axis, child, parent, 0.0, cj.coulomb_Nm);
 }
 
 void toOde(const Eigen::Matrix3d& M, dMatrix3 R) {
@@ -275,7 +283,7 @@ void Simulation::Impl::createJoint(int ji) {
   }
   setParam(dParamFMax, 0.0);
   dJointSetFeedback(A.id, &A.fb);
-  createViscousRow(world, A, cj, child, parent);
+  createDynamicsRows(world, A, cj, child, parent);
   if (!cj.prototype) return;  // a mimic joint: coupled to its master in actuate()
   A.drive = cj.prototype->clone();
   const motorgear::Drive* core = A.drive.get();

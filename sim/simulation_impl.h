@@ -34,6 +34,9 @@ struct JointActuator {
   /// The joint's own viscous friction (<dynamics damping>), implicit in the same way: a velocity-0
   /// motor row (angular for hinges, linear for sliders) with CFM = 1/b. Null: none.
   dJointID viscous = nullptr;
+  /// The joint's own dry friction (<dynamics friction>): a velocity-0 motor row with FMax = the
+  /// friction. Null: none.
+  dJointID coulomb = nullptr;
   /// What drives the joint (sim/drive_registry.h); null for mimic joints, which follow their master.
   std::unique_ptr<motorgear::Drive> drive;
   const motorgear::JointDrivetrain* chain = nullptr;  ///< MoToFlex joints: the drive's chain (probes)

@@ -47,13 +47,15 @@ void printJoints(const RobotModel& m, const CompiledModel& c) {
     char stops[64] = "-";
     if (j.stops) std::snprintf(stops, sizeof stops, "[%.4g, %.4g]", j.lower, j.upper);
     const bool row = j.row != CompiledModel::Joint::Row::None;
-    std::printf("  %-18s %-7s %-16s %-16s %-22s %12.4g  %s\n", m.joints[ji].name.c_str(), rowName(j.row),
-                row ? bodyName(c, j.child_body).c_str() : "-", row ? bodyName(c, j.parent_body).c_str() : "-", stops,
-                j.damper_Nm_s_rad,
-                (j.drive + (j.viscous_Nm_s_rad > 0
-                                ? "; <dynamics damping> " + sixDigits(j.viscous_Nm_s_rad) + " as an implicit row"
-                                : ""))
-                    .c_str());
+    std::printf(
+        "  %-18s %-7s %-16s %-16s %-22s %12.4g  %s\n", m.joints[ji].name.c_str(), rowName(j.row),
+        row ? bodyName(c, j.child_body).c_str() : "-", row ? bodyName(c, j.parent_body).c_str() : "-", stops,
+        j.damper_Nm_s_rad,
+        (j.drive +
+         (j.viscous_Nm_s_rad > 0 ? "; <dynamics damping> " + sixDigits(j.viscous_Nm_s_rad) + " as an implicit row"
+                                 : "") +
+         (j.coulomb_Nm > 0 ? "; <dynamics friction> " + sixDigits(j.coulomb_Nm) + " as a velocity-0 row" : ""))
+            .c_str());
   }
 }
 
@@ -109,6 +111,7 @@ nlohmann::json compiledJson(const RobotModel& m, const CompiledModel& c) {
               {"drive", j.drive},
               {"damper_Nm_s_rad", j.damper_Nm_s_rad},
               {"viscous_Nm_s_rad", j.viscous_Nm_s_rad},
+              {"coulomb_Nm", j.coulomb_Nm},
               {"mimic", j.mimic}};
     if (j.welded) e["welded_q"] = j.welded_q;
     if (j.row != CompiledModel::Joint::Row::None) {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// A joint's own viscous friction (URDF <dynamics damping>): an implicit row (sim/simulation_build.cpp,
-// createViscousRow), checked against the analytic decay of a free rotor and a free slider,
-// including a light link whose damping the explicit torque -b v could not integrate.
+// A joint's own friction (URDF <dynamics damping friction>): implicit rows (sim/simulation_build.cpp,
+// createDynamicsRows), checked against the analytic decay of a free rotor and a free slider,
+// including a light link whose damping the explicit torque -b v could not integrate, and against
+// the analytic motion of a rotor under dry friction (held below it, constant deceleration above).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -16,7 +17,7 @@ namespace {
 
 /// A link on the world by one joint, passive (servo fmax 0), no gravity, no ground, dWorldStep,
 /// dt 1 ms: a rotor about z with moment `I` (COM on the axis), or a slider along z of mass `I`.
-std::shared_ptr<const RobotModel> damped(bool hinge, double I, double b_Nms) {
+std::shared_ptr<const RobotModel> damped(bool hinge, double I, double b_Nms, double friction_Nm = 0) {
   const std::string lim = hinge ? "" : R"(<limit lower="-100" upper="100" effort="0" velocity="0"/>)";
   const std::string xml = R"(<robot name="damped">
   <link name="world"/>
@@ -27,7 +28,8 @@ std::shared_ptr<const RobotModel> damped(bool hinge, double I, double b_Nms) {
   <joint name="j" type=")" +
                           (hinge ? "continuous" : "prismatic") +
                           R"("><parent link="world"/><child link="rotor"/><axis xyz="0 0 1"/>)" + lim +
-                          R"(<dynamics damping=")" + std::to_string(b_Nms) + R"("/></joint>
+                          R"(<dynamics damping=")" + std::to_string(b_Nms) + R"(" friction=")" +
+                          std::to_string(friction_Nm) + R"("/></joint>
   <gapsim>
     <solver dt_s="0.001" stepper="big" gravity_m_s2="0 0 0"/>
     <ground type="none"/>
@@ -72,8 +74,40 @@ TEST(JointDamping, MildDampingFollowsTheAnalyticDecayRate) {
 }
 
 TEST(JointDamping, IsListedInTheCompiledJoint) {
-  Simulation sim(damped(true, 0.01, 0.25));
+  Simulation sim(damped(true, 0.01, 0.25, 0.05));
   EXPECT_DOUBLE_EQ(sim.compileReport().joints[0].viscous_Nm_s_rad, 0.25);
+  EXPECT_DOUBLE_EQ(sim.compileReport().joints[0].coulomb_Nm, 0.05);
+}
+
+// Dry friction f = 0.05 N m on a free rotor (I 0.01 kg m^2, about z, no gravity): a torque of
+// 0.04 N m leaves it at rest; 0.06 N m accelerates it at (0.06 - 0.05) / I = 1 rad/s^2; let go at
+// rate w0 it slows at f / I = 5 rad/s^2 and stops at w0 I / f, then stays (friction, not a spring).
+TEST(JointFriction, HoldsBelowItAndDeceleratesAtFOverIAbove) {
+  for (bool hinge : {true, false}) {
+    const double I = 0.01, f = 0.05, h = 0.001;
+    Simulation held(damped(hinge, I, 0.0, f));
+    for (int k = 0; k < 500; ++k) {
+      held.addJointTorque_Nm(0, 0.04);
+      held.step();
+    }
+    EXPECT_NEAR(held.jointRate_rad_s(0), 0.0, 1e-9) << hinge;
+    Simulation pushed(damped(hinge, I, 0.0, f));
+    for (int k = 0; k < 500; ++k) {
+      pushed.addJointTorque_Nm(0, 0.06);
+      pushed.step();
+    }
+    EXPECT_NEAR(pushed.jointRate_rad_s(0), (0.06 - f) / I * 500 * h, 1e-6) << hinge;
+    // Coasting from 0.5 rad/s: 0.5 - 5 t, zero at 0.1 s.
+    Simulation coast(damped(hinge, I, 0.0, f));
+    coast.addJointTorque_Nm(0, 0.5 * I / h + f);  // one step to 0.5 rad/s against the friction
+    coast.step();
+    const double w0 = coast.jointRate_rad_s(0);
+    EXPECT_NEAR(w0, 0.5, 1e-9) << hinge;
+    for (int k = 0; k < 50; ++k) coast.step();
+    EXPECT_NEAR(coast.jointRate_rad_s(0), w0 - f / I * 50 * h, 1e-9) << hinge;
+    for (int k = 0; k < 100; ++k) coast.step();
+    EXPECT_NEAR(coast.jointRate_rad_s(0), 0.0, 1e-9) << hinge;
+  }
 }
 
 }  // namespace
