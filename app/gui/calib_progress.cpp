@@ -73,6 +73,7 @@ namespace {
 // The calibration's own CSV files: '#' comments and blank lines skipped, a header whose first
 // cells are `columns`, then rows of at least that many cells, each read by `row` (line number,
 // cells, and a reader of cell k as a number that throws naming the file, line and column).
+// Not sim's CsvTable: these files hold "inf" where every candidate failed, which a log must not.
 class CalibCsv {
  public:
   CalibCsv(const QString& path, QStringList columns)
