@@ -245,6 +245,8 @@ int runCalibrate(const std::shared_ptr<CalibrateArgs>& a, const CLI::Option* gen
 
 }  // namespace
 
+/// Long on purpose: the command's options as one table, an option per statement in the order
+/// `--help` lists them.
 Action addCalibrate(CLI::App& app) {
   auto a = std::make_shared<CalibrateArgs>();
   auto& s = a->settings;
