@@ -20,7 +20,7 @@ struct Subcommand {
 };
 
 /// Adds `subcommands` to `app` (exactly one required) and returns the action that runs the one
-/// parsed; kExitBadInput when none was (parsing refuses that before).
+/// parsed; kExitBadInput if the command line names none (CLI11 refuses that while parsing).
 Action addSubcommands(CLI::App& app, std::span<const Subcommand> subcommands);
 
 }  // namespace gapsim::cli
