@@ -21,6 +21,7 @@
 #include <sstream>
 
 #include "calib/cma_es.h"
+#include "calib/json_fields.h"
 #include "calib/mukappa_es.h"
 #include "sim/input_error.h"
 
@@ -183,7 +184,7 @@ nlohmann::json CalibrationSettings::toJson() const {
           {"kappa", kappa},
           {"rho", rho},
           {"sigma0", sigma0},
-          {"seed", std::to_string(seed)},
+          {"seed", seedToJson(seed)},
           {"ipop_restarts", ipop_restarts}};
 }
 
@@ -196,7 +197,7 @@ CalibrationSettings CalibrationSettings::fromJson(const nlohmann::json& j) {
   s.kappa = j.at("kappa").get<int>();
   s.rho = j.at("rho").get<int>();
   s.sigma0 = j.at("sigma0").get<double>();
-  s.seed = std::stoull(j.at("seed").get<std::string>());
+  s.seed = seedFromJson(j.at("seed"));
   s.ipop_restarts = j.at("ipop_restarts").get<int>();
   return s;
 }

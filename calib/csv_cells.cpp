@@ -33,4 +33,12 @@ double finiteCell(const std::string& t, const std::string& file, int line, const
   return v;
 }
 
+void checkHeaderCells(const std::vector<std::string>& cells, std::span<const char* const> columns,
+                      const std::string& file, int line) {
+  for (std::size_t i = 0; i < cells.size(); ++i)
+    if (cells[i] != columns[i])
+      throw InputError(file, line, "header",
+                       "column " + std::to_string(i + 1) + " must be '" + columns[i] + "', not '" + cells[i] + "'");
+}
+
 }  // namespace gapsim::calib

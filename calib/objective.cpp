@@ -41,10 +41,7 @@ ScenarioSet ScenarioSet::load(const std::string& path, bool need_references) {
       if (c.size() < 4 || c.size() > 7)
         throw InputError(path, n, "header",
                          "expected the header name,motion,reference,duration_s[,weight[,role[,balance]]]");
-      for (std::size_t i = 0; i < c.size(); ++i)
-        if (c[i] != kCols[i])
-          throw InputError(path, n, "header",
-                           "column " + std::to_string(i + 1) + " must be '" + kCols[i] + "', not '" + c[i] + "'");
+      checkHeaderCells(c, kCols, path, n);
       header = true;
       continue;
     }

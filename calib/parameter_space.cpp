@@ -67,10 +67,7 @@ ParameterSpace ParameterSpace::load(const std::string& path) {
       static const char* kCols[] = {"name", "value", "lower", "upper", "frozen", "tie", "scale"};
       if (c.size() < 5 || c.size() > 7)
         throw InputError(path, n, "header", "expected the header name,value,lower,upper,frozen[,tie[,scale]]");
-      for (std::size_t i = 0; i < c.size(); ++i)
-        if (c[i] != kCols[i])
-          throw InputError(path, n, "header",
-                           "column " + std::to_string(i + 1) + " must be '" + kCols[i] + "', not '" + c[i] + "'");
+      checkHeaderCells(c, kCols, path, n);
       header = true;
       continue;
     }

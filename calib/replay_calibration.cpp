@@ -3,6 +3,7 @@
 
 #include <cstdio>
 
+#include "calib/json_fields.h"
 #include "calib/replay_commands.h"
 #include "calib/replay_workflow.h"
 #include "sim/input_error.h"
@@ -13,15 +14,9 @@
 namespace gapsim::calib {
 
 nlohmann::json ReplayCalibrationInputs::toJson() const {
-  return {{"kind", "replay"},
-          {"robot", robot},
-          {"params", params},
-          {"recordings", recordings},
-          {"trials", trials},
-          {"holdout", holdout},
-          {"space", space},
-          {"wall", wall},
-          {"sim_seed", std::to_string(sim_seed)},  // a 64-bit seed does not survive a JSON double
+  return {{"kind", "replay"},         {"robot", robot},   {"params", params},
+          {"recordings", recordings}, {"trials", trials}, {"holdout", holdout},
+          {"space", space},           {"wall", wall},     {"sim_seed", seedToJson(sim_seed)},
           {"settle_s", settle_s}};
 }
 
@@ -34,7 +29,7 @@ ReplayCalibrationInputs ReplayCalibrationInputs::fromJson(const nlohmann::json& 
   in.holdout = j.at("holdout");
   in.space = j.at("space");
   in.wall = j.at("wall");
-  in.sim_seed = std::stoull(j.at("sim_seed").get<std::string>());
+  in.sim_seed = seedFromJson(j.at("sim_seed"));
   in.settle_s = j.value("settle_s", 0.0);  // checkpoints without a settle time did not settle
   return in;
 }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "calib/json_fields.h"
 #include "calib/replay_commands.h"
 #include "sim/input_error.h"
 #include "sim/log_writer.h"
@@ -42,7 +43,7 @@ nlohmann::json RecordingReplayOptions::toJson() const {
           {"wall_face_x_m", wall_face_x_m ? nlohmann::json(*wall_face_x_m) : nlohmann::json(nullptr)},
           {"continuous_commands", continuous_commands},
           {"settle_s", settle_s},
-          {"sim_seed", std::to_string(sim_seed)},  // a 64-bit seed does not survive a JSON double
+          {"sim_seed", seedToJson(sim_seed)},
           {"out_dir", out_dir}};
 }
 
@@ -59,7 +60,7 @@ RecordingReplayOptions RecordingReplayOptions::fromJson(const nlohmann::json& j)
   if (!j.at("wall_face_x_m").is_null()) o.wall_face_x_m = j.at("wall_face_x_m").get<double>();
   o.continuous_commands = j.at("continuous_commands");
   o.settle_s = j.at("settle_s");
-  o.sim_seed = std::stoull(j.at("sim_seed").get<std::string>());
+  o.sim_seed = seedFromJson(j.at("sim_seed"));
   o.out_dir = j.at("out_dir");
   return o;
 }

@@ -440,15 +440,9 @@ void reportAllLogsFit(std::ostream& os, const ServoModelsOptions& a, const Servo
 }  // namespace
 
 nlohmann::json ServoModelsOptions::toJson() const {
-  return {{"logs", logs},
-          {"models", models},
-          {"evaluations", evaluations},
-          {"polish", polish},
-          {"seed", std::to_string(seed)},
-          {"time_scale", time_scale},
-          {"robot", robot},
-          {"joint", joint},
-          {"out_dir", out_dir}};
+  return {{"logs", logs},     {"models", models},         {"evaluations", evaluations},
+          {"polish", polish}, {"seed", seedToJson(seed)}, {"time_scale", time_scale},
+          {"robot", robot},   {"joint", joint},           {"out_dir", out_dir}};
 }
 
 ServoModelsOptions ServoModelsOptions::fromJson(const nlohmann::json& j) {
@@ -457,7 +451,7 @@ ServoModelsOptions ServoModelsOptions::fromJson(const nlohmann::json& j) {
   o.models = j.at("models").get<std::vector<std::string>>();
   o.evaluations = j.at("evaluations");
   o.polish = j.at("polish");
-  o.seed = std::stoull(j.at("seed").get<std::string>());  // a 64-bit seed does not survive a JSON double
+  o.seed = seedFromJson(j.at("seed"));
   o.time_scale = j.at("time_scale");
   o.robot = j.at("robot");
   o.joint = j.at("joint");

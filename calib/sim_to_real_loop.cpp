@@ -13,6 +13,7 @@
 #include "calib/calibration.h"
 #include "calib/controller_optimization.h"
 #include "calib/evaluator.h"
+#include "calib/json_fields.h"
 #include "calib/recording_replay.h"
 #include "calib/replay_commands.h"
 #include "calib/rising_twin.h"
@@ -49,7 +50,7 @@ nlohmann::json SimToRealLoopOptions::toJson() const {
           {"cal_settle_s", cal_settle_s},
           {"robust_models", robust_models},
           {"robust_gain_spread", robust_gain_spread},
-          {"seed", std::to_string(seed)}};
+          {"seed", seedToJson(seed)}};
 }
 SimToRealLoopOptions SimToRealLoopOptions::fromJson(const nlohmann::json& j) {
   SimToRealLoopOptions in;
@@ -74,7 +75,7 @@ SimToRealLoopOptions SimToRealLoopOptions::fromJson(const nlohmann::json& j) {
   in.cal_settle_s = j.value("cal_settle_s", 0.0);
   in.robust_models = j.value("robust_models", 1);
   in.robust_gain_spread = j.value("robust_gain_spread", 0.2);
-  in.seed = std::stoull(j.at("seed").get<std::string>());
+  in.seed = seedFromJson(j.at("seed"));
   return in;
 }
 

@@ -11,15 +11,14 @@ namespace {
 using P = DcMotor::Params;
 
 const std::array<Field<P>, 6> kFields{{
-    {"L", "H", "armature inductance", [](const P& p) { return p.L_H; }, [](P& p, double v) { p.L_H = v; }},
-    {"R", "Ohm", "armature resistance", [](const P& p) { return p.R_Ohm; }, [](P& p, double v) { p.R_Ohm = v; }},
-    {"K_t", "N*m/A", "torque constant", [](const P& p) { return p.K_t_Nm_A; }, [](P& p, double v) { p.K_t_Nm_A = v; }},
-    {"S", "-", "stiffness factor scaling the current, in [0,1]", [](const P& p) { return p.S; },
-     [](P& p, double v) { p.S = v; }},
-    {"B_v", "N*m*s/rad", "speed friction incl. back-EMF, motor-side torque per joint speed",
-     [](const P& p) { return p.B_v_Nm_s_rad; }, [](P& p, double v) { p.B_v_Nm_s_rad = v; }},
-    {"K_e", "V*s/rad", "true back-EMF constant on the motor speed (0 = folded into B_v)",
-     [](const P& p) { return p.K_e_V_s_rad; }, [](P& p, double v) { p.K_e_V_s_rad = v; }},
+    memberField<P, &P::L_H>("L", "H", "armature inductance"),
+    memberField<P, &P::R_Ohm>("R", "Ohm", "armature resistance"),
+    memberField<P, &P::K_t_Nm_A>("K_t", "N*m/A", "torque constant"),
+    memberField<P, &P::S>("S", "-", "stiffness factor scaling the current, in [0,1]"),
+    memberField<P, &P::B_v_Nm_s_rad>("B_v", "N*m*s/rad",
+                                     "speed friction incl. back-EMF, motor-side torque per joint speed"),
+    memberField<P, &P::K_e_V_s_rad>("K_e", "V*s/rad",
+                                    "true back-EMF constant on the motor speed (0 = folded into B_v)"),
 }};
 
 }  // namespace

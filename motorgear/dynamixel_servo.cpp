@@ -11,18 +11,14 @@ namespace {
 using P = DynamixelServo::Params;
 
 const std::array<Field<P>, 7> kFields{{
-    {"kp", "N*m/rad", "position gain", [](const P& p) { return p.kp_Nm_rad; }, [](P& p, double v) { p.kp_Nm_rad = v; }},
-    {"kd", "N*m*s/rad", "velocity gain", [](const P& p) { return p.kd_Nm_s_rad; },
-     [](P& p, double v) { p.kd_Nm_s_rad = v; }},
-    {"kc", "N*m", "Coulomb friction", [](const P& p) { return p.kc_Nm; }, [](P& p, double v) { p.kc_Nm = v; }},
-    {"tau_min", "N*m", "lower torque clamp", [](const P& p) { return p.tau_min_Nm; },
-     [](P& p, double v) { p.tau_min_Nm = v; }},
-    {"tau_max", "N*m", "upper torque clamp", [](const P& p) { return p.tau_max_Nm; },
-     [](P& p, double v) { p.tau_max_Nm = v; }},
-    {"speed_max", "rad/s", "no-load speed: |kp e| limited to kd * speed_max (0 = no limit)",
-     [](const P& p) { return p.speed_max_rad_s; }, [](P& p, double v) { p.speed_max_rad_s = v; }},
-    {"delay_s", "s", "dead time of the goal position (simulation delay line, whole steps)",
-     [](const P& p) { return p.delay_s; }, [](P& p, double v) { p.delay_s = v; }},
+    memberField<P, &P::kp_Nm_rad>("kp", "N*m/rad", "position gain"),
+    memberField<P, &P::kd_Nm_s_rad>("kd", "N*m*s/rad", "velocity gain"),
+    memberField<P, &P::kc_Nm>("kc", "N*m", "Coulomb friction"),
+    memberField<P, &P::tau_min_Nm>("tau_min", "N*m", "lower torque clamp"),
+    memberField<P, &P::tau_max_Nm>("tau_max", "N*m", "upper torque clamp"),
+    memberField<P, &P::speed_max_rad_s>("speed_max", "rad/s",
+                                        "no-load speed: |kp e| limited to kd * speed_max (0 = no limit)"),
+    memberField<P, &P::delay_s>("delay_s", "s", "dead time of the goal position (simulation delay line, whole steps)"),
 }};
 
 /// The drive term -kp e, limited to +-kd speed_max when a no-load speed is set.

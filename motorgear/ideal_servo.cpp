@@ -11,12 +11,9 @@ namespace {
 using P = IdealServo::Params;
 
 const std::array<Field<P>, 3> kFields{{
-    {"gain", "1/s", "velocity per angle error", [](const P& p) { return p.gain_1_s; },
-     [](P& p, double v) { p.gain_1_s = v; }},
-    {"max_velocity", "rad/s", "commanded velocity clamp", [](const P& p) { return p.max_velocity_rad_s; },
-     [](P& p, double v) { p.max_velocity_rad_s = v; }},
-    {"fmax", "N*m", "joint-motor force limit", [](const P& p) { return p.fmax_Nm; },
-     [](P& p, double v) { p.fmax_Nm = v; }},
+    memberField<P, &P::gain_1_s>("gain", "1/s", "velocity per angle error"),
+    memberField<P, &P::max_velocity_rad_s>("max_velocity", "rad/s", "commanded velocity clamp"),
+    memberField<P, &P::fmax_Nm>("fmax", "N*m", "joint-motor force limit"),
 }};
 
 }  // namespace

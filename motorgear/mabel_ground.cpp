@@ -10,23 +10,18 @@ namespace {
 
 using P = CompliantGround::Params;
 
-#define GAPSIM_FIELD(name, unit, desc)                                                        \
-  Field<P> {                                                                                  \
-#name, unit, desc, [](const P& p) { return p.name; }, [](P & p, double v) { p.name = v; } \
-  }
 const std::array<Field<P>, 10> kFields{{
-    GAPSIM_FIELD(lambda_a, "N s/m^(n+1)", "normal damping while penetrating (Table VII lambda_v^a)"),
-    GAPSIM_FIELD(lambda_b, "N s/m^(n+1)", "normal damping while rebounding (Table VII lambda_v^b)"),
-    GAPSIM_FIELD(n, "-", "Marhefka-Orin exponent (Table VII)"),
-    GAPSIM_FIELD(k, "N/m^n", "normal stiffness (Table VII)"),
-    GAPSIM_FIELD(sigma_h0, "1/m", "bristle stiffness per unit normal force (Table VII)"),
-    GAPSIM_FIELD(sigma_h1, "s/m", "bristle damping per unit normal force (Table VII)"),
-    GAPSIM_FIELD(alpha_h0, "-", "breakaway friction coefficient (Table VII)"),
-    GAPSIM_FIELD(alpha_h2, "s/m", "viscous friction per unit normal force (Table VII)"),
-    GAPSIM_FIELD(alpha_h3, "-", "sliding friction coefficient (Table VII)"),
-    GAPSIM_FIELD(v_s, "m/s", "Stribeck speed (not in the paper)"),
+    memberField<P, &P::lambda_a>("lambda_a", "N s/m^(n+1)", "normal damping while penetrating (Table VII lambda_v^a)"),
+    memberField<P, &P::lambda_b>("lambda_b", "N s/m^(n+1)", "normal damping while rebounding (Table VII lambda_v^b)"),
+    memberField<P, &P::n>("n", "-", "Marhefka-Orin exponent (Table VII)"),
+    memberField<P, &P::k>("k", "N/m^n", "normal stiffness (Table VII)"),
+    memberField<P, &P::sigma_h0>("sigma_h0", "1/m", "bristle stiffness per unit normal force (Table VII)"),
+    memberField<P, &P::sigma_h1>("sigma_h1", "s/m", "bristle damping per unit normal force (Table VII)"),
+    memberField<P, &P::alpha_h0>("alpha_h0", "-", "breakaway friction coefficient (Table VII)"),
+    memberField<P, &P::alpha_h2>("alpha_h2", "s/m", "viscous friction per unit normal force (Table VII)"),
+    memberField<P, &P::alpha_h3>("alpha_h3", "-", "sliding friction coefficient (Table VII)"),
+    memberField<P, &P::v_s>("v_s", "m/s", "Stribeck speed (not in the paper)"),
 }};
-#undef GAPSIM_FIELD
 
 }  // namespace
 

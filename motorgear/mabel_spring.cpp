@@ -11,18 +11,12 @@ namespace {
 using P = MabelSpring::Params;
 
 const std::array<Field<P>, 6> kFields{{
-    {"K_B", "N m/rad", "spring stiffness on q_Bsp (Fig. 22)", [](const P& p) { return p.K_B_Nm_rad; },
-     [](P& p, double v) { p.K_B_Nm_rad = v; }},
-    {"Kd_B", "N m s/rad", "damping of the free spring (Table VII)", [](const P& p) { return p.Kd_B_Nms_rad; },
-     [](P& p, double v) { p.Kd_B_Nms_rad = v; }},
-    {"Kd_1", "N m/rad^3", "cubic stiffness of the hard stop (Table VII)", [](const P& p) { return p.Kd_1_Nm_rad3; },
-     [](P& p, double v) { p.Kd_1_Nm_rad3 = v; }},
-    {"K_vd1", "N m s/rad", "viscous damping of the hard stop (Table VII)", [](const P& p) { return p.K_vd1_Nms_rad; },
-     [](P& p, double v) { p.K_vd1_Nms_rad = v; }},
-    {"K_vd2", "N m (s/rad)^0.5", "square-root damping of the closing hard stop (Table VII)",
-     [](const P& p) { return p.K_vd2; }, [](P& p, double v) { p.K_vd2 = v; }},
-    {"v_eps", "rad/s", "floor of |qd| in the derivative of the sqrt term", [](const P& p) { return p.v_eps_rad_s; },
-     [](P& p, double v) { p.v_eps_rad_s = v; }},
+    memberField<P, &P::K_B_Nm_rad>("K_B", "N m/rad", "spring stiffness on q_Bsp (Fig. 22)"),
+    memberField<P, &P::Kd_B_Nms_rad>("Kd_B", "N m s/rad", "damping of the free spring (Table VII)"),
+    memberField<P, &P::Kd_1_Nm_rad3>("Kd_1", "N m/rad^3", "cubic stiffness of the hard stop (Table VII)"),
+    memberField<P, &P::K_vd1_Nms_rad>("K_vd1", "N m s/rad", "viscous damping of the hard stop (Table VII)"),
+    memberField<P, &P::K_vd2>("K_vd2", "N m (s/rad)^0.5", "square-root damping of the closing hard stop (Table VII)"),
+    memberField<P, &P::v_eps_rad_s>("v_eps", "rad/s", "floor of |qd| in the derivative of the sqrt term"),
 }};
 
 }  // namespace

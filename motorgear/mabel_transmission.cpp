@@ -51,28 +51,20 @@ MabelTransmission::Motor makeMotor(double gamma, double K_T, double b, double mu
 }
 
 using P = MabelTransmission::Params;
+using Motor = MabelTransmission::Motor;
 
-#define GAPSIM_MOTOR_FIELDS(M)                                                                                         \
-  Field<P>{#M "/gamma", "-", "gear ratio link -> motor (eqs. 5-6)", [](const P& p) { return p.M.gamma; },              \
-           [](P& p, double v) { p.M.gamma = v; }},                                                                     \
-      Field<P>{#M "/K_T", "-", "torque = (u + b)/K_T (Table IV)", [](const P& p) { return p.M.K_T; },                  \
-               [](P& p, double v) { p.M.K_T = v; }},                                                                   \
-      Field<P>{#M "/b", "N m", "amplifier bias (Table IV)", [](const P& p) { return p.M.b_Nm; },                       \
-               [](P& p, double v) { p.M.b_Nm = v; }},                                                                  \
-      Field<P>{#M "/mu", "N m s/rad", "viscous friction, motor side (Table V)",                                        \
-               [](const P& p) { return p.M.mu_Nms_rad; }, [](P& p, double v) { p.M.mu_Nms_rad = v; }},                 \
-      Field<P>{#M "/alpha", "-", "rotor inertia factor (Table IV)", [](const P& p) { return p.M.alpha; },              \
-               [](P& p, double v) { p.M.alpha = v; }},                                                                 \
-      Field<P>{#M "/J_rotor_man", "kg m^2", "manufacturer's rotor inertia",                                            \
-               [](const P& p) { return p.M.J_rotor_man_kgm2; }, [](P& p, double v) { p.M.J_rotor_man_kgm2 = v; }},     \
-      Field<P>{#M "/J_pulley", "kg m^2", "lumped pulleys seen from the motor (Table IX)",                              \
-               [](const P& p) { return p.M.J_pulley_kgm2; }, [](P& p, double v) { p.M.J_pulley_kgm2 = v; }},           \
-      Field<P>{#M "/K_C", "N m/rad", "cable stretch stiffness (Table VII)", [](const P& p) { return p.M.K_C_Nm_rad; }, \
-               [](P& p, double v) { p.M.K_C_Nm_rad = v; }},                                                            \
-      Field<P> {                                                                                                       \
-#M "/Kd_C", "N m s/rad", "cable stretch damping (Table VII)",                                                      \
-        [](const P& p) { return p.M.Kd_C_Nms_rad; }, [](P & p, double v) { p.M.Kd_C_Nms_rad = v; }                     \
-  }
+// The same nine leaves for each motor, under its prefix.
+#define GAPSIM_MOTOR_FIELDS(M)                                                                                      \
+  memberField<P, &P::M, &Motor::gamma>(#M "/gamma", "-", "gear ratio link -> motor (eqs. 5-6)"),                    \
+      memberField<P, &P::M, &Motor::K_T>(#M "/K_T", "-", "torque = (u + b)/K_T (Table IV)"),                        \
+      memberField<P, &P::M, &Motor::b_Nm>(#M "/b", "N m", "amplifier bias (Table IV)"),                             \
+      memberField<P, &P::M, &Motor::mu_Nms_rad>(#M "/mu", "N m s/rad", "viscous friction, motor side (Table V)"),   \
+      memberField<P, &P::M, &Motor::alpha>(#M "/alpha", "-", "rotor inertia factor (Table IV)"),                    \
+      memberField<P, &P::M, &Motor::J_rotor_man_kgm2>(#M "/J_rotor_man", "kg m^2", "manufacturer's rotor inertia"), \
+      memberField<P, &P::M, &Motor::J_pulley_kgm2>(#M "/J_pulley", "kg m^2",                                        \
+                                                   "lumped pulleys seen from the motor (Table IX)"),                \
+      memberField<P, &P::M, &Motor::K_C_Nm_rad>(#M "/K_C", "N m/rad", "cable stretch stiffness (Table VII)"),       \
+      memberField<P, &P::M, &Motor::Kd_C_Nms_rad>(#M "/Kd_C", "N m s/rad", "cable stretch damping (Table VII)")
 
 /// 0 or 1 only: anything else is a typo, not "locked a bit".
 bool lockValue(const char* name, double v) {
@@ -85,14 +77,11 @@ bool lockValue(const char* name, double v) {
 const std::array<Field<P>, 25> kFields{{
     GAPSIM_MOTOR_FIELDS(mLA),
     GAPSIM_MOTOR_FIELDS(mLS),
-    {"Bsp/gamma", "-", "gamma_LS->Bsp (eq. 6)", [](const P& p) { return p.gamma_Bsp; },
-     [](P& p, double v) { p.gamma_Bsp = v; }},
-    {"Bsp/J", "kg m^2", "B_Spring pulley inertia (Table IX)", [](const P& p) { return p.J_Bsp_kgm2; },
-     [](P& p, double v) { p.J_Bsp_kgm2 = v; }},
-    {"numerics/max_step", "s", "longest internal step", [](const P& p) { return p.max_step_s; },
-     [](P& p, double v) { p.max_step_s = v; }},
-    {"numerics/J_link_min", "kg m^2", "smallest link-side inertia for the stability bound",
-     [](const P& p) { return p.J_link_min_kgm2; }, [](P& p, double v) { p.J_link_min_kgm2 = v; }},
+    memberField<P, &P::gamma_Bsp>("Bsp/gamma", "-", "gamma_LS->Bsp (eq. 6)"),
+    memberField<P, &P::J_Bsp_kgm2>("Bsp/J", "kg m^2", "B_Spring pulley inertia (Table IX)"),
+    memberField<P, &P::max_step_s>("numerics/max_step", "s", "longest internal step"),
+    memberField<P, &P::J_link_min_kgm2>("numerics/J_link_min", "kg m^2",
+                                        "smallest link-side inertia for the stability bound"),
     {"lock/mLA", "-", "1: the leg-angle motor is mechanically locked (test stand, Sec. V)",
      [](const P& p) { return p.lock_mLA ? 1.0 : 0.0; }, [](P& p, double v) { p.lock_mLA = lockValue("lock/mLA", v); }},
     {"lock/mLS", "-", "1: the leg-shape motor is mechanically locked (test stand, Sec. V)",

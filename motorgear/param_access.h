@@ -16,6 +16,8 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace gapsim::motorgear {
@@ -38,6 +40,18 @@ struct Field {
   double (*get)(const P&);
   void (*set)(P&, double);
 };
+
+/// A field row for a plain double member of P, reached by one member pointer or a path of them
+/// into a nested struct (`memberField<P, &P::mLA, &Motor::gamma>`): the accessors are written
+/// once here, so a table row names its member once and cannot read one member and write another.
+template <class P, auto... Path>
+constexpr Field<P> memberField(std::string_view name, std::string_view unit, std::string_view description) {
+  static_assert(
+      std::is_same_v<std::remove_cv_t<std::remove_reference_t<decltype((std::declval<P&>().*....*Path))>>, double>,
+      "memberField is for double members; other types need their own conversion");
+  return {name, unit, description, [](const P& p) { return (p.*....*Path); },
+          [](P& p, double v) { (p.*....*Path) = v; }};
+}
 
 /// The names of a table's rows (a field or a probe table).
 template <class Row>

@@ -12,16 +12,11 @@ namespace {
 using P = Pid::Params;
 
 const std::array<Field<P>, 6> kFields{{
-    {"p", "V/rad", "discrete proportional gain", [](const P& p) { return p.p_V_rad; },
-     [](P& p, double v) { p.p_V_rad = v; }},
-    {"i", "V/(rad s)", "integral gain Ki (on the time integral of the error)", [](const P& p) { return p.i_V_rad_s; },
-     [](P& p, double v) { p.i_V_rad_s = v; }},
-    {"d", "V/rad", "discrete derivative gain (per control period)", [](const P& p) { return p.d_V_rad; },
-     [](P& p, double v) { p.d_V_rad = v; }},
-    {"dt_ref", "s", "control period at which d (a per-step difference gain) is defined",
-     [](const P& p) { return p.dt_ref_s; }, [](P& p, double v) { p.dt_ref_s = v; }},
-    {"U_bat", "V", "battery voltage clamp", [](const P& p) { return p.U_bat_V; },
-     [](P& p, double v) { p.U_bat_V = v; }},
+    memberField<P, &P::p_V_rad>("p", "V/rad", "discrete proportional gain"),
+    memberField<P, &P::i_V_rad_s>("i", "V/(rad s)", "integral gain Ki (on the time integral of the error)"),
+    memberField<P, &P::d_V_rad>("d", "V/rad", "discrete derivative gain (per control period)"),
+    memberField<P, &P::dt_ref_s>("dt_ref", "s", "control period at which d (a per-step difference gain) is defined"),
+    memberField<P, &P::U_bat_V>("U_bat", "V", "battery voltage clamp"),
     {"anti_windup", "-", "0 none, 1 conditional integration, 2 integrator clamp",
      [](const P& p) { return static_cast<double>(p.anti_windup); },
      [](P& p, double v) { p.anti_windup = static_cast<Pid::AntiWindup>(toInt(v, 0, 2, "Pid anti_windup")); }},

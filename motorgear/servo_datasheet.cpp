@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
+#include <utility>
 
 namespace gapsim::motorgear {
 namespace {
@@ -38,34 +39,27 @@ DynamixelFirmware::Params mxFirmware() {
 
 std::vector<DynamixelPreset> presets() {
   const std::string em = "ROBOTIS e-Manual, emanual.robotis.com/docs/en/dxl/";
-  DynamixelPreset ax12{"AX-12",
-                       {1.5, 59 * kRpm, 12.0, 1.5, 254.0},
-                       axFirmware(),
-                       0.0,
-                       em + "ax/ax-12a/ (stall 1.5 N m at 12 V 1.5 A, 59 rpm at 12 V, 254:1)"};
-  DynamixelPreset ax18{"AX-18",
-                       {1.8, 97 * kRpm, 12.0, 2.2, 254.0},
-                       axFirmware(),
-                       0.0,
-                       em + "ax/ax-18a/ (stall 1.8 N m at 12 V 2.2 A, 97 rpm at 12 V, 254:1)"};
-  DynamixelPreset mx28{"MX-28",
-                       {2.5, 55 * kRpm, 12.0, 1.4, 193.0},
-                       mxFirmware(),
-                       20.0 / 60.0 * std::numbers::pi / 180.0,
-                       em + "mx/mx-28/ (stall 2.5 N m at 12 V 1.4 A, 55 rpm at 12 V, 193:1, backlash 20 arcmin); "
-                            "duty scale: Rhoban BAM bam/actuator.py"};
-  DynamixelPreset mx64{"MX-64",
-                       {6.0, 63 * kRpm, 12.0, 4.1, 200.0},
-                       mxFirmware(),
-                       20.0 / 60.0 * std::numbers::pi / 180.0,
-                       em + "mx/mx-64/ (stall 6.0 N m at 12 V 4.1 A, 63 rpm at 12 V, 200:1, backlash 20 arcmin); "
-                            "duty scale: Rhoban BAM bam/actuator.py"};
-  DynamixelPreset mx106{"MX-106",
-                        {8.4, 45 * kRpm, 12.0, 5.2, 225.0},
-                        mxFirmware(),
-                        20.0 / 60.0 * std::numbers::pi / 180.0,
-                        em + "mx/mx-106/ (stall 8.4 N m at 12 V 5.2 A, 45 rpm at 12 V, 225:1, backlash 20 arcmin); "
-                             "duty scale: Rhoban BAM bam/actuator.py"};
+  // The AX series: the AX firmware (compliance law), no published backlash; `figures` is the
+  // e-Manual page and what it states.
+  const auto ax = [&](std::string name, ServoDatasheet datasheet, const std::string& figures) {
+    return DynamixelPreset{std::move(name), datasheet, axFirmware(), 0.0, em + figures};
+  };
+  const DynamixelPreset ax12 = ax("AX-12", {1.5, 59 * kRpm, 12.0, 1.5, 254.0},
+                                  "ax/ax-12a/ (stall 1.5 N m at 12 V 1.5 A, 59 rpm at 12 V, 254:1)");
+  const DynamixelPreset ax18 = ax("AX-18", {1.8, 97 * kRpm, 12.0, 2.2, 254.0},
+                                  "ax/ax-18a/ (stall 1.8 N m at 12 V 2.2 A, 97 rpm at 12 V, 254:1)");
+  // The MX series shares its firmware, the published 20 arcmin backlash and the source of the
+  // duty scale; `figures` is the e-Manual page and what it states up to the backlash.
+  const auto mx = [&](std::string name, ServoDatasheet datasheet, const std::string& figures) {
+    return DynamixelPreset{std::move(name), datasheet, mxFirmware(), 20.0 / 60.0 * std::numbers::pi / 180.0,
+                           em + figures + ", backlash 20 arcmin); duty scale: Rhoban BAM bam/actuator.py"};
+  };
+  const DynamixelPreset mx28 =
+      mx("MX-28", {2.5, 55 * kRpm, 12.0, 1.4, 193.0}, "mx/mx-28/ (stall 2.5 N m at 12 V 1.4 A, 55 rpm at 12 V, 193:1");
+  const DynamixelPreset mx64 =
+      mx("MX-64", {6.0, 63 * kRpm, 12.0, 4.1, 200.0}, "mx/mx-64/ (stall 6.0 N m at 12 V 4.1 A, 63 rpm at 12 V, 200:1");
+  const DynamixelPreset mx106 = mx("MX-106", {8.4, 45 * kRpm, 12.0, 5.2, 225.0},
+                                   "mx/mx-106/ (stall 8.4 N m at 12 V 5.2 A, 45 rpm at 12 V, 225:1");
   DynamixelFirmware::Params xf;
   xf.tick_rad = 2.0 * std::numbers::pi / 4096.0;
   xf.supply_V = 5.0;

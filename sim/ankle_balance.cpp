@@ -22,16 +22,16 @@ void BalanceParams::validate(const std::string& source) const {
 
 namespace {
 
+using motorgear::memberField;
 using B = BalanceParams;
 
 const std::array<motorgear::Field<B>, 4> kBalanceFields{{
-    {"roll_rate", "s", "ankle roll target change per torso roll rate (rad per rad/s)",
-     [](const B& p) { return p.roll_rate_gain_s; }, [](B& p, double v) { p.roll_rate_gain_s = v; }},
-    {"pitch_rate", "s", "ankle pitch target change per torso pitch rate (rad per rad/s)",
-     [](const B& p) { return p.pitch_rate_gain_s; }, [](B& p, double v) { p.pitch_rate_gain_s = v; }},
-    {"period", "s", "controller period", [](const B& p) { return p.period_s; }, [](B& p, double v) { p.period_s = v; }},
-    {"min_load", "N", "below this total foot force both feet count half", [](const B& p) { return p.min_load_N; },
-     [](B& p, double v) { p.min_load_N = v; }},
+    memberField<B, &B::roll_rate_gain_s>("roll_rate", "s",
+                                         "ankle roll target change per torso roll rate (rad per rad/s)"),
+    memberField<B, &B::pitch_rate_gain_s>("pitch_rate", "s",
+                                          "ankle pitch target change per torso pitch rate (rad per rad/s)"),
+    memberField<B, &B::period_s>("period", "s", "controller period"),
+    memberField<B, &B::min_load_N>("min_load", "N", "below this total foot force both feet count half"),
 }};
 
 }  // namespace

@@ -192,16 +192,13 @@ void MabelHopController::update(Simulation& sim) {
 
 namespace {
 
+using motorgear::memberField;
 using H = MabelHopController::Params;
 constexpr double kDeg_rad = M_PI / 180;
 
 #define GAPSIM_HOP_DEG(key, member, what)                                                                             \
   {                                                                                                                   \
     key, "deg", what, [](const H& p) { return p.member / kDeg_rad; }, [](H& p, double v) { p.member = v * kDeg_rad; } \
-  }
-#define GAPSIM_HOP(key, unit, member, what)                                                    \
-  {                                                                                            \
-    key, unit, what, [](const H& p) { return p.member; }, [](H& p, double v) { p.member = v; } \
   }
 
 const std::array<motorgear::Field<H>, 21> kHopFields{{
@@ -214,16 +211,16 @@ const std::array<motorgear::Field<H>, 21> kHopFields{{
     GAPSIM_HOP_DEG("dplus_LS_R_deg", delta_plus_LS_R_rad, "right leg shape change in thrust"),
     GAPSIM_HOP_DEG("h_Tor0_deg", h_Tor0_rad, "nominal torso angle"),
     GAPSIM_HOP_DEG("dphi_h_d_deg", dphi_h_d_rad, "desired hip angle change per hop"),
-    GAPSIM_HOP("K_Tor", "-", K_Tor, "torso update gain, eq. (51)"),
-    GAPSIM_HOP("Kp_LA", "N m/rad", Kp_LA_Nm_rad, "leg angle PD: proportional gain"),
-    GAPSIM_HOP("Kd_LA", "N m s/rad", Kd_LA_Nms_rad, "leg angle PD: derivative gain"),
-    GAPSIM_HOP("Kp_mLS", "N m/rad", Kp_mLS_Nm_rad, "leg shape motor PD: proportional gain"),
-    GAPSIM_HOP("Kd_mLS", "N m s/rad", Kd_mLS_Nms_rad, "leg shape motor PD: derivative gain"),
-    GAPSIM_HOP("u_max_mLA", "N m", u_max_mLA_Nm, "leg angle motor command limit"),
-    GAPSIM_HOP("u_max_mLS", "N m", u_max_mLS_Nm, "leg shape motor command limit"),
-    GAPSIM_HOP("velocity_filter_s", "s", velocity_filter_s, "first-order filter on the encoder differences"),
-    GAPSIM_HOP("drop_m", "m", drop_m, "run setup: the hip starts this much higher (boom tilted up)"),
-    GAPSIM_HOP("min_touchdown_s", "s", min_touchdown_s, "shortest phase II"),
+    memberField<H, &H::K_Tor>("K_Tor", "-", "torso update gain, eq. (51)"),
+    memberField<H, &H::Kp_LA_Nm_rad>("Kp_LA", "N m/rad", "leg angle PD: proportional gain"),
+    memberField<H, &H::Kd_LA_Nms_rad>("Kd_LA", "N m s/rad", "leg angle PD: derivative gain"),
+    memberField<H, &H::Kp_mLS_Nm_rad>("Kp_mLS", "N m/rad", "leg shape motor PD: proportional gain"),
+    memberField<H, &H::Kd_mLS_Nms_rad>("Kd_mLS", "N m s/rad", "leg shape motor PD: derivative gain"),
+    memberField<H, &H::u_max_mLA_Nm>("u_max_mLA", "N m", "leg angle motor command limit"),
+    memberField<H, &H::u_max_mLS_Nm>("u_max_mLS", "N m", "leg shape motor command limit"),
+    memberField<H, &H::velocity_filter_s>("velocity_filter_s", "s", "first-order filter on the encoder differences"),
+    memberField<H, &H::drop_m>("drop_m", "m", "run setup: the hip starts this much higher (boom tilted up)"),
+    memberField<H, &H::min_touchdown_s>("min_touchdown_s", "s", "shortest phase II"),
     {"torso_update", "-", "1: eq. (51) updates the torso angle; 0: the nominal controller",
      [](const H& p) { return p.torso_update ? 1.0 : 0.0; },
      [](H& p, double v) { p.torso_update = motorgear::toBool(v, "torso_update"); }},
@@ -231,7 +228,6 @@ const std::array<motorgear::Field<H>, 21> kHopFields{{
      [](H& p, double v) { p.mirror = v != 0; }},
 }};
 
-#undef GAPSIM_HOP
 #undef GAPSIM_HOP_DEG
 
 }  // namespace

@@ -126,39 +126,33 @@ int WalkParams::stepCount() const {
 namespace {
 
 using motorgear::Field;
+using motorgear::memberField;
 using W = WalkParams;
 
-#define GAPSIM_WALK_FIELD(key, unit, member, what)                                             \
-  {                                                                                            \
-    key, unit, what, [](const W& p) { return p.member; }, [](W& p, double v) { p.member = v; } \
-  }
-
 const std::array<Field<W>, 20> kWalkFields{{
-    GAPSIM_WALK_FIELD("speed", "m/s", forward_speed_m_s, "forward speed (= forward_speed)"),
-    GAPSIM_WALK_FIELD("forward_speed", "m/s", forward_speed_m_s, "forward speed vx, along the torso's x"),
-    GAPSIM_WALK_FIELD("lateral_speed", "m/s", lateral_speed_m_s, "sideways speed vy, positive to the left"),
-    GAPSIM_WALK_FIELD("turn_rate", "rad/s", turn_rate_rad_s, "turn rate omega, positive counter-clockwise"),
-    GAPSIM_WALK_FIELD("step_duration", "s", step_duration_s, "gait cycle: one step with each foot"),
-    GAPSIM_WALK_FIELD("step_height", "m", step_height_m, "swing foot clearance at mid-swing"),
-    GAPSIM_WALK_FIELD("com_height", "m", com_height_m, "COM height above the soles (the cart-table z_c)"),
-    GAPSIM_WALK_FIELD("double_support", "-", double_support_fraction, "share of each single step with both feet down"),
-    GAPSIM_WALK_FIELD("foot_spacing", "m", foot_spacing_m, "lateral distance between the two sole frames"),
-    GAPSIM_WALK_FIELD("torso_pitch", "rad", torso_pitch_rad, "forward lean of the torso"),
-    GAPSIM_WALK_FIELD("zmp_offset_x", "m", zmp_offset_x_m, "ZMP reference ahead of the ankle, in the foot frame"),
-    GAPSIM_WALK_FIELD("zmp_inset_y", "m", zmp_inset_y_m, "ZMP reference moved towards the other foot"),
-    GAPSIM_WALK_FIELD("servo_lead", "s", servo_lead_s, "targets are sent this much early (compensates a servo lag)"),
-    GAPSIM_WALK_FIELD("prepare", "s", prepare_s, "blend from the initial pose into the walking stance"),
-    GAPSIM_WALK_FIELD("hold", "s", hold_s, "standing in the walking stance before the first shift"),
-    GAPSIM_WALK_FIELD("settle", "s", settle_s, "standing after the last step"),
-    GAPSIM_WALK_FIELD("frame_period", "s", frame_period_s, "motion frame and preview-control period"),
-    GAPSIM_WALK_FIELD("preview", "s", preview_s, "preview horizon"),
+    memberField<W, &W::forward_speed_m_s>("speed", "m/s", "forward speed (= forward_speed)"),
+    memberField<W, &W::forward_speed_m_s>("forward_speed", "m/s", "forward speed vx, along the torso's x"),
+    memberField<W, &W::lateral_speed_m_s>("lateral_speed", "m/s", "sideways speed vy, positive to the left"),
+    memberField<W, &W::turn_rate_rad_s>("turn_rate", "rad/s", "turn rate omega, positive counter-clockwise"),
+    memberField<W, &W::step_duration_s>("step_duration", "s", "gait cycle: one step with each foot"),
+    memberField<W, &W::step_height_m>("step_height", "m", "swing foot clearance at mid-swing"),
+    memberField<W, &W::com_height_m>("com_height", "m", "COM height above the soles (the cart-table z_c)"),
+    memberField<W, &W::double_support_fraction>("double_support", "-", "share of each single step with both feet down"),
+    memberField<W, &W::foot_spacing_m>("foot_spacing", "m", "lateral distance between the two sole frames"),
+    memberField<W, &W::torso_pitch_rad>("torso_pitch", "rad", "forward lean of the torso"),
+    memberField<W, &W::zmp_offset_x_m>("zmp_offset_x", "m", "ZMP reference ahead of the ankle, in the foot frame"),
+    memberField<W, &W::zmp_inset_y_m>("zmp_inset_y", "m", "ZMP reference moved towards the other foot"),
+    memberField<W, &W::servo_lead_s>("servo_lead", "s", "targets are sent this much early (compensates a servo lag)"),
+    memberField<W, &W::prepare_s>("prepare", "s", "blend from the initial pose into the walking stance"),
+    memberField<W, &W::hold_s>("hold", "s", "standing in the walking stance before the first shift"),
+    memberField<W, &W::settle_s>("settle", "s", "standing after the last step"),
+    memberField<W, &W::frame_period_s>("frame_period", "s", "motion frame and preview-control period"),
+    memberField<W, &W::preview_s>("preview", "s", "preview horizon"),
     {"steps", "-", "single steps, the closing step included", [](const W& p) { return static_cast<double>(p.steps); },
      [](W& p, double v) { p.steps = motorgear::toInt(v, 1, 10000, "steps"); }},
     {"duration", "s", "walking time instead of steps; unset by default (listed as 0)",
      [](const W& p) { return p.duration_s.value_or(0.0); }, [](W& p, double v) { p.duration_s = v; }},
 }};
-
-#undef GAPSIM_WALK_FIELD
 
 }  // namespace
 

@@ -13,6 +13,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/identify_leg.h"
 #include "app/cli/output_paths.h"
+#include "app/cli/subcommands.h"
 #include "calib/mabel_identification.h"
 #include "sim/input_error.h"
 
@@ -65,12 +66,7 @@ Action addChirp(CLI::App& app) {
   return [a] { return runChirp(*a); };
 }
 
-struct Signal {
-  const char* name;
-  const char* help;
-  Action (*add)(CLI::App&);
-};
-constexpr Signal kSignals[] = {
+constexpr Subcommand kSignals[] = {
     {"chirp", "stepped-frequency chirp of MABEL paper 003 (0.5-50 Hz, 17 steps, 10 periods, growing amplitude)",
      addChirp},
     {"leg", "a synthetic MABEL leg experiment on the test stand (chirp in, motor angles out; known mu and b)",
@@ -79,18 +75,6 @@ constexpr Signal kSignals[] = {
 
 }  // namespace
 
-Action addExcite(CLI::App& app) {
-  app.require_subcommand(1);
-  auto actions = std::make_shared<std::map<CLI::App*, Action>>();
-  for (const Signal& s : kSignals) {
-    CLI::App* sub = app.add_subcommand(s.name, s.help);
-    (*actions)[sub] = s.add(*sub);
-  }
-  return [actions] {
-    for (auto& [sub, action] : *actions)
-      if (sub->parsed()) return action();
-    return kExitBadInput;
-  };
-}
+Action addExcite(CLI::App& app) { return addSubcommands(app, kSignals); }
 
 }  // namespace gapsim::cli

@@ -18,6 +18,7 @@
 #include "app/cli/identify_leg.h"
 #include "app/cli/identify_mabel.h"
 #include "app/cli/output_paths.h"
+#include "app/cli/subcommands.h"
 #include "calib/servo_id_workflow.h"
 #include "sim/input_error.h"
 
@@ -114,12 +115,7 @@ Action addServo(CLI::App& app) {
 }
 
 /// The experiments: name, help, registration. Add new ones here.
-struct Experiment {
-  const char* name;
-  const char* help;
-  Action (*add)(CLI::App&);
-};
-constexpr Experiment kExperiments[] = {
+constexpr Subcommand kExperiments[] = {
     {"servo",
      "servo models M1..M6 fitted to step tests by simulation with held-out validation (--logs); "
      "with --log the paper's method: kp, kd, kc by least squares (BIOLOID paper 000)",
@@ -139,18 +135,6 @@ constexpr Experiment kExperiments[] = {
 
 }  // namespace
 
-Action addIdentify(CLI::App& app) {
-  app.require_subcommand(1);
-  auto actions = std::make_shared<std::map<CLI::App*, Action>>();
-  for (const Experiment& e : kExperiments) {
-    CLI::App* sub = app.add_subcommand(e.name, e.help);
-    (*actions)[sub] = e.add(*sub);
-  }
-  return [actions] {
-    for (auto& [sub, action] : *actions)
-      if (sub->parsed()) return action();
-    return kExitBadInput;
-  };
-}
+Action addIdentify(CLI::App& app) { return addSubcommands(app, kExperiments); }
 
 }  // namespace gapsim::cli

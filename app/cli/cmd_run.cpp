@@ -28,14 +28,8 @@ int runController(const RunArgs& o, RunSetup& s, bool profile = false) {
     } catch (const std::invalid_argument& e) {
       throw InputError(s.model->source_file, 0, "--hop", e.what());
     }
-    SimOptions so;
-    so.seed = o.seed;
-    so.dt_s = o.dt_s;
-    so.iterations = o.iterations;
-    if (!o.stepper.empty()) so.quickstep = o.stepper == "quick";
-    so.profile = profile;
     s.model = m;
-    s.sim = std::make_unique<Simulation>(m, so);
+    s.sim = std::make_unique<Simulation>(m, simOptions(o, profile));
   }
   std::unique_ptr<MabelHopController> ctl;
   try {

@@ -3,55 +3,60 @@
 // "error: file:line: field: what" and mapped to exit codes (2 bad input, 3 divergence).
 #include <filesystem>
 #include <iostream>
-#include <map>
 
 #include "app/cli/commands.h"
+#include "app/cli/subcommands.h"
 #include "sim/input_error.h"
 #include "sim/simulation.h"
+
+namespace gapsim::cli {
+namespace {
+
+/// The commands of gapsim-cli, in the order --help lists them.
+constexpr Subcommand kCommands[] = {
+    {"info", "Print a robot's links, joints, drivetrains and total mass", addInfo},
+    {"export", "Write a robot (with --params applied) as URDF or MuJoCo MJCF for other simulators", addExport},
+    {"run", "Simulate a robot headless, optionally playing a motion, and write a log", addRun},
+    {"bench", "Print real-time factors and where the time goes", addBench},
+    {"demo", "The Nao stands, squats and rises; prints the summary and writes a log", addDemo},
+    {"params", "List every drivetrain and soft-body parameter by name (and write a parameter file)", addParams},
+    {"sweep", "Drivetrain stability sweep: random parameter sets within bounds, each simulated", addSweep},
+    {"walk", "Generate an open-loop Nao walk (or the kick) and write it as a motion CSV", addWalk},
+    {"experiment", "Reproduce a paper's experiment (motoflex-walk) and print its table", addExperiment},
+    {"calibrate",
+     "Calibrate model parameters against reference logs (--scenarios) or recorded trials (--recordings), "
+     "CMA-ES or (mu,kappa,lambda)-ES",
+     addCalibrate},
+    {"twin", "Write the reference logs of a virtual robot with hidden parameters (twin experiments)", addTwin},
+    {"identify",
+     "Identify model parameters from a real-robot log (servo: Dynamixel gains; chirp, bias, transmission, "
+     "spring: MABEL)",
+     addIdentify},
+    {"drive-curve", "Draw the torque-speed envelope and drive/backdrive diagram of a joint's drive (PNG + CSV)",
+     addDriveCurve},
+    {"excite", "Write an input signal for an identification experiment (chirp: MABEL)", addExcite},
+    {"optimize-controller", "Optimise a BIOLOID rising controller (lean, sit, kneel) with CMA-ES (paper 001)",
+     addOptimizeController},
+    {"rise", "Play a keyframe controller on a BIOLOID rising task and write the log", addRise},
+    {"record", "Write a simulation run as a recording set (recordings.json + CSV) that replay reads", addRecord},
+    {"replay",
+     "Replay recorded trials (a recording manifest, or the BIOLOID lean-to-stand package) and compare the measured "
+     "signals",
+     addReplay},
+    {"calibrate-replay", "calibrate --recordings under another name (paper 002's E_cali on recorded trials)",
+     addCalibrateReplay},
+    {"loop",
+     "The BIOLOID sim-to-reality loop: optimise, run on reality (twin or robot), calibrate, repeat (papers 001, 002)",
+     addLoop},
+};
+
+}  // namespace
+}  // namespace gapsim::cli
 
 int main(int argc, char** argv) {
   using namespace gapsim::cli;
   CLI::App app{"gapsim-cli: headless simulation of small humanoid robots (Nao, BIOLOID GP, MABEL)"};
-  app.require_subcommand(1);
-  std::map<CLI::App*, Action> actions;
-  auto reg = [&](const char* name, const char* help, Action (*add)(CLI::App&)) {
-    CLI::App* sub = app.add_subcommand(name, help);
-    actions[sub] = add(*sub);
-  };
-  reg("info", "Print a robot's links, joints, drivetrains and total mass", addInfo);
-  reg("export", "Write a robot (with --params applied) as URDF or MuJoCo MJCF for other simulators", addExport);
-  reg("run", "Simulate a robot headless, optionally playing a motion, and write a log", addRun);
-  reg("bench", "Print real-time factors and where the time goes", addBench);
-  reg("demo", "The Nao stands, squats and rises; prints the summary and writes a log", addDemo);
-  reg("params", "List every drivetrain and soft-body parameter by name (and write a parameter file)", addParams);
-  reg("sweep", "Drivetrain stability sweep: random parameter sets within bounds, each simulated", addSweep);
-  reg("walk", "Generate an open-loop Nao walk (or the kick) and write it as a motion CSV", addWalk);
-  reg("experiment", "Reproduce a paper's experiment (motoflex-walk) and print its table", addExperiment);
-  reg("calibrate",
-      "Calibrate model parameters against reference logs (--scenarios) or recorded trials (--recordings), "
-      "CMA-ES or (mu,kappa,lambda)-ES",
-      addCalibrate);
-  reg("twin", "Write the reference logs of a virtual robot with hidden parameters (twin experiments)", addTwin);
-  reg("identify",
-      "Identify model parameters from a real-robot log (servo: Dynamixel gains; chirp, bias, transmission, "
-      "spring: MABEL)",
-      addIdentify);
-  reg("drive-curve", "Draw the torque-speed envelope and drive/backdrive diagram of a joint's drive (PNG + CSV)",
-      addDriveCurve);
-  reg("excite", "Write an input signal for an identification experiment (chirp: MABEL)", addExcite);
-  reg("optimize-controller", "Optimise a BIOLOID rising controller (lean, sit, kneel) with CMA-ES (paper 001)",
-      addOptimizeController);
-  reg("rise", "Play a keyframe controller on a BIOLOID rising task and write the log", addRise);
-  reg("record", "Write a simulation run as a recording set (recordings.json + CSV) that replay reads", addRecord);
-  reg("replay",
-      "Replay recorded trials (a recording manifest, or the BIOLOID lean-to-stand package) and compare the measured "
-      "signals",
-      addReplay);
-  reg("calibrate-replay", "calibrate --recordings under another name (paper 002's E_cali on recorded trials)",
-      addCalibrateReplay);
-  reg("loop",
-      "The BIOLOID sim-to-reality loop: optimise, run on reality (twin or robot), calibrate, repeat (papers 001, 002)",
-      addLoop);
+  const Action run = addSubcommands(app, kCommands);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -63,8 +68,7 @@ int main(int argc, char** argv) {
     return kExitBadInput;
   }
   try {
-    for (auto& [sub, action] : actions)
-      if (sub->parsed()) return action();
+    return run();
   } catch (const gapsim::InputError& e) {
     std::cerr << "error: " << e.what() << "\n";
     return kExitBadInput;
@@ -84,5 +88,4 @@ int main(int argc, char** argv) {
     std::cerr << "internal error: " << e.what() << "\n";
     return 1;
   }
-  return kExitOk;
 }

@@ -63,6 +63,16 @@ void addRunArgs(CLI::App& app, RunArgs& a) {
                  "(repeatable)");
 }
 
+SimOptions simOptions(const RunArgs& a, bool profile) {
+  SimOptions so;
+  so.seed = a.seed;
+  so.dt_s = a.dt_s;
+  so.iterations = a.iterations;
+  if (!a.stepper.empty()) so.quickstep = a.stepper == "quick";
+  so.profile = profile;
+  return so;
+}
+
 std::shared_ptr<RobotModel> loadConfiguredModel(const RunArgs& a) {
   auto model = std::make_shared<RobotModel>(loadRobotFile(resolveRobotFile(a.robot)));
   if (!a.params_file.empty()) loadParameterFile(*model, a.params_file);
@@ -120,13 +130,7 @@ RunSetup prepareRun(const RunArgs& a, bool with_log, bool profile) {
   plausible::check(a.log_period_s, plausible::kLogPeriod_s, "", 0, "--log-period");
   if (a.iterations && (*a.iterations < 1 || *a.iterations > 10000))
     throw InputError("", 0, "--iterations", "must be within 1..10000");
-  SimOptions so;
-  so.seed = a.seed;
-  so.dt_s = a.dt_s;
-  so.iterations = a.iterations;
-  if (!a.stepper.empty()) so.quickstep = a.stepper == "quick";
-  so.profile = profile;
-  s.sim = std::make_unique<Simulation>(s.model, so);
+  s.sim = std::make_unique<Simulation>(s.model, simOptions(a, profile));
   s.config.duration_s = a.duration_s.value_or(s.motion ? s.motion->endTime_s() + 1.0 : 10.0);
   s.config.log_period_s = a.log_period_s;
   s.config.stop_on_fall = a.stop_on_fall;

@@ -52,6 +52,9 @@ struct RunSetup {
 void addRunArgs(CLI::App& app, RunArgs& a);
 /// Loads a robot file and applies --params, --set and --plain (in that order).
 std::shared_ptr<RobotModel> loadConfiguredModel(const RunArgs& a);
+/// The simulation options --seed, --dt, --iterations and --stepper ask for (unset: the robot
+/// file's); `profile` times the stages (bench).
+SimOptions simOptions(const RunArgs& a, bool profile);
 /// Loads robot and motion (InputError on bad input), builds the simulation and an empty log.
 RunSetup prepareRun(const RunArgs& a, bool with_log = true, bool profile = false);
 

@@ -14,6 +14,7 @@
 #include <cmath>
 #include <map>
 
+#include "app/gui/cell_edit.h"
 #include "app/gui/index_of.h"
 #include "app/gui/model_params.h"
 #include "sim/mabel_hop_controller.h"
@@ -211,14 +212,7 @@ int MabelPanel::legColumnOf(const std::string& leg) const { return indexOf(leg_n
 
 void MabelPanel::onChanged(QTableWidgetItem* item) {
   if (filling_) return;
-  const std::string name = parameterName(item->tableWidget(), item->row(), item->column());
-  if (name.empty()) return;
-  bool ok = false;
-  const double v = item->text().toDouble(&ok);
-  if (!ok)
-    emit invalidText(name, item->text());
-  else
-    emit parameterEdited(name, v);
+  handOnCellEdit(*this, parameterName(item->tableWidget(), item->row(), item->column()), item->text());
 }
 
 }  // namespace gapsim::gui

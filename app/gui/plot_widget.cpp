@@ -424,19 +424,9 @@ double PlotWidget::timeAt(const QPointF& pos) const {
   return x0_ + (scene.x() - area.left()) / std::max(1.0, area.width()) * (x1_ - x0_);
 }
 
-void PlotWidget::dragEnterEvent(QDragEnterEvent* e) {
-  if (e->mimeData()->hasFormat(kSignalMimeType))
-    e->acceptProposedAction();
-  else
-    e->ignore();
-}
+void PlotWidget::dragEnterEvent(QDragEnterEvent* e) { acceptSignalDrag(e); }
 
-void PlotWidget::dragMoveEvent(QDragMoveEvent* e) {
-  if (e->mimeData()->hasFormat(kSignalMimeType))
-    e->acceptProposedAction();
-  else
-    e->ignore();
-}
+void PlotWidget::dragMoveEvent(QDragMoveEvent* e) { acceptSignalDrag(e); }
 
 void PlotWidget::dropEvent(QDropEvent* e) {
   const auto refs = decodeSignals(e->mimeData());

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 
+#include "app/gui/cell_edit.h"
 #include "app/gui/index_of.h"
 #include "app/gui/model_params.h"
 
@@ -108,14 +109,7 @@ int ServoTable::columnOf(const std::string& gain) const { return indexOf(gains_,
 
 void ServoTable::onChanged(QTableWidgetItem* item) {
   if (filling_) return;
-  const std::string name = parameterName(item->row(), item->column());
-  if (name.empty()) return;
-  bool ok = false;
-  const double v = item->text().toDouble(&ok);
-  if (!ok)
-    emit invalidText(name, item->text());
-  else
-    emit parameterEdited(name, v);
+  handOnCellEdit(*this, parameterName(item->row(), item->column()), item->text());
 }
 
 }  // namespace gapsim::gui

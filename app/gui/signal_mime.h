@@ -4,6 +4,7 @@
 /// Drag and drop of signals from the signal tree onto plots: a list of (source id, column) in a
 /// private MIME type, one "id<TAB>column" per line.
 
+#include <QDropEvent>
 #include <QMimeData>
 #include <QString>
 #include <vector>
@@ -31,6 +32,15 @@ inline std::vector<SignalRef> decodeSignals(const QMimeData* mime) {
     if (tab > 0) refs.push_back({line.left(tab).toInt(), line.mid(tab + 1).toStdString()});
   }
   return refs;
+}
+
+/// A plot's answer to a drag entering or moving over it: signals are welcome, anything else is
+/// refused (the cursor shows it before the drop).
+inline void acceptSignalDrag(QDropEvent* e) {
+  if (e->mimeData()->hasFormat(kSignalMimeType))
+    e->acceptProposedAction();
+  else
+    e->ignore();
 }
 
 }  // namespace gapsim::gui

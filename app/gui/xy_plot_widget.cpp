@@ -141,19 +141,9 @@ void XyPlotWidget::setCursorTime(double t) {
 QStringList XyPlotWidget::xTickLabels() const { return axisTickLabels(*axis_x_); }
 QStringList XyPlotWidget::yTickLabels() const { return axisTickLabels(*axis_y_); }
 
-void XyPlotWidget::dragEnterEvent(QDragEnterEvent* e) {
-  if (e->mimeData()->hasFormat(kSignalMimeType))
-    e->acceptProposedAction();
-  else
-    e->ignore();
-}
+void XyPlotWidget::dragEnterEvent(QDragEnterEvent* e) { acceptSignalDrag(e); }
 
-void XyPlotWidget::dragMoveEvent(QDragMoveEvent* e) {
-  if (e->mimeData()->hasFormat(kSignalMimeType))
-    e->acceptProposedAction();
-  else
-    e->ignore();
-}
+void XyPlotWidget::dragMoveEvent(QDragMoveEvent* e) { acceptSignalDrag(e); }
 
 void XyPlotWidget::dropEvent(QDropEvent* e) {
   const auto refs = decodeSignals(e->mimeData());

@@ -13,9 +13,8 @@
 
 namespace {
 
-using gapsim::test::cli;
-using gapsim::test::contains;
-using Result = gapsim::test::CliResult;
+using namespace gapsim::test;  // cli_runner.h: the test-support helpers
+using Result = CliResult;
 
 std::string scratch(const std::string& file, const std::string& text) {
   const std::string path = (gapsim::test::testDir("gapsim_bad_input_cli") / file).string();

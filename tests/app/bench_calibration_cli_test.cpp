@@ -10,24 +10,19 @@
 
 namespace {
 
-using gapsim::test::cli;
-using gapsim::test::contains;
+using namespace gapsim::test;  // cli_runner.h: the test-support helpers
 
 TEST(BenchCalibrationCli, PrintsRatesEfficiencyLoadAndChecksTheResultsAgree) {
   // The shipped example's training scenarios (2.5 simulated s per evaluation): 2 evaluations per
   // worker count in one round, about 4 CPU seconds.
   const auto r = cli("bench --calibration --evals 2 --rounds 1");
-  ASSERT_EQ(r.code, 0) << r.out;
-  EXPECT_TRUE(contains(r.out, "calib/examples/nao_twin/scenarios.csv")) << r.out;
-  EXPECT_TRUE(contains(r.out, "load_1min")) << r.out;
-  EXPECT_TRUE(contains(r.out, "scaling efficiency")) << r.out;
-  EXPECT_TRUE(contains(r.out, "results with 1 and 2 workers: bit-identical")) << r.out;
+  ASSERT_TRUE(exitedWith(r, 0,
+                         {"calib/examples/nao_twin/scenarios.csv", "load_1min", "scaling efficiency",
+                          "results with 1 and 2 workers: bit-identical"}));
 }
 
 TEST(BenchCalibrationCli, RefusesBadCounts) {
-  const auto r = cli("bench --calibration --evals 1");
-  EXPECT_EQ(r.code, 2) << r.out;
-  EXPECT_TRUE(contains(r.out, "--evals")) << r.out;
+  EXPECT_TRUE(cliExits("bench --calibration --evals 1", 2, {"--evals"}));
   EXPECT_EQ(cli("bench --calibration --rounds 0").code, 2);
 }
 

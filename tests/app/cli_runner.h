@@ -2,15 +2,16 @@
 #pragma once
 // Running gapsim-cli from a test as a user would: one shell command, stdout and stderr together,
 // the exit code.
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 
 #include <array>
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
+#include <vector>
+
+#include "tests/scratch_files.h"
 
 namespace gapsim::test {
 
@@ -34,11 +35,22 @@ inline CliResult cli(const std::string& args) {
 
 inline bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
-inline std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+/// Whether the command ended with `code` and printed every one of `parts`. A failure names what
+/// is off and shows the whole output, so one EXPECT_TRUE(exitedWith(...)) stands for the exit-code
+/// check and one contains() check per part.
+inline ::testing::AssertionResult exitedWith(const CliResult& r, int code, const std::vector<std::string>& parts = {}) {
+  std::string off;
+  if (r.code != code) off += "exit code " + std::to_string(r.code) + ", expected " + std::to_string(code) + "\n";
+  for (const auto& part : parts)
+    if (!contains(r.out, part)) off += "no '" + part + "' in the output\n";
+  if (off.empty()) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << off << r.out;
+}
+
+/// Runs `args` and checks it as exitedWith() does, for a command whose output is not needed after.
+inline ::testing::AssertionResult cliExits(const std::string& args, int code,
+                                           const std::vector<std::string>& parts = {}) {
+  return exitedWith(cli(args), code, parts) << "(gapsim-cli " << args << ")";
 }
 
 /// The number printed as "key=<number>" in a command's output, NaN if absent.
@@ -46,13 +58,6 @@ inline double valueAfter(const std::string& out, const std::string& key) {
   const auto p = out.find(key + "=");
   if (p == std::string::npos) return NAN;
   return std::stod(out.substr(p + key.size() + 1));
-}
-
-/// A scratch directory of one test file: <tmp>/<name>, created if missing.
-inline std::filesystem::path testDir(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / name;
-  std::filesystem::create_directories(dir);
-  return dir;
 }
 
 }  // namespace gapsim::test

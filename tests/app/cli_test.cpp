@@ -15,9 +15,8 @@
 
 namespace {
 
-using gapsim::test::cli;
-using gapsim::test::contains;
-using Result = gapsim::test::CliResult;
+using namespace gapsim::test;  // cli_runner.h: the test-support helpers
+using Result = CliResult;
 
 std::string data(const std::string& f) { return std::string(GAPSIM_SOURCE_DIR) + "/tests/app/data/" + f; }
 
@@ -80,9 +79,7 @@ TEST(Cli, MalformedInputsExit2NamingFileLineAndField) {
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.command);
-    const Result r = cli(c.command);
-    EXPECT_EQ(r.code, 2) << r.out;
-    for (const std::string& s : c.says) EXPECT_TRUE(contains(r.out, s)) << s << "\n" << r.out;
+    EXPECT_TRUE(cliExits(c.command, 2, c.says));
   }
 }
 
@@ -93,18 +90,13 @@ TEST(Cli, UnknownRobotAndBadOptionExit2) {
 }
 
 TEST(Cli, AbsurdTimeStepExits3WithDivergenceMessage) {
-  Result r = cli("run --robot nao --plain --quiet --dt 0.1 --duration 20");
-  EXPECT_EQ(r.code, 3) << r.out;
-  EXPECT_TRUE(contains(r.out, "diverged at t=")) << r.out;
-  EXPECT_TRUE(contains(r.out, "body '")) << r.out;
+  EXPECT_TRUE(cliExits("run --robot nao --plain --quiet --dt 0.1 --duration 20", 3, {"diverged at t=", "body '"}));
 }
 
 TEST(Cli, AbsurdTimeStepWithTheGearModelIsRejectedBeforeRunning) {
   // The gear's substep integration has a stability limit (omega dt_g < 2); validate() refuses a
   // setup beyond it with the numbers, before anything runs.
-  Result r = cli("run --robot nao --quiet --dt 0.1 --duration 20");
-  EXPECT_EQ(r.code, 2) << r.out;
-  EXPECT_TRUE(contains(r.out, "unstable substep")) << r.out;
+  EXPECT_TRUE(cliExits("run --robot nao --quiet --dt 0.1 --duration 20", 2, {"unstable substep"}));
 }
 
 TEST(Cli, SetParamsAndProbes) {
@@ -125,10 +117,8 @@ TEST(Cli, SetParamsAndProbes) {
 }
 
 TEST(Cli, ThirdPartyUrdfStands) {
-  Result r = cli("run --duration 5 --robot " + data("thirdparty_arm_robot.urdf"));
-  EXPECT_EQ(r.code, 0) << r.out;
-  EXPECT_TRUE(contains(r.out, "fell=no")) << r.out;
-  EXPECT_TRUE(contains(r.out, "ignored 2 <transmission> elements")) << r.out;
+  EXPECT_TRUE(cliExits("run --duration 5 --robot " + data("thirdparty_arm_robot.urdf"), 0,
+                       {"fell=no", "ignored 2 <transmission> elements"}));
 }
 
 }  // namespace

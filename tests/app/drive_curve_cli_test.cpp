@@ -10,10 +10,7 @@
 
 namespace {
 
-using gapsim::test::cli;
-using gapsim::test::contains;
-using gapsim::test::slurp;
-using gapsim::test::valueAfter;
+using namespace gapsim::test;  // cli_runner.h: the test-support helpers
 
 TEST(DriveCurveCli, BioloidKneeEnvelope) {
   const auto dir = gapsim::test::testDir("gapsim_drive_curve_cli");
@@ -39,11 +36,8 @@ TEST(DriveCurveCli, BadInputIsExitTwoWithTheField) {
   const auto dir = gapsim::test::testDir("gapsim_drive_curve_cli_bad");
   const std::string out = " --force --out " + (dir / "x.png").string();
   auto r = cli("drive-curve --robot bioloid --joint no_knee" + out);
-  EXPECT_EQ(r.code, 2) << r.out;
-  EXPECT_TRUE(contains(r.out, "--joint") && contains(r.out, "no joint 'no_knee'")) << r.out;
-  r = cli("drive-curve --robot bioloid --joint l_shin --points 1" + out);
-  EXPECT_EQ(r.code, 2) << r.out;
-  EXPECT_TRUE(contains(r.out, "--points")) << r.out;
+  EXPECT_TRUE(exitedWith(r, 2, {"--joint", "no joint 'no_knee'"}));
+  EXPECT_TRUE(cliExits("drive-curve --robot bioloid --joint l_shin --points 1" + out, 2, {"--points"}));
   r = cli("drive-curve --robot bioloid --joint l_shin --max-speed -3" + out);
   EXPECT_EQ(r.code, 2) << r.out;
   r = cli("drive-curve --robot bioloid --joint l_shin --out " + (dir / "x.png").string() + " --csv " +

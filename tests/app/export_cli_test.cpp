@@ -10,9 +10,7 @@
 
 namespace {
 
-using gapsim::test::cli;
-using gapsim::test::contains;
-using gapsim::test::slurp;
+using namespace gapsim::test;  // cli_runner.h: the test-support helpers
 
 const std::string kQuirks = std::string(GAPSIM_SOURCE_DIR) + "/tests/sim/data/urdf_quirks/";
 
@@ -24,13 +22,9 @@ TEST(ExportCli, UrdfWithParamsReadsBackWithTheSameMassAndJoints) {
   ASSERT_EQ(r.code, 0) << r.out;
   // 5.005914 kg with the torso's 1.03948 kg replaced by 1.5 kg.
   EXPECT_TRUE(contains(r.out, "5.466434 kg")) << r.out;
-  auto info = cli("info " + out);
-  ASSERT_EQ(info.code, 0) << info.out;
-  EXPECT_TRUE(contains(info.out, "total mass: 5.466434 kg")) << info.out;
-  EXPECT_TRUE(contains(info.out, "joints (28, 26 movable, 0 of them welded")) << info.out;
+  ASSERT_TRUE(cliExits("info " + out, 0, {"total mass: 5.466434 kg", "joints (28, 26 movable, 0 of them welded"}));
   const std::string mjcf = testing::TempDir() + "nao_export.xml";
-  r = cli("export --robot nao --format mjcf --out " + mjcf);
-  ASSERT_EQ(r.code, 0) << r.out;
+  ASSERT_TRUE(cliExits("export --robot nao --format mjcf --out " + mjcf, 0));
   EXPECT_TRUE(contains(slurp(mjcf), "<freejoint name=\"root\"/>"));
   std::remove(out.c_str());
   std::remove(mjcf.c_str());
@@ -39,13 +33,10 @@ TEST(ExportCli, UrdfWithParamsReadsBackWithTheSameMassAndJoints) {
 
 TEST(ExportCli, InfoCompiledReportsTheQuirksWithNumbers) {
   auto r = cli("info --compiled " + kQuirks + "nao_ros_like.urdf");
-  ASSERT_EQ(r.code, 0) << r.out;
-  EXPECT_TRUE(contains(r.out, "total mass: 5.005962 kg")) << r.out;
-  EXPECT_TRUE(contains(r.out, "joint LHand: file movable, moves 2e-06 kg")) << r.out;
-  EXPECT_TRUE(contains(r.out, "50 mesh files not found")) << r.out;
-  r = cli("info " + kQuirks + "xacro_unexpanded.urdf");
-  EXPECT_EQ(r.code, 2) << r.out;
-  EXPECT_TRUE(contains(r.out, "xacro_unexpanded.urdf:6: <mass>@value: unexpanded xacro expression")) << r.out;
+  ASSERT_TRUE(exitedWith(
+      r, 0, {"total mass: 5.005962 kg", "joint LHand: file movable, moves 2e-06 kg", "50 mesh files not found"}));
+  EXPECT_TRUE(cliExits("info " + kQuirks + "xacro_unexpanded.urdf", 2,
+                       {"xacro_unexpanded.urdf:6: <mass>@value: unexpanded xacro expression"}));
 }
 
 }  // namespace

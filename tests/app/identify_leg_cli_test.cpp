@@ -14,10 +14,8 @@
 
 namespace {
 
-using gapsim::test::cli;
-using gapsim::test::contains;
-using gapsim::test::valueAfter;
-using Result = gapsim::test::CliResult;
+using namespace gapsim::test;  // cli_runner.h: the test-support helpers
+using Result = CliResult;
 
 std::filesystem::path testDir() { return gapsim::test::testDir("gapsim_identify_leg_cli_test"); }
 
@@ -61,10 +59,8 @@ TEST(IdentifyLegCli, BadInputExitsTwoNamingFileLineField) {
   for (int k = 0; k < 12; ++k) rows += std::to_string(0.001 * k) + ",0.1,7.8\n";
   const auto missing = dir / "missing.csv";
   std::ofstream(missing) << "time_s,u_mLS_Nm,q_mLA_rad\n" << rows;
-  Result r = cli("identify leg-friction --log " + missing.string() + " --dof mLS");
-  EXPECT_EQ(r.code, 2) << r.out;
-  EXPECT_TRUE(contains(r.out, missing.string())) << r.out;
-  EXPECT_TRUE(contains(r.out, "q_mLS_rad")) << r.out;
+  EXPECT_TRUE(
+      cliExits("identify leg-friction --log " + missing.string() + " --dof mLS", 2, {missing.string(), "q_mLS_rad"}));
 
   const auto back = dir / "back.csv";
   {
@@ -72,22 +68,14 @@ TEST(IdentifyLegCli, BadInputExitsTwoNamingFileLineField) {
     f << "time_s,u_mLS_Nm,q_mLS_rad\n";
     for (int k = 0; k < 12; ++k) f << (k == 6 ? 0.004 : 0.001 * k) << ",0.1,7.8\n";
   }
-  r = cli("identify leg-friction --log " + back.string() + " --dof mLS");
-  EXPECT_EQ(r.code, 2) << r.out;
-  EXPECT_TRUE(contains(r.out, back.string() + ":8: time_s")) << r.out;
+  EXPECT_TRUE(
+      cliExits("identify leg-friction --log " + back.string() + " --dof mLS", 2, {back.string() + ":8: time_s"}));
 
   const auto ok = dir / "ok.csv";
   std::ofstream(ok) << "time_s,u_mLS_Nm,q_mLS_rad\n" << rows;
-  r = cli("identify leg-friction --log " + ok.string() + " --dof knee");
-  EXPECT_EQ(r.code, 2) << r.out;
-  EXPECT_TRUE(contains(r.out, "--dof")) << r.out;
-  r = cli("identify leg-friction --log " + ok.string() + " --dof mLS --side middle");
-  EXPECT_EQ(r.code, 2) << r.out;
-  EXPECT_TRUE(contains(r.out, "--side")) << r.out;
-  r = cli("identify leg-bias --log " + ok.string());  // a MIMO fit needs both motors' columns
-  EXPECT_EQ(r.code, 2) << r.out;
-  EXPECT_TRUE(contains(r.out, "u_mLA_Nm")) << r.out;
-  r = cli("identify leg-friction --log " + ok.string() + " --dof mLS --set mLS/K_T=abc");
-  EXPECT_EQ(r.code, 2) << r.out;
-  EXPECT_TRUE(contains(r.out, "--set")) << r.out;
+  EXPECT_TRUE(cliExits("identify leg-friction --log " + ok.string() + " --dof knee", 2, {"--dof"}));
+  EXPECT_TRUE(cliExits("identify leg-friction --log " + ok.string() + " --dof mLS --side middle", 2, {"--side"}));
+  // a MIMO fit needs both motors' columns
+  EXPECT_TRUE(cliExits("identify leg-bias --log " + ok.string(), 2, {"u_mLA_Nm"}));
+  EXPECT_TRUE(cliExits("identify leg-friction --log " + ok.string() + " --dof mLS --set mLS/K_T=abc", 2, {"--set"}));
 }

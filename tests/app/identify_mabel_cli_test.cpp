@@ -16,10 +16,8 @@
 
 namespace {
 
-using gapsim::test::cli;
-using gapsim::test::contains;
-using gapsim::test::valueAfter;
-using Result = gapsim::test::CliResult;
+using namespace gapsim::test;  // cli_runner.h: the test-support helpers
+using Result = CliResult;
 
 std::filesystem::path testDir() { return gapsim::test::testDir("gapsim_identify_mabel_cli_test"); }
 
@@ -60,9 +58,7 @@ TEST(IdentifyMabelCli, ExciteChirpThenIdentifyChirpRecoversJAndMu) {
   EXPECT_NEAR(valueAfter(r.out, "bias_Nm"), 0.0, 1e-6) << r.out;
   // The output-error refinement (Ceres) keeps the exact answer and prints its intervals.
   r = cli("identify chirp --refine --log " + log.string());
-  ASSERT_EQ(r.code, 0) << r.out;
-  EXPECT_TRUE(contains(r.out, "output-error refinement")) << r.out;
-  EXPECT_TRUE(contains(r.out, "95% intervals")) << r.out;
+  ASSERT_TRUE(exitedWith(r, 0, {"output-error refinement", "95% intervals"}));
   EXPECT_NEAR(valueAfter(r.out, "J_kgm2") / J, 1.0, 1e-4) << r.out;
   EXPECT_NEAR(valueAfter(r.out, "mu_Nms") / mu, 1.0, 1e-4) << r.out;
 }
@@ -100,29 +96,19 @@ TEST(IdentifyMabelCli, BadInputExitsTwoNamingFileLineField) {
   const auto dir = testDir();
   const auto bad = dir / "bad.csv";
   std::ofstream(bad) << "time_s,u_Nm,omega_rad_s\n0,0,0\n0.001,0.1,0\n0.002,0.1,abc\n0.003,0.1,0.2\n";
-  Result r = cli("identify chirp --log " + bad.string());
-  EXPECT_EQ(r.code, 2) << r.out;
-  EXPECT_TRUE(contains(r.out, bad.string() + ":4: omega_rad_s")) << r.out;
+  EXPECT_TRUE(cliExits("identify chirp --log " + bad.string(), 2, {bad.string() + ":4: omega_rad_s"}));
 
   const auto gap = dir / "gap.csv";
   std::ofstream(gap) << "time_s,u_Nm,omega_rad_s\n0,0,0\n0.001,0.1,0\n0.002,0.1,0.1\n0.005,0.1,0.2\n0.006,0,0.2\n";
-  r = cli("identify chirp --log " + gap.string());
-  EXPECT_EQ(r.code, 2) << r.out;
-  EXPECT_TRUE(contains(r.out, gap.string() + ":5: time_s")) << r.out;
+  EXPECT_TRUE(cliExits("identify chirp --log " + gap.string(), 2, {gap.string() + ":5: time_s"}));
 
   const auto missing = dir / "missing.csv";
   std::ofstream(missing) << "time_s,u_Nm\n0,0\n0.001,0\n";
-  r = cli("identify chirp --log " + missing.string());
-  EXPECT_EQ(r.code, 2) << r.out;
-  EXPECT_TRUE(contains(r.out, "omega_rad_s")) << r.out;
+  EXPECT_TRUE(cliExits("identify chirp --log " + missing.string(), 2, {"omega_rad_s"}));
 
-  r = cli("identify chirp --log /nonexistent_chirp.csv");
-  EXPECT_EQ(r.code, 2) << r.out;
-  EXPECT_TRUE(contains(r.out, "/nonexistent_chirp.csv")) << r.out;
+  EXPECT_TRUE(cliExits("identify chirp --log /nonexistent_chirp.csv", 2, {"/nonexistent_chirp.csv"}));
 
-  r = cli("excite chirp --out " + (dir / "x.csv").string() + " --ts 0.05");
-  EXPECT_EQ(r.code, 2) << r.out;
-  EXPECT_TRUE(contains(r.out, "samples per period")) << r.out;
+  EXPECT_TRUE(cliExits("excite chirp --out " + (dir / "x.csv").string() + " --ts 0.05", 2, {"samples per period"}));
   EXPECT_EQ(cli("excite").code, 2);
   EXPECT_EQ(cli("excite chirp --help").code, 0);
   EXPECT_EQ(cli("identify chirp --help").code, 0);

@@ -26,12 +26,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string tempDir(const std::string& name) {
-  const std::string d = "/tmp/gapsim_loop_cli_" + std::to_string(getpid()) + "_" + name;
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
+std::string tempDir(const std::string& name) { return test::freshProcessDir("gapsim_loop_cli_", name); }
 
 /// One task (lean), the direct 0.3 s move to standing as the start controller (it fails: the
 /// robot stays on the wall), CMA-ES populations of 2, one generation each.
@@ -72,9 +67,7 @@ TEST(LoopCli, OneIterationIsDeterministicResumesAfterAKillAndWaitsForARealRecord
   EXPECT_GT(before, 0.0);
   // Resuming a finished loop reads every step back and ends the same way.
   const std::string table = slurp(d + "/a/loop.csv");
-  const CliResult again = cli("loop --resume " + d + "/a --jobs 1");
-  EXPECT_EQ(again.code, 1) << again.out;
-  EXPECT_TRUE(contains(again.out, "E_cali")) << again.out;
+  EXPECT_TRUE(cliExits("loop --resume " + d + "/a --jobs 1", 1, {"E_cali"}));
   EXPECT_EQ(slurp(d + "/a/loop.csv"), table);
 
   // Same seed, two worker processes, killed once the twin's recording is written (during the
@@ -108,11 +101,9 @@ TEST(LoopCli, OneIterationIsDeterministicResumesAfterAKillAndWaitsForARealRecord
   std::string args_dir = tiny();
   args_dir.replace(args_dir.find("--reality twin"), 14, "--reality " + real);
   const CliResult wait = cli(args_dir + "--jobs 1 --out " + d + "/r");
-  EXPECT_EQ(wait.code, 4) << wait.out;
-  EXPECT_TRUE(contains(wait.out, "waiting for reality")) << wait.out;
-  EXPECT_TRUE(contains(wait.out, real + "/iter1_lean_command.csv")) << wait.out;
-  EXPECT_TRUE(contains(wait.out, "record " + real + "/iter1_lean_recording.csv")) << wait.out;
-  EXPECT_TRUE(contains(wait.out, "gapsim-cli loop --resume " + d + "/r")) << wait.out;
+  EXPECT_TRUE(exitedWith(wait, 4,
+                         {"waiting for reality", real + "/iter1_lean_command.csv",
+                          "record " + real + "/iter1_lean_recording.csv", "gapsim-cli loop --resume " + d + "/r"}));
   // The commanded motion handed over is the one the twin loop executed.
   EXPECT_EQ(slurp(real + "/iter1_lean_command.csv"), slurp(d + "/a/iter1/lean_command.csv"));
   // Resumed without the recording: still waiting, nothing lost.
@@ -131,10 +122,8 @@ TEST(LoopCli, BadTwinParameterFileIsExit2NamingFileLineAndField) {
     std::ofstream f(d + "/twin.params");
     f << "name,value\nlink/torso/mass,0.6\nservos/servo/kq,5\n";
   }
-  const CliResult r = cli(tiny() + "--twin-params " + d + "/twin.params --out " + d + "/out");
-  EXPECT_EQ(r.code, 2) << r.out;
-  EXPECT_TRUE(contains(r.out, "twin.params:3")) << r.out;
-  EXPECT_TRUE(contains(r.out, "servos/servo/kq")) << r.out;
+  EXPECT_TRUE(cliExits(tiny() + "--twin-params " + d + "/twin.params --out " + d + "/out", 2,
+                       {"twin.params:3", "servos/servo/kq"}));
   EXPECT_FALSE(fs::exists(d + "/out/loop.json")) << "nothing written for bad input";
   // A resume of a directory that is no loop is exit 2 as well.
   EXPECT_EQ(cli("loop --resume " + d).code, 2);
@@ -155,10 +144,8 @@ TEST(LoopCli, RobustOptimisationTakesTheWorstOfTheGainScaledModels) {
   const std::string d = tempDir("robust");
   const std::string args = tiny() + "--robust-models 3 --robust-gain-spread 0.3 --cal-joint-weight 10 ";
   const CliResult one = cli(args + "--jobs 2 --out " + d + "/a");
-  ASSERT_EQ(one.code, 1) << one.out;
-  EXPECT_TRUE(contains(one.out, "worst of 3 model(s)")) << one.out;
-  EXPECT_TRUE(contains(one.out, "encoder weight 10")) << one.out;
-  EXPECT_TRUE(contains(one.out, "iteration 1: calibrated servos/servo/kp")) << one.out;
+  ASSERT_TRUE(
+      exitedWith(one, 1, {"worst of 3 model(s)", "encoder weight 10", "iteration 1: calibrated servos/servo/kp"}));
   // The start controller's score (generation 0 of the CMA-ES history: -V_ctrl) is the worst of
   // the three models, so it is above the model-alone score (the gains change V_ctrl).
   const CliResult single = cli(tiny() + "--cal-joint-weight 10 --jobs 1 --out " + d + "/c");

@@ -8,16 +8,13 @@
 
 namespace {
 
-using gapsim::test::cli;
-using gapsim::test::contains;
-using gapsim::test::slurp;
+using namespace gapsim::test;  // cli_runner.h: the test-support helpers
 
 TEST(MabelHopCli, RunLogsPhaseAndProbesAndPrintsHops) {
   const auto out = (std::filesystem::temp_directory_path() / "gapsim_mabel_hop_cli_test.csv").string();
-  auto r = cli("run --robot mabel --controller hop --duration 0.6 --probe 'mabel/*/stretch*' --force --out " + out);
-  ASSERT_EQ(r.code, 0) << r.out;
-  EXPECT_TRUE(contains(r.out, "hops=")) << r.out;
-  EXPECT_TRUE(contains(r.out, "period_s=")) << r.out;
+  ASSERT_TRUE(
+      cliExits("run --robot mabel --controller hop --duration 0.6 --probe 'mabel/*/stretch*' --force --out " + out, 0,
+               {"hops=", "period_s="}));
   const std::string csv = slurp(out);
   EXPECT_TRUE(contains(csv, "hop/phase")) << csv.substr(0, 300);
   EXPECT_TRUE(contains(csv, "mabel/left/stretch_mLS_rad"));
@@ -25,22 +22,13 @@ TEST(MabelHopCli, RunLogsPhaseAndProbesAndPrintsHops) {
 }
 
 TEST(MabelHopCli, BadOptionsExitTwo) {
-  auto r = cli("run --robot mabel --controller hop --duration 0.1 --hop K_Tor=abc");
-  EXPECT_EQ(r.code, 2) << r.out;
-  EXPECT_TRUE(contains(r.out, "K_Tor")) << r.out;
-  r = cli("run --robot nao --controller hop --duration 0.1");
-  EXPECT_EQ(r.code, 2) << r.out;
-  EXPECT_TRUE(contains(r.out, "boom_pitch")) << r.out;
-  r = cli("run --robot nao --controller hop --duration 0.1 --hop drop_m=0");
-  EXPECT_EQ(r.code, 2) << r.out;
-  EXPECT_TRUE(contains(r.out, "hip_L")) << r.out;
+  EXPECT_TRUE(cliExits("run --robot mabel --controller hop --duration 0.1 --hop K_Tor=abc", 2, {"K_Tor"}));
+  EXPECT_TRUE(cliExits("run --robot nao --controller hop --duration 0.1", 2, {"boom_pitch"}));
+  EXPECT_TRUE(cliExits("run --robot nao --controller hop --duration 0.1 --hop drop_m=0", 2, {"hip_L"}));
 }
 
 TEST(MabelHopCli, BenchPrintsTheRealTimeFactor) {
-  auto r = cli("bench --robot mabel --controller hop --duration 0.3 --reps 1");
-  ASSERT_EQ(r.code, 0) << r.out;
-  EXPECT_TRUE(contains(r.out, "mabel hopping")) << r.out;
-  EXPECT_TRUE(contains(r.out, "rtf")) << r.out;
+  ASSERT_TRUE(cliExits("bench --robot mabel --controller hop --duration 0.3 --reps 1", 0, {"mabel hopping", "rtf"}));
 }
 
 }  // namespace

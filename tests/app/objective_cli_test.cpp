@@ -11,8 +11,7 @@
 
 namespace {
 
-using gapsim::test::cli;
-using gapsim::test::contains;
+using namespace gapsim::test;  // cli_runner.h: the test-support helpers
 
 const std::string kEx = std::string(GAPSIM_SOURCE_DIR) + "/calib/examples/nao_twin";
 
@@ -25,9 +24,7 @@ std::string calibrate(const std::string& extra, const std::string& out) {
 
 TEST(ObjectiveCli, AnUnknownObjectiveIsRefusedWithTheChoices) {
   const std::string out = outDir("unknown");
-  const auto r = cli(calibrate("--objective w1", out));
-  EXPECT_EQ(r.code, 2) << r.out;
-  EXPECT_TRUE(contains(r.out, "--objective: w1 not in {F,E_cali,sum,resync,gait_w1}")) << r.out;
+  EXPECT_TRUE(cliExits(calibrate("--objective w1", out), 2, {"--objective: w1 not in {F,E_cali,sum,resync,gait_w1}"}));
   EXPECT_FALSE(std::filesystem::exists(out));
 }
 
@@ -41,9 +38,8 @@ TEST(ObjectiveCli, AHorizonOutsideOneLogPeriodToAnHourIsRefusedWithItsValue) {
     EXPECT_TRUE(contains(r.out, shown)) << value << ": " << r.out;
     EXPECT_FALSE(std::filesystem::exists(out)) << value;
   }
-  const auto r = cli(calibrate("--objective gait_w1 --w1-settle -1", outDir("settle")));
-  EXPECT_EQ(r.code, 2) << r.out;
-  EXPECT_TRUE(contains(r.out, "error: --w1-settle: must be a finite time in [0, 3600] s, not -1")) << r.out;
+  EXPECT_TRUE(cliExits(calibrate("--objective gait_w1 --w1-settle -1", outDir("settle")), 2,
+                       {"error: --w1-settle: must be a finite time in [0, 3600] s, not -1"}));
 }
 
 TEST(ObjectiveCli, AResumedRunKeepsTheObjectiveAndItsHorizon) {
@@ -51,14 +47,11 @@ TEST(ObjectiveCli, AResumedRunKeepsTheObjectiveAndItsHorizon) {
   // checkpoint's inputs name the objective and the horizon, the resumed run prints them.
   const std::string out = outDir("resume");
   std::filesystem::remove_all(out);
-  const auto a = cli(calibrate("--objective resync --resync-horizon 0.5 --lambda 2 --generations 1 --jobs 1", out));
-  ASSERT_EQ(a.code, 0) << a.out;
-  EXPECT_TRUE(contains(a.out, "objective resync (H = 0.5 s)")) << a.out;
+  ASSERT_TRUE(cliExits(calibrate("--objective resync --resync-horizon 0.5 --lambda 2 --generations 1 --jobs 1", out), 0,
+                       {"objective resync (H = 0.5 s)"}));
   const std::string inputs = gapsim::test::slurp(out + "/checkpoint.json");
   EXPECT_TRUE(contains(inputs, "\"resync_horizon_s\": 0.5")) << inputs.substr(0, 2000);
-  const auto b = cli("calibrate --resume " + out + " --generations 2 --jobs 1");
-  ASSERT_EQ(b.code, 0) << b.out;
-  EXPECT_TRUE(contains(b.out, "objective resync (H = 0.5 s)")) << b.out;
+  ASSERT_TRUE(cliExits("calibrate --resume " + out + " --generations 2 --jobs 1", 0, {"objective resync (H = 0.5 s)"}));
 }
 
 }  // namespace

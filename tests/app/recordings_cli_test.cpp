@@ -15,9 +15,7 @@
 namespace {
 
 namespace fs = std::filesystem;
-using gapsim::test::cli;
-using gapsim::test::contains;
-using gapsim::test::slurp;
+using namespace gapsim::test;  // cli_runner.h: the test-support helpers
 
 const std::string kSrc = GAPSIM_SOURCE_DIR;
 const std::string kExcerpt = kSrc + "/tests/calib/data/bioloid_lean";
@@ -81,9 +79,7 @@ double meanRms(const std::string& out) {
 
 TEST(RecordingsCli, BioloidSecondTaskSetReplaysToZeroOnItsModel) {
   const auto r = cli("replay --recordings " + kSrc + "/examples/recordings/bioloid_squat");
-  ASSERT_EQ(r.code, 0) << r.out;
-  EXPECT_TRUE(contains(r.out, "squat-01")) << r.out;
-  EXPECT_TRUE(contains(r.out, "headline signal: torso/tilt_deg")) << r.out;
+  ASSERT_TRUE(exitedWith(r, 0, {"squat-01", "headline signal: torso/tilt_deg"}));
   EXPECT_LT(meanRms(r.out), 1e-9) << r.out;  // same steps; only deg <-> rad rounding and step sampling
   // Another model (servo gains halved) is told apart: the recordings are not trivially matched.
   const auto other = cli("replay --recordings " + kSrc + "/examples/recordings/bioloid_squat --set servos/servo/kp=2");
@@ -113,8 +109,7 @@ TEST(RecordingsCli, RecordWritesASetThatReplays) {
   const std::string m = slurp((dir / "set" / "recordings.json").string());
   EXPECT_TRUE(contains(m, "\"one\"") && contains(m, "\"two\"") && contains(m, "validate")) << m;
   const auto r = cli("replay --recordings " + (dir / "set").string());
-  ASSERT_EQ(r.code, 0) << r.out;
-  EXPECT_TRUE(contains(r.out, "one") && contains(r.out, "two")) << r.out;
+  ASSERT_TRUE(exitedWith(r, 0, {"one", "two"}));
   EXPECT_LT(meanRms(r.out), 1e-9) << r.out;
   fs::remove_all(dir);
 }
@@ -123,8 +118,7 @@ TEST(RecordingsCli, RisingTaskSetsReplayToZeroAndTellAnotherModelApart) {
   // examples/recordings/bioloid_rising: sit and kneel recorded from the rising controllers, each
   // from its task's pose and scene (explicit initial pose, seat boxes in the manifest).
   const auto r = cli("replay --recordings " + kSrc + "/examples/recordings/bioloid_rising");
-  ASSERT_EQ(r.code, 0) << r.out;
-  EXPECT_TRUE(contains(r.out, "sit") && contains(r.out, "kneel")) << r.out;
+  ASSERT_TRUE(exitedWith(r, 0, {"sit", "kneel"}));
   EXPECT_LT(meanRms(r.out), 1e-6) << r.out;
   const auto other = cli("replay --recordings " + kSrc + "/examples/recordings/bioloid_rising --set servos/servo/kp=2");
   ASSERT_EQ(other.code, 0) << other.out;
@@ -135,18 +129,13 @@ TEST(RecordingsCli, RecordATaskNeedsItsControllerAndNotAMotionBesides) {
   const fs::path dir = gapsim::test::testDir("gapsim_recordings_cli_task");
   fs::remove_all(dir);
   const std::string ctrl = " --controller " + kSrc + "/robots/bioloid/controllers/sit.csv";
-  const auto none = cli("record --task sit --out " + (dir / "a").string());
-  EXPECT_EQ(none.code, 2) << none.out;
-  EXPECT_TRUE(contains(none.out, "--controller")) << none.out;
+  EXPECT_TRUE(cliExits("record --task sit --out " + (dir / "a").string(), 2, {"--controller"}));
   const auto both = cli("record --task sit" + ctrl + " --motion " + kSrc + "/robots/bioloid/motions/squat.csv --out " +
                         (dir / "b").string());
   EXPECT_EQ(both.code, 2) << both.out;
   const auto bad = cli("record --task lie" + ctrl + " --out " + (dir / "c").string());
-  EXPECT_EQ(bad.code, 2) << bad.out;
-  EXPECT_TRUE(contains(bad.out, "kneel")) << bad.out;  // the known tasks are listed
-  const auto settle = cli("record --task sit" + ctrl + " --settle 20 --out " + (dir / "d").string());
-  EXPECT_EQ(settle.code, 2) << settle.out;
-  EXPECT_TRUE(contains(settle.out, "--settle")) << settle.out;
+  EXPECT_TRUE(exitedWith(bad, 2, {"kneel"}));  // the known tasks are listed
+  EXPECT_TRUE(cliExits("record --task sit" + ctrl + " --settle 20 --out " + (dir / "d").string(), 2, {"--settle"}));
   EXPECT_FALSE(fs::exists(dir / "d" / "recordings.json"));
   fs::remove_all(dir);
 }
@@ -162,9 +151,8 @@ TEST(RecordingsCli, MalformedManifestExitsTwoWithFileLineFieldValue) {
   // The recording is checked first: trials[0].recording on line 4.
   EXPECT_TRUE(contains(r.out, m.string() + ":4: trials[0].recording: 'x.csv'")) << r.out;
   std::ofstream(dir / "x.csv") << "time_s,torso/tilt_rad\n0,0\n1,0\n";
-  const auto h = cli("replay --recordings " + m.string());
-  EXPECT_EQ(h.code, 2) << h.out;
-  EXPECT_TRUE(contains(h.out, m.string() + ":3: defaults.commands.hold: 'sometimes'")) << h.out;
+  EXPECT_TRUE(
+      cliExits("replay --recordings " + m.string(), 2, {m.string() + ":3: defaults.commands.hold: 'sometimes'"}));
   fs::remove_all(dir);
 }
 

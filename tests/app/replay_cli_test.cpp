@@ -13,32 +13,22 @@
 
 namespace {
 
-using gapsim::test::cli;
-using gapsim::test::contains;
-using gapsim::test::slurp;
+using namespace gapsim::test;  // cli_runner.h: the test-support helpers
 
 const std::string kData = std::string(GAPSIM_SOURCE_DIR) + "/tests/calib/data/bioloid_lean";
 const std::string kSpace = std::string(GAPSIM_SOURCE_DIR) + "/robots/bioloid/calibration/lean_space.csv";
 
 TEST(ReplayCli, PrintsPerTrialTiltRmsAndECali) {
   auto r = cli("replay --recordings " + kData);
-  ASSERT_EQ(r.code, 0) << r.out;
-  EXPECT_TRUE(contains(r.out, "0.05-01")) << r.out;
-  EXPECT_TRUE(contains(r.out, "0.11-01")) << r.out;
-  EXPECT_TRUE(contains(r.out, "E_cali")) << r.out;
+  ASSERT_TRUE(exitedWith(r, 0, {"0.05-01", "0.11-01", "E_cali"}));
   // The same run twice: byte-identical output (deterministic replays).
   EXPECT_EQ(cli("replay --recordings " + kData).out, r.out);
 }
 
 TEST(ReplayCli, BadInputExitsTwoNamingTheProblem) {
-  auto r = cli("replay --recordings /nonexistent");
-  EXPECT_EQ(r.code, 2) << r.out;
-  EXPECT_TRUE(contains(r.out, "--recordings")) << r.out;
-  r = cli("replay --recordings " + kData + " --set link/torso/mass=-1");
-  EXPECT_EQ(r.code, 2) << r.out;
-  r = cli("replay --recordings " + kData + " --settle -0.5");
-  EXPECT_EQ(r.code, 2) << r.out;
-  EXPECT_TRUE(contains(r.out, "--settle")) << r.out;
+  EXPECT_TRUE(cliExits("replay --recordings /nonexistent", 2, {"--recordings"}));
+  EXPECT_TRUE(cliExits("replay --recordings " + kData + " --set link/torso/mass=-1", 2));
+  EXPECT_TRUE(cliExits("replay --recordings " + kData + " --settle -0.5", 2, {"--settle"}));
 }
 
 TEST(CalibrateReplayCli, TinyRunWritesResultsRefusesOverwriteAndResumes) {
@@ -52,13 +42,10 @@ TEST(CalibrateReplayCli, TinyRunWritesResultsRefusesOverwriteAndResumes) {
   EXPECT_TRUE(std::filesystem::exists(dir / "best.params"));
   EXPECT_TRUE(contains(slurp((dir / "summary.csv").string()), "trial,role,rms_initial_rad,rms_best_rad"));
   // A non-empty results directory is refused (nothing is overwritten) ...
-  r = cli(cmd);
-  EXPECT_EQ(r.code, 2) << r.out;
-  EXPECT_TRUE(contains(r.out, "not empty")) << r.out;
+  EXPECT_TRUE(cliExits(cmd, 2, {"not empty"}));
   // ... and a finished run resumes with one more generation.
-  r = cli("calibrate-replay --resume " + dir.string() + " --generations 2 --no-sensitivity");
-  ASSERT_EQ(r.code, 0) << r.out;
-  EXPECT_TRUE(contains(r.out, "resumed at generation 1")) << r.out;
+  ASSERT_TRUE(cliExits("calibrate-replay --resume " + dir.string() + " --generations 2 --no-sensitivity", 0,
+                       {"resumed at generation 1"}));
   std::filesystem::remove_all(dir);
 }
 
@@ -76,18 +63,14 @@ TEST(CalibrateReplayCli, CalibrateWithRecordingsIsTheSameRunAndRefusesScenarioOp
     EXPECT_EQ(slurp((dir / "one" / f).string()), slurp((dir / "old" / f).string())) << f;
   EXPECT_TRUE(contains(one.out, "recorded trials, objective E_cali (sum of w E")) << one.out;
   // calibrate --resume finds out from the checkpoint that the run is on recorded trials.
-  auto more = cli("calibrate --resume " + (dir / "one").string() + " --generations 2 --no-sensitivity");
-  ASSERT_EQ(more.code, 0) << more.out;
-  EXPECT_TRUE(contains(more.out, "resumed at generation 1")) << more.out;
+  ASSERT_TRUE(cliExits("calibrate --resume " + (dir / "one").string() + " --generations 2 --no-sensitivity", 0,
+                       {"resumed at generation 1"}));
   // Options of the other kind of calibration are refused, naming the option.
-  auto r = cli("calibrate" + common + (dir / "x").string() + " --objective F");
-  EXPECT_EQ(r.code, 2) << r.out;
-  EXPECT_TRUE(contains(r.out, "--objective")) << r.out;
-  r = cli("calibrate --space " + kSpace + " --scenarios x.csv --trials '0.05-*' --out " + (dir / "y").string());
-  EXPECT_EQ(r.code, 2) << r.out;
-  EXPECT_TRUE(contains(r.out, "--trials")) << r.out;
-  r = cli("calibrate" + common + (dir / "z").string() + " --scenarios x.csv");
-  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_TRUE(cliExits("calibrate" + common + (dir / "x").string() + " --objective F", 2, {"--objective"}));
+  EXPECT_TRUE(
+      cliExits("calibrate --space " + kSpace + " --scenarios x.csv --trials '0.05-*' --out " + (dir / "y").string(), 2,
+               {"--trials"}));
+  EXPECT_TRUE(cliExits("calibrate" + common + (dir / "z").string() + " --scenarios x.csv", 2));
   EXPECT_FALSE(fs::exists(dir / "x") || fs::exists(dir / "y") || fs::exists(dir / "z"));
   fs::remove_all(dir);
 }

@@ -20,12 +20,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string tempDir(const std::string& name) {
-  const std::string d = "/tmp/gapsim_rise_cli_" + std::to_string(getpid()) + "_" + name;
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
+std::string tempDir(const std::string& name) { return test::freshProcessDir("gapsim_rise_cli_", name); }
 
 /// Small budget: the lean task, one keyframe (only the duration of the move to the standing
 /// pose is free), population 4.
@@ -33,22 +28,17 @@ const std::string kSmall = "optimize-controller --robot bioloid --task lean --ke
 
 TEST(OptimizeControllerCli, OneAndTwoWorkersGiveBitIdenticalResults) {
   const std::string d = tempDir("workers");
-  const CliResult one = cli(kSmall + "--generations 2 --workers 1 --out " + d + "/w1.csv");
-  ASSERT_EQ(one.code, 0) << one.out;
-  EXPECT_TRUE(contains(one.out, "gen 2/2")) << one.out;
-  EXPECT_TRUE(contains(one.out, "best controller: V_ctrl")) << one.out;
-  const CliResult two = cli(kSmall + "--generations 2 --workers 2 --out " + d + "/w2.csv");
-  ASSERT_EQ(two.code, 0) << two.out;
-  EXPECT_TRUE(contains(two.out, "processes (2 workers)")) << two.out;
+  ASSERT_TRUE(cliExits(kSmall + "--generations 2 --workers 1 --out " + d + "/w1.csv", 0,
+                       {"gen 2/2", "best controller: V_ctrl"}));
+  ASSERT_TRUE(cliExits(kSmall + "--generations 2 --workers 2 --out " + d + "/w2.csv", 0, {"processes (2 workers)"}));
   EXPECT_EQ(slurp(d + "/w1.csv.run/history.csv"), slurp(d + "/w2.csv.run/history.csv"));
   const std::string c1 = slurp(d + "/w1.csv"), c2 = slurp(d + "/w2.csv");
   // The files differ only in the comment naming nothing worker-specific: they are equal.
   EXPECT_FALSE(c1.empty());
   EXPECT_EQ(c1, c2);
   // The controller plays back with the same score.
-  const CliResult play = cli("rise --task lean --controller " + d + "/w1.csv --out " + d + "/rise.csv");
-  ASSERT_EQ(play.code, 0) << play.out;
-  EXPECT_TRUE(contains(play.out, "result: V_ctrl")) << play.out;
+  ASSERT_TRUE(
+      cliExits("rise --task lean --controller " + d + "/w1.csv --out " + d + "/rise.csv", 0, {"result: V_ctrl"}));
   EXPECT_TRUE(fs::exists(d + "/rise.csv"));
   fs::remove_all(d);
 }
@@ -76,9 +66,8 @@ TEST(OptimizeControllerCli, AKilledRunResumedEqualsTheUninterruptedRun) {
   waitpid(pid, &st, 0);
   ASSERT_TRUE(killed);
   ASSERT_FALSE(fs::exists(d + "/killed.csv")) << "the run finished before it could be killed";
-  const CliResult resumed = cli("optimize-controller --resume " + d + "/killed.csv.run --workers 2");
-  ASSERT_EQ(resumed.code, 0) << resumed.out;
-  EXPECT_TRUE(contains(resumed.out, "resumed at generation 2")) << resumed.out;
+  ASSERT_TRUE(
+      cliExits("optimize-controller --resume " + d + "/killed.csv.run --workers 2", 0, {"resumed at generation 2"}));
   EXPECT_EQ(slurp(d + "/full.csv.run/history.csv"), slurp(d + "/killed.csv.run/history.csv"));
   std::string full = slurp(d + "/full.csv"), again = slurp(d + "/killed.csv");
   ASSERT_FALSE(full.empty());
@@ -90,12 +79,8 @@ TEST(RiseCli, MalformedControllerIsExit2WithFileAndLine) {
   const std::string d = tempDir("bad");
   const std::string p = d + "/bad.csv";
   std::ofstream(p) << "# comment\nduration_s,thigh_rad,shin_rad\n0.5,0.1,x\n";
-  const CliResult r = cli("rise --task sit --controller " + p);
-  EXPECT_EQ(r.code, 2) << r.out;
-  EXPECT_TRUE(contains(r.out, p + ":3: shin_rad")) << r.out;
-  const CliResult t = cli("rise --task crawl --controller " + p);
-  EXPECT_EQ(t.code, 2) << t.out;
-  EXPECT_TRUE(contains(t.out, "lean, sit, kneel")) << t.out;
+  EXPECT_TRUE(cliExits("rise --task sit --controller " + p, 2, {p + ":3: shin_rad"}));
+  EXPECT_TRUE(cliExits("rise --task crawl --controller " + p, 2, {"lean, sit, kneel"}));
   fs::remove_all(d);
 }
 

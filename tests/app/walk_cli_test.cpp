@@ -13,9 +13,8 @@
 
 namespace {
 
-using gapsim::test::cli;
-using gapsim::test::contains;
-using Result = gapsim::test::CliResult;
+using namespace gapsim::test;  // cli_runner.h: the test-support helpers
+using Result = CliResult;
 
 std::string tmp(const std::string& name) { return (std::filesystem::temp_directory_path() / name).string(); }
 
@@ -30,9 +29,8 @@ TEST(WalkCli, Help) {
 
 TEST(WalkCli, WritesAMotionThatRunPlays) {
   const std::string out = tmp("gapsim_walk_cli.csv");
-  Result r = cli("walk --speed 0.1 --step-duration 1.0 --steps 4 --force --out " + out);
-  ASSERT_EQ(r.code, 0) << r.out;
-  EXPECT_TRUE(contains(r.out, "walk: 4 steps of 0.500 s")) << r.out;
+  ASSERT_TRUE(
+      cliExits("walk --speed 0.1 --step-duration 1.0 --steps 4 --force --out " + out, 0, {"walk: 4 steps of 0.500 s"}));
   std::ifstream in(out);
   std::string controller, header;
   std::getline(in, controller);
@@ -40,61 +38,43 @@ TEST(WalkCli, WritesAMotionThatRunPlays) {
   std::getline(in, header);
   EXPECT_EQ(header.rfind("time_s,LHipYawPitch,LHipRoll,LHipPitch,LKneePitch,LAnklePitch,LAnkleRoll,RHipRoll", 0), 0u)
       << header;
-  r = cli("run --motion " + out + " --plain --duration 0.3 --quiet");
-  EXPECT_EQ(r.code, 0) << r.out;
-  EXPECT_TRUE(contains(r.out, "fell=no")) << r.out;
+  EXPECT_TRUE(cliExits("run --motion " + out + " --plain --duration 0.3 --quiet", 0, {"fell=no"}));
   std::filesystem::remove(out);
-  r = cli("walk --kick --force --out " + out);
-  EXPECT_EQ(r.code, 0) << r.out;
-  EXPECT_TRUE(contains(r.out, "kick:")) << r.out;
+  EXPECT_TRUE(cliExits("walk --kick --force --out " + out, 0, {"kick:"}));
   std::filesystem::remove(out);
 }
 
 TEST(WalkCli, RunWalkGeneratesAndPlays) {
-  Result r = cli("run --walk speed=0.1,step_duration=1.0,steps=2 --plain --duration 0.3 --quiet");
-  EXPECT_EQ(r.code, 0) << r.out;
-  EXPECT_TRUE(contains(r.out, "sim_time_s=0.300")) << r.out;
+  EXPECT_TRUE(cliExits("run --walk speed=0.1,step_duration=1.0,steps=2 --plain --duration 0.3 --quiet", 0,
+                       {"sim_time_s=0.300"}));
 }
 
 // Acceptance: an infeasible request gives exit code 2 and a message that says which limit.
 TEST(WalkCli, InfeasibleRequestsExit2AndNameTheLimit) {
-  Result r = cli("walk --speed 0.5 --step-duration 1.0 --out " + tmp("gapsim_never.csv"));
-  EXPECT_EQ(r.code, 2) << r.out;
-  EXPECT_TRUE(contains(r.out, "out of reach")) << r.out;
-  EXPECT_TRUE(contains(r.out, "more than the 0.2029 m of thigh + tibia")) << r.out;
+  EXPECT_TRUE(cliExits("walk --speed 0.5 --step-duration 1.0 --out " + tmp("gapsim_never.csv"), 2,
+                       {"out of reach", "more than the 0.2029 m of thigh + tibia"}));
   EXPECT_FALSE(std::filesystem::exists(tmp("gapsim_never.csv")));
 
-  r = cli("walk --speed 0.2 --com-height 0.2 --out " + tmp("gapsim_never.csv"));
-  EXPECT_EQ(r.code, 2) << r.out;
-  EXPECT_TRUE(contains(r.out, "LHipRoll: -0.3812 rad is beyond the joint limit -0.3794 rad")) << r.out;
+  EXPECT_TRUE(cliExits("walk --speed 0.2 --com-height 0.2 --out " + tmp("gapsim_never.csv"), 2,
+                       {"LHipRoll: -0.3812 rad is beyond the joint limit -0.3794 rad"}));
 
-  r = cli("run --walk speed=0.2,com_height=0.2 --plain");
-  EXPECT_EQ(r.code, 2) << r.out;
-  EXPECT_TRUE(contains(r.out, "LHipRoll")) << r.out;
+  EXPECT_TRUE(cliExits("run --walk speed=0.2,com_height=0.2 --plain", 2, {"LHipRoll"}));
 
-  r = cli("walk --speed 0.05 --lateral-speed 0.1 --out " + tmp("gapsim_never.csv"));
-  EXPECT_EQ(r.code, 2) << r.out;
-  EXPECT_TRUE(contains(r.out, "lateral_speed: the feet would collide")) << r.out;
+  EXPECT_TRUE(cliExits("walk --speed 0.05 --lateral-speed 0.1 --out " + tmp("gapsim_never.csv"), 2,
+                       {"lateral_speed: the feet would collide"}));
 
-  r = cli("walk --step-duration 0.1 --out " + tmp("gapsim_never.csv"));
-  EXPECT_EQ(r.code, 2) << r.out;
-  EXPECT_TRUE(contains(r.out, "step_duration: 0.1 is out of range")) << r.out;
+  EXPECT_TRUE(
+      cliExits("walk --step-duration 0.1 --out " + tmp("gapsim_never.csv"), 2, {"step_duration: 0.1 is out of range"}));
 }
 
 TEST(WalkCli, BadWalkKeysAndValuesExit2) {
-  Result r = cli("run --walk sped=0.2 --plain");
-  EXPECT_EQ(r.code, 2) << r.out;
-  EXPECT_TRUE(contains(r.out, "unknown walk parameter 'sped'")) << r.out;
-  r = cli("run --walk speed=fast --plain");
-  EXPECT_EQ(r.code, 2) << r.out;
-  EXPECT_TRUE(contains(r.out, "speed: not a number: 'fast'")) << r.out;
-  r = cli("run --walk speed=0.1 --motion " + std::string(GAPSIM_ROBOTS_DIR) + "/nao/motions/stand.csv");
-  EXPECT_EQ(r.code, 2) << r.out;
-  r = cli("walk --steps 4 --duration 3 --out " + tmp("gapsim_never.csv"));
-  EXPECT_EQ(r.code, 2) << r.out;
-  r = cli("experiment motoflex-walk --pipelines bogus --out-dir " + tmp("gapsim_never_dir"));
-  EXPECT_EQ(r.code, 2) << r.out;
-  EXPECT_TRUE(contains(r.out, "unknown pipeline 'bogus'")) << r.out;
+  EXPECT_TRUE(cliExits("run --walk sped=0.2 --plain", 2, {"unknown walk parameter 'sped'"}));
+  EXPECT_TRUE(cliExits("run --walk speed=fast --plain", 2, {"speed: not a number: 'fast'"}));
+  EXPECT_TRUE(
+      cliExits("run --walk speed=0.1 --motion " + std::string(GAPSIM_ROBOTS_DIR) + "/nao/motions/stand.csv", 2));
+  EXPECT_TRUE(cliExits("walk --steps 4 --duration 3 --out " + tmp("gapsim_never.csv"), 2));
+  EXPECT_TRUE(cliExits("experiment motoflex-walk --pipelines bogus --out-dir " + tmp("gapsim_never_dir"), 2,
+                       {"unknown pipeline 'bogus'"}));
   std::filesystem::remove_all(tmp("gapsim_never_dir"));
 }
 

@@ -24,30 +24,22 @@
 #include "sim/parameters.h"
 #include "sim/robot_library.h"
 #include "sim/urdf_parser.h"
+#include "tests/scratch_files.h"
+#include "tests/throws_saying.h"
 
 namespace gapsim::calib {
 namespace {
 
+using gapsim::test::throwsSaying;
+
 namespace fs = std::filesystem;
 const std::string kExample = std::string(GAPSIM_SOURCE_DIR) + "/calib/examples/nao_twin";
 
-std::string tempDir(const std::string& name) {
-  const std::string d = "/tmp/gapsim_calib_test_" + std::to_string(getpid()) + "_" + name;
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
+std::string tempDir(const std::string& name) { return test::freshProcessDir("gapsim_calib_test_", name); }
 
 std::string writeFile(const std::string& path, const std::string& text) {
   std::ofstream(path) << text;
   return path;
-}
-
-std::string readFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 /// A short scenario set on the example's fast squat (the descent under load), so that a
@@ -273,7 +265,7 @@ TEST(Evaluators, ACrashedWorkerIsReportedWithItsCandidate) {
 
 /// Hash of a calibration's result files (history and best parameters, as text).
 std::size_t resultHash(const std::string& dir) {
-  return std::hash<std::string>{}(readFile(dir + "/history.csv") + readFile(dir + "/best.params"));
+  return std::hash<std::string>{}(test::slurp(dir + "/history.csv") + test::slurp(dir + "/best.params"));
 }
 
 TEST(Evaluators, CalibrationIsBitIdenticalSerialAndWithTwoWorkerProcesses) {
@@ -295,8 +287,8 @@ TEST(Evaluators, CalibrationIsBitIdenticalSerialAndWithTwoWorkerProcesses) {
     c.run(ev, nullptr);
   }
   EXPECT_EQ(resultHash(d + "/serial"), resultHash(d + "/pool"));
-  EXPECT_EQ(readFile(d + "/serial/history.csv"), readFile(d + "/pool/history.csv"));
-  EXPECT_EQ(readFile(d + "/serial/history.csv").find("inf"), std::string::npos);
+  EXPECT_EQ(test::slurp(d + "/serial/history.csv"), test::slurp(d + "/pool/history.csv"));
+  EXPECT_EQ(test::slurp(d + "/serial/history.csv").find("inf"), std::string::npos);
 }
 
 TEST(Evaluators, MpiWithThreeRanksMatchesSerial) {
@@ -325,7 +317,7 @@ TEST(Evaluators, MpiWithThreeRanksMatchesSerial) {
                 "/mpi --backend mpi"),
             0);
   EXPECT_EQ(resultHash(d + "/serial"), resultHash(d + "/mpi"));
-  EXPECT_EQ(readFile(d + "/serial/history.csv"), readFile(d + "/mpi/history.csv"));
+  EXPECT_EQ(test::slurp(d + "/serial/history.csv"), test::slurp(d + "/mpi/history.csv"));
 }
 
 // ---------------------------------------------------------------- checkpoint and resume
@@ -346,7 +338,7 @@ TEST(Resume, AKilledRunResumedEqualsTheUninterruptedRun) {
   bool killed = false;
   for (int i = 0; i < 3000 && !killed; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    if (readFile(d + "/killed/history.csv").find("\n3,") != std::string::npos) {
+    if (test::slurp(d + "/killed/history.csv").find("\n3,") != std::string::npos) {
       kill(-pid, SIGKILL);
       killed = true;
     }
@@ -355,11 +347,11 @@ TEST(Resume, AKilledRunResumedEqualsTheUninterruptedRun) {
   waitpid(pid, &st, 0);
   ASSERT_TRUE(killed);
   ASSERT_TRUE(WIFSIGNALED(st) || WEXITSTATUS(st) != 0 ||
-              readFile(d + "/killed/history.csv").find("\n6,") == std::string::npos)
+              test::slurp(d + "/killed/history.csv").find("\n6,") == std::string::npos)
       << "the run finished before it could be killed";
   ASSERT_EQ(run(std::string(GAPSIM_CLI_PATH) + " calibrate --resume " + d + "/killed --generations 6 --jobs 2"), 0);
-  EXPECT_EQ(readFile(d + "/full/history.csv"), readFile(d + "/killed/history.csv"));
-  EXPECT_EQ(readFile(d + "/full/best.params"), readFile(d + "/killed/best.params"));
+  EXPECT_EQ(test::slurp(d + "/full/history.csv"), test::slurp(d + "/killed/history.csv"));
+  EXPECT_EQ(test::slurp(d + "/full/best.params"), test::slurp(d + "/killed/best.params"));
 }
 
 TEST(Resume, ThreeGenerationsThenThreeMoreEqualSixInProcess) {
@@ -383,7 +375,8 @@ TEST(Resume, ThreeGenerationsThenThreeMoreEqualSixInProcess) {
     part.run(ev, nullptr, 3);  // "killed" after generation 3
     Calibration resumed = Calibration::fromCheckpoint(space, d + "/part_" + opt);
     resumed.run(ev, nullptr);
-    EXPECT_EQ(readFile(d + "/full_" + opt + "/history.csv"), readFile(d + "/part_" + opt + "/history.csv")) << opt;
+    EXPECT_EQ(test::slurp(d + "/full_" + opt + "/history.csv"), test::slurp(d + "/part_" + opt + "/history.csv"))
+        << opt;
     EXPECT_EQ(full.bestValues(), resumed.bestValues()) << opt;
     EXPECT_EQ(full.bestFitness(), resumed.bestFitness()) << opt;
   }
@@ -407,12 +400,12 @@ TEST(Resume, KilledBetweenCheckpointAndResultsTheResumeRepairsThem) {
   SerialEvaluator ev(f);
   Calibration full(space, s, d + "/full");
   full.run(ev, nullptr);
-  const std::string history = readFile(d + "/full/history.csv"), best = readFile(d + "/full/best.params");
+  const std::string history = test::slurp(d + "/full/history.csv"), best = test::slurp(d + "/full/best.params");
   for (const char* damage : {"stale", "deleted", "truncated"}) {
     const std::string k = d + "/killed_" + damage;
     Calibration part(space, s, k);
     part.run(ev, nullptr, 5);
-    const std::string history5 = readFile(k + "/history.csv"), best5 = readFile(k + "/best.params");
+    const std::string history5 = test::slurp(k + "/history.csv"), best5 = test::slurp(k + "/best.params");
     ASSERT_NE(history5, history);
     ASSERT_NE(best5, best);
     Calibration::fromCheckpoint(space, k).run(ev, nullptr);  // generation 6 and its checkpoint
@@ -428,8 +421,8 @@ TEST(Resume, KilledBetweenCheckpointAndResultsTheResumeRepairsThem) {
     }
     Calibration resumed = Calibration::fromCheckpoint(space, k);
     resumed.run(ev, nullptr);  // nothing left to evaluate: repairs and returns
-    EXPECT_EQ(readFile(k + "/history.csv"), history) << damage;
-    EXPECT_EQ(readFile(k + "/best.params"), best) << damage;
+    EXPECT_EQ(test::slurp(k + "/history.csv"), history) << damage;
+    EXPECT_EQ(test::slurp(k + "/best.params"), best) << damage;
     EXPECT_EQ(resumed.optimizer().evaluations(), full.optimizer().evaluations()) << damage;
   }
 }
@@ -438,7 +431,7 @@ TEST(Resume, TheCommitFunctionReplacesFilesWholeAndWritesDevicesInPlace) {
   const std::string d = tempDir("commit");
   writeFileAtomically(d + "/a.csv", "old\n");
   writeFileAtomically(d + "/a.csv", "new\n");
-  EXPECT_EQ(readFile(d + "/a.csv"), "new\n");
+  EXPECT_EQ(test::slurp(d + "/a.csv"), "new\n");
   EXPECT_FALSE(fs::exists(d + "/a.csv.tmp"));
   // Renaming a temporary file over /dev/null (as root) would replace the device node.
   writeFileAtomically("/dev/null", "discarded\n");
@@ -469,14 +462,10 @@ TEST(Resume, TheCommitFunctionWritesTheWholeTextAndNamesTheFileItCannotWrite) {
   fs::current_path(d);
   writeFileAtomically("relative.csv", "x\n");
   fs::current_path(cwd);
-  EXPECT_EQ(readFile(d + "/relative.csv"), "x\n");
+  EXPECT_EQ(test::slurp(d + "/relative.csv"), "x\n");
 
-  try {
-    writeFileAtomically(d + "/no/such/dir/a.csv", "x\n");
-    ADD_FAILURE() << "no error for a file in a missing directory";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find(d + "/no/such/dir/a.csv.tmp"), std::string::npos) << e.what();
-  }
+  EXPECT_TRUE(throwsSaying<InputError>([&] { writeFileAtomically(d + "/no/such/dir/a.csv", "x\n"); },
+                                       {d + "/no/such/dir/a.csv.tmp"}));
 }
 
 TEST(Resume, KilledBeforeItsFirstCheckpointTheDirectoryIsReusable) {

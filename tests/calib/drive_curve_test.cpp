@@ -10,29 +10,24 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "sim/input_error.h"
 #include "sim/parameters.h"
 #include "sim/urdf_parser.h"
+#include "tests/calib/voltage_rig.h"
+#include "tests/throws_saying.h"
 
 namespace gapsim::calib {
 namespace {
+
+using gapsim::test::throwsSaying;
 
 constexpr double kR = 8.3, kKt = 0.0061, kKe = 0.0072, kN = 200.0, kV = 11.1;
 
 // The identification rig (one AX joint, gravity off) with the voltage-domain drive and the test's
 // own motor constants, no speed cap, no friction.
 RobotModel voltageRig() {
-  std::ifstream in(std::string(GAPSIM_SOURCE_DIR) + "/robots/bioloid/identification/ankle_r_foot.urdf");
-  std::stringstream text;
-  text << in.rdbuf();
-  std::string urdf = text.str();
-  const std::string from = "type=\"dynamixel\"";
-  urdf.replace(urdf.find(from), from.size(), "type=\"dynamixel_voltage\" preset=\"AX-18\"");
-  const auto path = std::filesystem::temp_directory_path() / "gapsim_drive_curve_test.urdf";
-  std::ofstream(path) << urdf;
-  RobotModel m = loadRobotFile(path.string());
+  RobotModel m = test::loadVoltageRig("gapsim_drive_curve_test.urdf");
   for (auto [name, value] : {std::pair<const char*, double>{"R", kR},
                              {"K_t", kKt},
                              {"K_e", kKe},
@@ -46,12 +41,16 @@ RobotModel voltageRig() {
   return m;
 }
 
-TEST(DriveCurve, RobotFileDriveMeetsTheDcMotorsAnswers) {
-  const RobotModel m = voltageRig();
+/// The rig's envelope at r_foot, at `points` speeds.
+DriveCurve rigCurve(int points) {
   DriveCurveOptions o;
   o.joint = "r_foot";
-  o.points = 21;
-  const DriveCurve c = driveCurve(m, o);
+  o.points = points;
+  return driveCurve(voltageRig(), o);
+}
+
+TEST(DriveCurve, RobotFileDriveMeetsTheDcMotorsAnswers) {
+  const DriveCurve c = rigCurve(21);
   const double stall = kN * kKt * kV / kR, no_load = kV / (kN * kKe);
   EXPECT_NEAR(c.stall_max_Nm, stall, 1e-9 * stall);
   EXPECT_NEAR(c.stall_min_Nm, -stall, 1e-9 * stall);
@@ -67,11 +66,7 @@ TEST(DriveCurve, RobotFileDriveMeetsTheDcMotorsAnswers) {
 }
 
 TEST(DriveCurve, CsvHeaderCarriesUnits) {
-  const RobotModel m = voltageRig();
-  DriveCurveOptions o;
-  o.joint = "r_foot";
-  o.points = 3;
-  const DriveCurve c = driveCurve(m, o);
+  const DriveCurve c = rigCurve(3);
   const auto path = std::filesystem::temp_directory_path() / "gapsim_drive_curve_test.csv";
   writeDriveCurveCsv(path.string(), c);
   std::ifstream in(path);
@@ -120,12 +115,7 @@ TEST(DriveCurve, PrismaticJointIsRefused) {
   const RobotModel m = loadRobotFile(path.string());
   DriveCurveOptions o;
   o.joint = "rail";
-  try {
-    driveCurve(m, o);
-    FAIL();
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("prismatic"), std::string::npos) << e.what();
-  }
+  EXPECT_TRUE(throwsSaying<InputError>([&] { driveCurve(m, o); }, {"prismatic"}));
   std::filesystem::remove(path);
 }
 

@@ -12,11 +12,14 @@
 
 #include "sim/input_error.h"
 #include "sim/log_writer.h"
+#include "tests/throws_saying.h"
 
 using namespace gapsim;
 using namespace gapsim::calib;
 
 namespace {
+
+using gapsim::test::throwsSaying;
 
 namespace fs = std::filesystem;
 
@@ -66,12 +69,7 @@ TEST(ReplayWorkflow, RefusesABadSettleTimeBeforeReadingAnything) {
   RecordingReplayOptions o = squatOptions();
   o.recordings = "/nonexistent";
   o.settle_s = -0.5;
-  try {
-    RecordingReplay replay(o);
-    FAIL() << "a negative settle time was accepted";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("--settle"), std::string::npos) << e.what();
-  }
+  EXPECT_TRUE(throwsSaying<InputError>([&] { RecordingReplay replay(o); }, {"--settle"}));
   o.settle_s = 1e308;  // quoted as a number a reader can take in, not its 309 digits
   try {
     RecordingReplay replay(o);

@@ -13,11 +13,14 @@
 
 #include "sim/csv_table.h"
 #include "sim/input_error.h"
+#include "tests/throws_saying.h"
 
 using namespace gapsim;
 using namespace gapsim::calib;
 
 namespace {
+
+using gapsim::test::throwsSaying;
 
 namespace fs = std::filesystem;
 
@@ -71,12 +74,7 @@ TEST(ServoIdWorkflow, PaperMethodRefusesANonPositiveInertia) {
   ServoPaperIdOptions o;
   o.log = kSlope32;
   o.inertia_kgm2 = -1;
-  try {
-    identifyServoByPaper(o);
-    FAIL() << "a negative inertia was accepted";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("--inertia"), std::string::npos) << e.what();
-  }
+  EXPECT_TRUE(throwsSaying<InputError>([&] { identifyServoByPaper(o); }, {"--inertia"}));
 }
 
 TEST(ServoIdWorkflow, ModelM1FittedBySimulationGivesDrivetrainParameters) {

@@ -24,6 +24,14 @@ struct Truth {
   double I = 0.0282, kp = 9.272, kd = 0.3069, kc = 0.03;  // paper gains, I for damping ratio ~0.3
 };
 
+/// The options the tests identify with: the rig's inertia given, one quartic per piece of 20 ms.
+ServoIdOptions piecewise(double inertia_kgm2) {
+  ServoIdOptions o;
+  o.inertia_kgm2 = inertia_kgm2;
+  o.piece_s = 0.02;
+  return o;
+}
+
 /// Square wave +-A with half period `half_s`, sampled every `period_s`, the model integrated by
 /// RK4 at h = 1e-5 s (the local error of a step across a sgn change is O(h) on qdd, i.e.
 /// O(h^2) = 1e-10 rad on q, far below what the identification resolves).
@@ -94,9 +102,7 @@ TEST(ServoId, RecoversKnownGainsWithinOnePercent) {
   // truncation error (~(omega T)^5 / 5! with omega = 18 rad/s) at 1e-5 relative.
   const Truth tr;
   const ServoStepLog log = synthetic(tr, 0.33, 8, 0.001);
-  ServoIdOptions o;
-  o.inertia_kgm2 = tr.I;
-  o.piece_s = 0.02;
+  ServoIdOptions o = piecewise(tr.I);
   const ServoIdResult r = identifyServo(log, o);
   EXPECT_EQ(r.switches.size(), 7u);
   EXPECT_NEAR(r.kp_Nm_rad.value, tr.kp, 0.01 * tr.kp);
@@ -108,9 +114,7 @@ TEST(ServoId, RecoversKnownGainsWithinOnePercent) {
 TEST(ServoId, GainsScaleExactlyLinearlyWithInertia) {
   const Truth tr;
   const ServoStepLog log = synthetic(tr, 0.33, 4, 0.001);
-  ServoIdOptions o;
-  o.inertia_kgm2 = tr.I;
-  o.piece_s = 0.02;
+  ServoIdOptions o = piecewise(tr.I);
   const ServoIdResult a = identifyServo(log, o);
   o.inertia_kgm2 = 2 * tr.I;
   const ServoIdResult b = identifyServo(log, o);
@@ -214,9 +218,7 @@ TEST(ServoId, NoiseFreeWithinTwoPercentOnTheOneJointRigSimulation) {
     sim.q_target_rad.push_back(drive.q_target_rad[i0 + k]);
     sim.q_rad.push_back(rep.q_sim_rad[k]);
   }
-  ServoIdOptions o;
-  o.inertia_kgm2 = I;
-  o.piece_s = 0.02;
+  ServoIdOptions o = piecewise(I);
   const ServoIdResult r = identifyServo(sim, o);
   EXPECT_NEAR(r.kp_Nm_rad.value, tr.kp * s, 0.02 * tr.kp * s);
   EXPECT_NEAR(r.kd_Nm_s_rad.value, tr.kd * s, 0.02 * tr.kd * s);
@@ -238,9 +240,7 @@ TEST(ServoId, NinetyFivePercentIntervalsCoverTheTruthInNinetyOfHundredNoisySeeds
   int cover[3] = {0, 0, 0};
   for (unsigned seed = 1; seed <= 100; ++seed) {
     const ServoStepLog log = synthetic(tr, 0.33, 4, 0.001, 0.002, seed);
-    ServoIdOptions o;
-    o.inertia_kgm2 = tr.I;
-    o.piece_s = 0.02;
+    ServoIdOptions o = piecewise(tr.I);
     const ServoIdResult r = identifyServo(log, o);
     const GainEstimate* g[3] = {&r.kp_Nm_rad, &r.kd_Nm_s_rad, &r.kc_Nm};
     const double truth[3] = {tr.kp, tr.kd, tr.kc};

@@ -9,14 +9,13 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 #include "sim/parameters.h"
 #include "sim/robot_model.h"
 #include "sim/simulation.h"
 #include "sim/urdf_parser.h"
+#include "tests/calib/voltage_rig.h"
 
 namespace gapsim::calib {
 namespace {
@@ -165,15 +164,8 @@ TEST(ServoModelFit, FitsTheRealAx18StepTest) {
 // identification uses: the same goal steps give the same trajectory (QuickStep's ERP/CFM and
 // iterations against the exact one-row solve: within 2 mrad RMS over 1 s of 0.8 rad steps).
 TEST(ServoModelFit, RobotFileDriveMatchesTheRig) {
-  std::ifstream in(std::string(GAPSIM_SOURCE_DIR) + "/robots/bioloid/identification/ankle_r_foot.urdf");
-  std::stringstream text;
-  text << in.rdbuf();
-  std::string urdf = text.str();
-  const std::string from = "type=\"dynamixel\"";
-  urdf.replace(urdf.find(from), from.size(), "type=\"dynamixel_voltage\" preset=\"AX-18\"");
-  const auto path = std::filesystem::temp_directory_path() / "gapsim_voltage_servo_test.urdf";
-  std::ofstream(path) << urdf;
-  auto model = std::make_shared<RobotModel>(loadRobotFile(path.string()));
+  const std::string rig_file = "gapsim_voltage_servo_test.urdf";
+  auto model = std::make_shared<RobotModel>(test::loadVoltageRig(rig_file));
   const int ji = model->jointIndex("r_foot");
   ASSERT_GE(ji, 0);
   setParameter(*model, "servo/servo/armature", 2e-3);
@@ -205,7 +197,7 @@ TEST(ServoModelFit, RobotFileDriveMatchesTheRig) {
   }
   EXPECT_LT(std::sqrt(ss / n), 2e-3);
   EXPECT_NEAR(sim.jointAngle_rad(ji), -0.2, 0.02);
-  std::filesystem::remove(path);
+  std::filesystem::remove(std::filesystem::temp_directory_path() / rig_file);
 }
 
 }  // namespace

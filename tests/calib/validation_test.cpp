@@ -19,25 +19,14 @@
 #include "sim/input_error.h"
 #include "sim/robot_library.h"
 #include "sim/urdf_parser.h"
+#include "tests/scratch_files.h"
 
 namespace gapsim::calib {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string tempDir(const std::string& name) {
-  const std::string d = "/tmp/gapsim_validation_test_" + std::to_string(getpid()) + "_" + name;
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
-
-std::string readFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+std::string tempDir(const std::string& name) { return test::freshProcessDir("gapsim_validation_test_", name); }
 
 /// Two linear dimensions on [0, 1], starting at 0.1 (the parameter names only label them).
 ParameterSpace space() {
@@ -86,16 +75,16 @@ TEST(Validation, BestParamsAreTheValidationBestAndTheOverfitIsWarnedAbout) {
   for (std::size_t k = 1; k < vh.size(); ++k) rises += vh[k].validation > vh[k - 1].validation;
   EXPECT_GT(rises, 0);
   EXPECT_EQ(static_cast<int>(c.warnings().size()), rises);
-  EXPECT_NE(readFile(d + "/warnings.txt").find("validation fitness rose"), std::string::npos);
+  EXPECT_NE(test::slurp(d + "/warnings.txt").find("validation fitness rose"), std::string::npos);
   // The files.
-  const std::string csv = readFile(d + "/validation.csv");
+  const std::string csv = test::slurp(d + "/validation.csv");
   EXPECT_EQ(csv.substr(0, csv.find('\n')), "generation,train_fitness,validation_fitness");
   EXPECT_EQ(static_cast<std::size_t>(std::count(csv.begin(), csv.end(), '\n')), vh.size() + 1);
   const Eigen::VectorXd best = ParameterSpace::load(d + "/best.params").initialValues();
   const Eigen::VectorXd train = ParameterSpace::load(d + "/best_train.params").initialValues();
   EXPECT_NEAR((best - c.resultValues()).norm(), 0, 1e-12);
   EXPECT_NEAR((train - c.bestValues()).norm(), 0, 1e-12);
-  EXPECT_NE(readFile(d + "/best.params").find("early stopping"), std::string::npos);
+  EXPECT_NE(test::slurp(d + "/best.params").find("early stopping"), std::string::npos);
 }
 
 TEST(Validation, AResumedRunContinuesBitIdentically) {
@@ -115,7 +104,7 @@ TEST(Validation, AResumedRunContinuesBitIdentically) {
   resumed.setValidation(validationFit);
   resumed.run(ev, nullptr);
   for (const char* f : {"validation.csv", "best.params", "best_train.params", "history.csv", "warnings.txt"})
-    EXPECT_EQ(readFile(d + "/full/" + f), readFile(d + "/part/" + f)) << f;
+    EXPECT_EQ(test::slurp(d + "/full/" + f), test::slurp(d + "/part/" + f)) << f;
 }
 
 TEST(Validation, WithoutValidationBestParamsIsTheTrainingBest) {
@@ -131,7 +120,7 @@ TEST(Validation, WithoutValidationBestParamsIsTheTrainingBest) {
   EXPECT_EQ(c.resultValues(), c.bestValues());
   // parameters.csv: one row per dimension, and the covariance of a converged CMA-ES shrank far
   // below sigma0 on both axes.
-  const std::string p = readFile(d + "/parameters.csv");
+  const std::string p = test::slurp(d + "/parameters.csv");
   EXPECT_EQ(p.substr(0, p.find('\n')),
             "dimension,initial,result,training_best,moved_relative,moved_range_fraction,std_range_fraction,"
             "std_over_sigma0,determined,fd_rise_relative,fd_halfwidth_range_fraction,fd_determined");
@@ -139,7 +128,7 @@ TEST(Validation, WithoutValidationBestParamsIsTheTrainingBest) {
   EXPECT_EQ(std::count(p.begin(), p.end(), '\n'), 3);
   EXPECT_NE(p.find(",well,nan,nan,-\n"), std::string::npos);  // curvature: not computed
   EXPECT_GE(c.conditionNumber(), 1.0);
-  EXPECT_NE(readFile(d + "/parameters.json").find("condition_number"), std::string::npos);
+  EXPECT_NE(test::slurp(d + "/parameters.json").find("condition_number"), std::string::npos);
 }
 
 TEST(Validation, ScenarioRolesAndThePriorTerm) {

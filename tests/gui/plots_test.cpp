@@ -35,6 +35,23 @@ void fill(SignalStore& store) {
   }
 }
 
+// Two stacked time plots on the store above, shown: COM x (0..2 m) and a knee torque
+// (-0.1..0.1 N m), whose value axes have labels of different widths ("2.0", "-0.10").
+struct StackedPlots {
+  SignalStore store;
+  PlotPanel panel{filled(store)};
+  StackedPlots() {
+    panel.resize(600, 600);
+    panel.addPlot()->addSignal({0, "com/x_m"});
+    panel.addPlot()->addSignal({0, "LKneePitch/tau_Nm"});
+    panel.show();
+  }
+  static SignalStore* filled(SignalStore& s) {
+    fill(s);
+    return &s;
+  }
+};
+
 // A label is a nice number of its axis: the ticks are consecutive multiples of one step 1, 2 or
 // 5 x 10^n, and each label prints no more decimals than that step needs.
 void checkNice(const QStringList& labels, const char* what) {
@@ -229,14 +246,8 @@ class GuiPlotsTest : public QObject {
   }
 
   void stackedPlotsLineUpTheirTimeAxes() {
-    // Values of 0..2 m and of -0.1..0.1 N m have labels of different widths ("2.0", "-0.10").
-    SignalStore store;
-    fill(store);
-    PlotPanel panel(&store);
-    panel.resize(600, 600);
-    panel.addPlot()->addSignal({0, "com/x_m"});
-    panel.addPlot()->addSignal({0, "LKneePitch/tau_Nm"});
-    panel.show();
+    StackedPlots stacked;
+    PlotPanel& panel = stacked.panel;
     for (int i = 0; i < 3; ++i) {
       panel.redrawNow();
       QCoreApplication::processEvents();
@@ -252,13 +263,9 @@ class GuiPlotsTest : public QObject {
     // New tick labels change a value axis's width; the charts lay that out only from the event
     // loop, so the panel must measure the plot areas laid out, or a screenshot taken right after
     // a redraw shows the time axes apart (by 7 px in a 1920x1080 window).
-    SignalStore store;
-    fill(store);
-    PlotPanel panel(&store);
-    panel.resize(600, 600);
-    panel.addPlot()->addSignal({0, "com/x_m"});
-    panel.addPlot()->addSignal({0, "LKneePitch/tau_Nm"});
-    panel.show();
+    StackedPlots stacked;
+    SignalStore& store = stacked.store;
+    PlotPanel& panel = stacked.panel;
     const auto& p = panel.plots();
     auto apart = [&] { return QString("%1 vs %2").arg(p[0]->plotAreaLeft()).arg(p[1]->plotAreaLeft()); };
     panel.redrawNow();

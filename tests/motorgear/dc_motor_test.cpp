@@ -7,8 +7,14 @@
 #include <stdexcept>
 #include <string>
 
+#include "tests/motorgear/round_trip_by_name.h"
+#include "tests/throws_saying.h"
+
 namespace gapsim::motorgear {
 namespace {
+
+using gapsim::test::expectRoundTripByName;
+using gapsim::test::throwsSaying;
 
 // RL step response U_R(t) = U (1 - exp(-t R/L)): 63.2 % at t = L/R = 48 us. The update is the
 // exact solution, so any step size gives it up to rounding: 1e-12 relative.
@@ -121,12 +127,7 @@ TEST(DcMotor, NonFiniteInputPropagatesWithoutThrowing) {
 TEST(DcMotor, ValidateRejectsWithNumbers) {
   DcMotor::Params p;
   p.S = 1.5;
-  try {
-    p.validate();
-    FAIL() << "no throw";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("1.5"), std::string::npos) << e.what();
-  }
+  EXPECT_TRUE(throwsSaying<std::invalid_argument>([&] { p.validate(); }, {"1.5"}));
   DcMotor::Params q;
   q.L_H = 0.0;
   EXPECT_THROW(DcMotor{q}, std::invalid_argument);
@@ -137,12 +138,8 @@ TEST(DcMotor, ParamsByNameRoundTrip) {
   const auto names = DcMotor::Params::paramNames();
   ASSERT_EQ(names.size(), 6u);
   EXPECT_EQ(p.get("B_v"), 5.346e-2);
-  double v = 0.1;
-  for (const auto& n : names) {
-    p.set(n, v);
-    EXPECT_EQ(p.get(n), v) << n;
-    v += 0.1;
-  }
+  double v = 0.0;
+  expectRoundTripByName(p, [&](const std::string&) { return v += 0.1; });
   EXPECT_THROW(p.get("Kt"), std::invalid_argument);
   EXPECT_THROW(p.set("", 1.0), std::invalid_argument);
 }

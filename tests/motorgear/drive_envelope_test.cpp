@@ -17,9 +17,12 @@
 #include "motorgear/drives.h"
 #include "motorgear/friction.h"
 #include "motorgear/servo_drive.h"
+#include "tests/throws_saying.h"
 
 namespace gapsim::motorgear {
 namespace {
+
+using gapsim::test::throwsSaying;
 
 // A DC motor drive with known constants (not a preset: every number here is the test's own).
 constexpr double kR = 8.3, kKt = 0.0061, kKe = 0.0072, kN = 254.0, kV = 12.0;
@@ -186,14 +189,9 @@ TEST(DriveEnvelope, BadOptionsThrowWithTheNumbers) {
   EXPECT_THROW(torqueSpeedEnvelope(d, {0.0}, o), std::invalid_argument);
   EXPECT_THROW(envelopeSpeeds(0.0, 10), std::invalid_argument);
   EXPECT_THROW(envelopeSpeeds(1.0, 1), std::invalid_argument);
-  try {
-    o = {};
-    o.max_steps = 0;
-    o.validate();
-    FAIL();
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("0"), std::string::npos);
-  }
+  o = {};
+  o.max_steps = 0;
+  EXPECT_TRUE(throwsSaying<std::invalid_argument>([&] { o.validate(); }, {"0"}));
 }
 
 // A point that has not settled within max_steps says so.

@@ -12,9 +12,12 @@
 #include "motorgear/drives.h"
 #include "motorgear/joint_rig.h"
 #include "motorgear/servo_drive.h"
+#include "tests/throws_saying.h"
 
 namespace gapsim::motorgear {
 namespace {
+
+using gapsim::test::throwsSaying;
 
 GearFriction::Params all(FrictionModel m) {
   GearFriction::Params p;
@@ -111,13 +114,7 @@ TEST(GearFriction, SlidingTorqueOpposesMotionAndModelsParse) {
 TEST(GearFriction, ValidateThrowsWithTheNumber) {
   GearFriction::Params p;
   p.tau_c_Nm = -0.1;
-  try {
-    GearFriction f(p);
-    FAIL();
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("tau_c"), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("-0.1"), std::string::npos) << e.what();
-  }
+  EXPECT_TRUE(throwsSaying<std::invalid_argument>([&] { GearFriction f(p); }, {"tau_c", "-0.1"}));
   p = GearFriction::Params{};
   p.v_s_rad_s = 0;
   EXPECT_THROW(GearFriction{p}, std::invalid_argument);

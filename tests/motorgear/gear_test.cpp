@@ -9,8 +9,14 @@
 #include <string>
 #include <vector>
 
+#include "tests/motorgear/round_trip_by_name.h"
+#include "tests/throws_saying.h"
+
 namespace gapsim::motorgear {
 namespace {
+
+using gapsim::test::expectRoundTripByName;
+using gapsim::test::throwsSaying;
 
 constexpr double kPi = 3.14159265358979323846;
 
@@ -277,15 +283,8 @@ TEST(Gear, ValidateRejectsUnstableSubsteps) {
   EXPECT_EQ(b.minStableSubsteps(), 64);
   EXPECT_NO_THROW(b.validate());  // the paper's 100 substeps per 1 ms
   b.substeps = 60;
-  try {
-    b.validate();
-    FAIL() << "no throw";
-  } catch (const std::invalid_argument& e) {
-    const std::string msg = e.what();
-    EXPECT_NE(msg.find("2.12813"), std::string::npos) << msg;  // w dt_g
-    EXPECT_NE(msg.find("127688"), std::string::npos) << msg;   // w
-    EXPECT_NE(msg.find("substeps >= 64"), std::string::npos) << msg;
-  }
+  // quoted: w dt_g, w and the fix
+  EXPECT_TRUE(throwsSaying<std::invalid_argument>([&] { b.validate(); }, {"2.12813", "127688", "substeps >= 64"}));
   EXPECT_THROW(Gear{b}, std::invalid_argument);
 }
 
@@ -308,11 +307,8 @@ TEST(Gear, ParamsByNameRoundTrip) {
   ASSERT_EQ(names.size(), 12u);
   EXPECT_EQ(p.get("D_g"), 6.1308e6);
   double v = 3.0;
-  for (const auto& n : names) {
-    const double value = n == "variant" || n == "integrator" ? 1.0 : (v += 1.0);
-    p.set(n, value);
-    EXPECT_EQ(p.get(n), value) << n;
-  }
+  expectRoundTripByName(p,
+                        [&](const std::string& n) { return n == "variant" || n == "integrator" ? 1.0 : (v += 1.0); });
   EXPECT_EQ(p.variant, Gear::Variant::kCoupled);
   EXPECT_EQ(p.integrator, Gear::Integrator::kExact);
   EXPECT_THROW(p.get("Dg"), std::invalid_argument);

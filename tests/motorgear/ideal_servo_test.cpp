@@ -7,8 +7,14 @@
 #include <stdexcept>
 #include <string>
 
+#include "tests/motorgear/round_trip_by_name.h"
+#include "tests/throws_saying.h"
+
 namespace gapsim::motorgear {
 namespace {
+
+using gapsim::test::expectRoundTripByName;
+using gapsim::test::throwsSaying;
 
 // omega = clamp(gain (q_target - q), +-max_velocity): one multiply, exact.
 TEST(IdealServo, CommandedVelocityLawAndClamp) {
@@ -29,21 +35,12 @@ TEST(IdealServo, CommandedVelocityLawAndClamp) {
 TEST(IdealServo, ValidateAndNames) {
   IdealServo::Params p;
   p.max_velocity_rad_s = -3.25;
-  try {
-    p.validate();
-    FAIL() << "no throw";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("-3.25"), std::string::npos) << e.what();
-  }
+  EXPECT_TRUE(throwsSaying<std::invalid_argument>([&] { p.validate(); }, {"-3.25"}));
   IdealServo::Params q;
   const auto names = IdealServo::Params::paramNames();
   ASSERT_EQ(names.size(), 3u);
-  double v = 1.5;
-  for (const auto& n : names) {
-    q.set(n, v);
-    EXPECT_EQ(q.get(n), v) << n;
-    v += 1.0;
-  }
+  double v = 0.5;
+  expectRoundTripByName(q, [&](const std::string&) { return v += 1.0; });
   EXPECT_THROW(q.get("gain_1_s"), std::invalid_argument);
 }
 

@@ -8,8 +8,14 @@
 #include <stdexcept>
 #include <string>
 
+#include "tests/motorgear/round_trip_by_name.h"
+#include "tests/throws_saying.h"
+
 namespace gapsim::motorgear {
 namespace {
+
+using gapsim::test::expectRoundTripByName;
+using gapsim::test::throwsSaying;
 
 TEST(JointDrivetrain, DefaultsAreMoToFlexTypeAAndFactoryGivesTypeB) {
   const JointDrivetrain::Params a;
@@ -162,13 +168,11 @@ TEST(JointDrivetrain, ParamsByNameRoundTripAndUnknownThrows) {
   EXPECT_EQ(p.get("motor/B_v"), 5.346e-2);
   EXPECT_EQ(p.get("gear/D_g"), 6.1308e6);
   EXPECT_EQ(p.get("enable/motor"), 1.0);
-  for (const auto& n : names) {
+  expectRoundTripByName(p, [](const std::string& n) {
     const bool discrete =
         n.rfind("enable/", 0) == 0 || n == "gear/variant" || n == "gear/integrator" || n == "pid/anti_windup";
-    const double value = discrete ? 0.0 : (n == "gear/substeps" ? 250.0 : 0.125);
-    p.set(n, value);
-    EXPECT_EQ(p.get(n), value) << n;
-  }
+    return discrete ? 0.0 : (n == "gear/substeps" ? 250.0 : 0.125);
+  });
   EXPECT_FALSE(p.enable_gear);
   EXPECT_THROW(p.get("gear/nope"), std::invalid_argument);
   EXPECT_THROW(p.set("gearbox/D_g", 1), std::invalid_argument);
@@ -179,14 +183,8 @@ TEST(JointDrivetrain, ParamsByNameRoundTripAndUnknownThrows) {
 TEST(JointDrivetrain, ValidateNamesTheStage) {
   JointDrivetrain::Params p;
   p.gear.substeps = 10;
-  try {
-    JointDrivetrain d(p);
-    FAIL() << "no throw";
-  } catch (const std::invalid_argument& e) {
-    const std::string msg = e.what();
-    EXPECT_NE(msg.find("JointDrivetrain/gear"), std::string::npos) << msg;
-    EXPECT_NE(msg.find("substeps >= 38"), std::string::npos) << msg;
-  }
+  EXPECT_TRUE(
+      throwsSaying<std::invalid_argument>([&] { JointDrivetrain d(p); }, {"JointDrivetrain/gear", "substeps >= 38"}));
 }
 
 }  // namespace

@@ -8,8 +8,14 @@
 #include <stdexcept>
 #include <string>
 
+#include "tests/motorgear/round_trip_by_name.h"
+#include "tests/throws_saying.h"
+
 namespace gapsim::motorgear {
 namespace {
+
+using gapsim::test::expectRoundTripByName;
+using gapsim::test::throwsSaying;
 
 // Discrete law of the MoToFlex implementation, u_k = p e_k + i dt_ref sum e + d (e_k - e_{k-1})
 // at dt = dt_ref (its pidcontroller.cpp integrates in time, differences per step).
@@ -120,12 +126,7 @@ TEST(Pid, NonFiniteInputPropagatesWithoutThrowing) {
 TEST(Pid, ValidateRejectsWithNumbers) {
   Pid::Params p;
   p.i_V_rad_s = -2.5;
-  try {
-    p.validate();
-    FAIL() << "no throw";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("-2.5"), std::string::npos) << e.what();
-  }
+  EXPECT_TRUE(throwsSaying<std::invalid_argument>([&] { p.validate(); }, {"-2.5"}));
   Pid::Params q;
   q.U_bat_V = 0.0;
   EXPECT_THROW(Pid{q}, std::invalid_argument);
@@ -136,11 +137,7 @@ TEST(Pid, ParamsByNameRoundTrip) {
   const auto names = Pid::Params::paramNames();
   ASSERT_EQ(names.size(), 6u);
   double v = 1.0;
-  for (const auto& n : names) {
-    const double value = n == "anti_windup" ? 2.0 : (v += 0.25);
-    p.set(n, value);
-    EXPECT_EQ(p.get(n), value) << n;
-  }
+  expectRoundTripByName(p, [&](const std::string& n) { return n == "anti_windup" ? 2.0 : (v += 0.25); });
   EXPECT_EQ(p.anti_windup, Pid::AntiWindup::kClamp);
   EXPECT_THROW(p.get("P"), std::invalid_argument);
   EXPECT_THROW(p.set("kp", 1.0), std::invalid_argument);

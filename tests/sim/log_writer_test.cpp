@@ -17,6 +17,7 @@
 
 #include "sim/csv_table.h"
 #include "sim/input_error.h"
+#include "tests/scratch_files.h"
 
 namespace gapsim {
 namespace {
@@ -25,12 +26,7 @@ std::string tempPath(const std::string& name) {
   return (std::filesystem::path(::testing::TempDir()) / ("gapsim_logwriter_" + name)).string();
 }
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using test::slurp;
 
 /// Rows of (time_s, a, b, c): awkward doubles (non-terminating binary fractions, extremes,
 /// subnormals, signed zero) followed by random finite bit patterns, which cover every exponent.

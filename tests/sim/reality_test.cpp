@@ -32,6 +32,15 @@ std::shared_ptr<RobotModel> pendulum(bool gravity) {
   return m;
 }
 
+/// The hinge torque-driven, without gravity, with dry friction tau_c = 0.2 N m (the friction
+/// tests' rig: what moves it is the test's torque and what stops it the friction).
+std::shared_ptr<RobotModel> frictionHinge() {
+  auto m = pendulum(false);
+  m->joints[0].drive.kind = DriveKind::Torque;
+  m->joints[0].drive.dry_friction_Nm = 0.2;
+  return m;
+}
+
 /// The hinge as an ideal position servo strong enough to lift the bob.
 std::shared_ptr<RobotModel> servoPendulum(bool gravity) {
   auto m = pendulum(gravity);
@@ -94,9 +103,7 @@ TEST(Reality, StribeckDecelerationMatchesTheLaw) {
   // I qdd = -tau_f(qd), tau_f = tau_c (1 + (r - 1) exp(-|qd / v_s|^alpha)). The friction row's
   // bound is taken at the step's start, so (qd_k - qd_k+1) I / dt = tau_f(qd_k) up to the rows'
   // CFM; 1 % is the brief's tolerance.
-  auto m = pendulum(false);
-  m->joints[0].drive.kind = DriveKind::Torque;
-  m->joints[0].drive.dry_friction_Nm = 0.2;
+  auto m = frictionHinge();
   RealityEffects r;
   r.stribeck_static_ratio = 2.5;
   r.stribeck_velocity_rad_s = 1.0;
@@ -126,9 +133,7 @@ TEST(Reality, StribeckDecelerationMatchesTheLaw) {
 
 TEST(Reality, StribeckStaticFrictionHoldsWhatCoulombLetsGo) {
   // 0.35 N m at rest: above tau_c = 0.2 N m (Coulomb alone lets it go), below r tau_c = 0.5 N m.
-  auto m = pendulum(false);
-  m->joints[0].drive.kind = DriveKind::Torque;
-  m->joints[0].drive.dry_friction_Nm = 0.2;
+  auto m = frictionHinge();
   RealityEffects r;
   r.stribeck_static_ratio = 2.5;
   Simulation coulomb(m), stribeck(m, with(r));

@@ -20,6 +20,7 @@
 #include "sim/urdf_parser.h"
 #include "sim/walk_kick.h"
 #include "sim/walk_metrics.h"
+#include "tests/scratch_files.h"
 
 namespace gapsim {
 namespace {
@@ -35,12 +36,7 @@ std::shared_ptr<RobotModel> plainNao() {
   return m;
 }
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using test::slurp;
 
 std::string expectError(const std::string& spec) {
   try {
