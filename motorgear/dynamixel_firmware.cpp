@@ -57,6 +57,25 @@ void DynamixelFirmware::Params::validate() const {
                                 ", " + num(ki_duty_rad_s) + ", " + num(kd_duty_s_rad) + ", " + num(moving_speed_rad_s));
 }
 
+void DynamixelFirmware::Params::checkLawRegisters() const {
+  using detail::num;
+  const Params defaults{};
+  if (law == Law::Compliance && (kp_duty_rad != defaults.kp_duty_rad || ki_duty_rad_s != defaults.ki_duty_rad_s ||
+                                 kd_duty_s_rad != defaults.kd_duty_s_rad))
+    throw std::invalid_argument(
+        "DynamixelFirmware: kp, ki, kd are the PID law's gains (law 1, MX/X) and the "
+        "compliance law (law 0, AX/RX) does not read them, got kp = " +
+        num(kp_duty_rad) + ", ki = " + num(ki_duty_rad_s) + ", kd = " + num(kd_duty_s_rad) +
+        "; set cw_slope, ccw_slope, cw_margin, ccw_margin, punch, or law = 1");
+  if (law == Law::Pid && (cw_margin != defaults.cw_margin || ccw_margin != defaults.ccw_margin ||
+                          cw_slope != defaults.cw_slope || ccw_slope != defaults.ccw_slope || punch != defaults.punch))
+    throw std::invalid_argument(
+        "DynamixelFirmware: margins, slopes and punch are the compliance law's registers "
+        "(law 0, AX/RX) and the PID law (law 1, MX/X) does not read them, got margins " +
+        num(cw_margin) + "/" + num(ccw_margin) + ", slopes " + num(cw_slope) + "/" + num(ccw_slope) + ", punch " +
+        num(punch) + "; set kp, ki, kd, or law = 0");
+}
+
 std::vector<std::string> DynamixelFirmware::Params::paramNames() { return fieldNames<P>(kFields); }
 std::vector<ParamInfo> DynamixelFirmware::Params::paramInfo() { return fieldInfo<P>(kFields); }
 double DynamixelFirmware::Params::get(std::string_view name) const {
@@ -92,7 +111,10 @@ void DynamixelFirmware::setXPid(Params& p, double P_, double I, double D) {
   p.kd_duty_s_rad = per_k * D / 16.0;
 }
 
-DynamixelFirmware::DynamixelFirmware(const Params& p) : p_(p) { p_.validate(); }
+DynamixelFirmware::DynamixelFirmware(const Params& p) : p_(p) {
+  p_.validate();
+  p_.checkLawRegisters();
+}
 
 double DynamixelFirmware::quantise(double q, double tick) { return tick > 0 ? tick * std::round(q / tick) : q; }
 

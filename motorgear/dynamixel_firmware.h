@@ -64,6 +64,11 @@ class DynamixelFirmware {
     double moving_speed_rad_s = 0.0;  ///< "moving_speed": cap on the commanded speed, 0 = none
 
     void validate() const;
+    /// Each law reads only its own registers: a value given to the other law's would be accepted
+    /// and change nothing, so a gain set on the wrong firmware (an AX's "kp") is refused, not
+    /// ignored. Checked when the firmware is built, after every parameter is set, so that the
+    /// order of `law` and the registers in a parameter file does not matter.
+    void checkLawRegisters() const;
     static std::vector<std::string> paramNames();
     static std::vector<ParamInfo> paramInfo();
     double get(std::string_view name) const;

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
+#include <string>
 
 #include "motorgear/drives.h"
 #include "motorgear/dynamixel_firmware.h"
@@ -65,6 +66,33 @@ TEST(DynamixelFirmware, QuantisesToTicksAndPidClamps) {
 }
 
 // Stall torque and no-load speed come back from R, K_t, K_e for every preset (exact algebra).
+// A register of the law that does not run would be accepted and change nothing: the firmware
+// refuses it when it is built, whatever order the registers and `law` were set in.
+TEST(DynamixelFirmware, RefusesTheOtherLawsRegisters) {
+  DynamixelFirmware::Params ax;  // compliance law
+  ax.kp_duty_rad = 2.0;
+  try {
+    DynamixelFirmware fw(ax);
+    FAIL() << "an AX firmware took kp = 2";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("kp = 2"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("compliance law"), std::string::npos) << e.what();
+  }
+  ax.validate();                         // each value alone is in range: the set itself is accepted
+  ax.law = DynamixelFirmware::Law::Pid;  // the same gain on the PID law runs
+  EXPECT_NO_THROW(DynamixelFirmware{ax});
+
+  DynamixelFirmware::Params mx = dynamixelPreset("MX-64").firmware;
+  EXPECT_NO_THROW(DynamixelFirmware{mx});
+  mx.cw_slope = 64;
+  EXPECT_THROW(DynamixelFirmware{mx}, std::invalid_argument);
+  mx.cw_slope = DynamixelFirmware::Params{}.cw_slope;
+  mx.punch = 0;
+  EXPECT_THROW(DynamixelFirmware{mx}, std::invalid_argument);
+  for (const char* name : {"AX-12", "AX-18", "MX-28", "MX-64", "MX-106", "XL-330"})
+    EXPECT_NO_THROW(DynamixelFirmware{dynamixelPreset(name).firmware}) << name;
+}
+
 TEST(ServoDatasheet, PresetsRecoverStallTorqueAndNoLoadSpeed) {
   for (const std::string& n : dynamixelPresetNames()) {
     const DynamixelPreset p = dynamixelPreset(n);
