@@ -18,14 +18,14 @@ trap 'rm -rf "$out"' EXIT
 python3 "$src/scripts/gen_robots.py" --data "$data" --real "$real" --out "$out" > "$out/log.txt" 2>&1 ||
   { cat "$out/log.txt"; echo "FAIL: scripts/gen_robots.py failed"; exit 1; }
 bad=0
-for f in robots/nao/nao.urdf robots/nao/motions/stand.csv robots/nao/motions/squat.csv robots/nao/motions/wave.csv \
-         robots/nao/motions/squat.motion robots/bioloid/bioloid.urdf robots/bioloid/motions/stand.csv \
-         robots/bioloid/motions/squat.csv robots/bioloid/motions/wave.csv; do
+# every file the generator writes (log.txt is this script's)
+while IFS= read -r f; do
   if ! cmp -s "$src/$f" "$out/$f"; then
     echo "FAIL: $f differs from what scripts/gen_robots.py writes (edit the generator, then run it):"
     diff "$out/$f" "$src/$f" | head -20 || true
     bad=1
   fi
-done
+done < <(cd "$out" && find robots -type f | sort)
+[ -n "$(cd "$out" && find robots -type f)" ] || { echo "FAIL: scripts/gen_robots.py wrote no robot file"; exit 1; }
 ((bad)) || echo "OK: the shipped robot files are the generator's output"
 exit $bad

@@ -120,7 +120,7 @@ TEST(OdeError, AConstructorThatThrowsLeavesNoOdeObjectBehind) {
   // reason: only in an ASan build (never in CI's Release build), where freed memory is quarantined
   // so resident memory grows whatever the code does; there LeakSanitizer checks the same thing.
   GTEST_SKIP() << "AddressSanitizer quarantines freed memory: resident memory grows anyway; its leak check "
-                  "covers this";
+                  "covers this";  // reason: ASan builds only (see above)
 #endif
   auto m = std::make_shared<RobotModel>(loadRobotFile(resolveRobotFile("nao")));
   for (auto it = m->joints.rbegin(); it != m->joints.rend(); ++it)
