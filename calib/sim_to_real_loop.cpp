@@ -338,26 +338,29 @@ class Loop {
     return row;
   }
 
-  /// The robust models besides `m` itself: m with every servo's kp and kd scaled by each factor
-  /// 1 + x (2 i / (K - 1) - 1), i = 0..K-1, except 1.
+  /// The robust models besides `m` itself: m with every servo's gains scaled by each factor
+  /// f = 1 + x (2 i / (K - 1) - 1), i = 0..K-1, except 1: kp and kd of the paper law; on a
+  /// voltage-domain Dynamixel (which has servos/servo/law) its stall torque, which sets K_t and so
+  /// scales the torque of every duty, its position gain and its back-EMF damping alike.
   std::vector<std::shared_ptr<const RobotModel>> robustModels(const RobotModel& m) const {
     std::vector<std::shared_ptr<const RobotModel>> out;
     const int K = in_.robust_models;
     if (K < 2) return out;
-    double kp = NAN, kd = NAN;
-    for (const ParameterEntry& e : listParameters(m)) {
-      if (e.name == "servos/servo/kp") kp = e.value;
-      if (e.name == "servos/servo/kd") kd = e.value;
-    }
-    if (std::isnan(kp) || std::isnan(kd))
-      throw InputError(m.source_file, 0, "servos/servo/kp",
-                       "--robust-models needs the servo gains servos/servo/{kp,kd}");
+    std::map<std::string, double> values;
+    for (const ParameterEntry& e : listParameters(m)) values[e.name] = e.value;
+    const std::vector<std::string> gains = values.count("servos/servo/law")
+                                               ? std::vector<std::string>{"servos/servo/stall_torque"}
+                                               : std::vector<std::string>{"servos/servo/kp", "servos/servo/kd"};
+    for (const std::string& g : gains)
+      if (!values.count(g))
+        throw InputError(m.source_file, 0, g,
+                         "--robust-models needs the servos' gains: servos/servo/{kp,kd} of the paper law or "
+                         "servos/servo/stall_torque of a voltage-domain Dynamixel");
     for (int i = 0; i < K; ++i) {
       const double f = 1.0 + in_.robust_gain_spread * (2.0 * i / (K - 1) - 1.0);
       if (std::abs(f - 1.0) < 1e-12) continue;
       auto v = std::make_shared<RobotModel>(m);
-      setParameter(*v, "servos/servo/kp", kp * f);
-      setParameter(*v, "servos/servo/kd", kd * f);
+      for (const std::string& g : gains) setParameter(*v, g, values.at(g) * f);
       out.push_back(v);
     }
     return out;

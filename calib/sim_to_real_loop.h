@@ -43,7 +43,8 @@ struct SimToRealLoopOptions {
   double cal_joint_weight = 10.0;  // docs/bioloid.md "Acceptance runs": W = 1 too weak, 10 finds mass and gains
   double cal_settle_s = 0.0;       ///< ReplayOptions::settle_s of the calibration's replays
   /// Robust re-optimisation: the controller's fitness is the worst over `robust_models` models,
-  /// the calibrated one with all servo gains (kp, kd) scaled by factors evenly spread over
+  /// the calibrated one with all servo gains (kp, kd; a voltage-domain Dynamixel's stall
+  /// torque, which scales all its torques) scaled by factors evenly spread over
   /// [1 - robust_gain_spread, 1 + robust_gain_spread] (1: the calibrated model alone).
   int robust_models = 1;
   double robust_gain_spread = 0.2;

@@ -27,6 +27,9 @@ struct ParamInfo {
   std::string name;
   std::string unit;
   std::string description;
+  /// A derived view: computed from other leaves of the same part, and setting it sets this one
+  /// (a servo's stall torque N K_t V / R sets K_t). Empty: the leaf is a field of its own.
+  std::string sets = {};
 };
 
 /// One row of a field table: captureless lambdas convert to the pointers. `set` may throw

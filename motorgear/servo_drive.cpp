@@ -251,8 +251,8 @@ std::vector<ParamInfo> DynamixelServoModel::paramInfo() {
   out.push_back({"ratio", "-", "gear ratio N (motor turns per output turn)"});
   out.push_back({"delay_s", "s", "goal dead time (whole steps)"});
   out.push_back({"armature", "kg*m^2", "reflected rotor inertia added to the joint"});
-  out.push_back({"stall_torque", "N*m", "output stall torque N K_t V / R at the supply voltage (sets K_t)"});
-  out.push_back({"no_load_speed", "rad/s", "output no-load speed V / (N K_e) at the supply voltage (sets K_e)"});
+  out.push_back({"stall_torque", "N*m", "output stall torque N K_t V / R at the supply voltage (sets K_t)", "K_t"});
+  out.push_back({"no_load_speed", "rad/s", "output no-load speed V / (N K_e) at the supply voltage (sets K_e)", "K_e"});
   for (ParamInfo i : GearFriction::Params::paramInfo()) {
     i.name = "friction/" + i.name;
     out.push_back(i);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The BIOLOID GP with the AX-18A model identified on the real ankle step tests instead of the robot
-# file's paper law (docs/servo_models.md: M1 fitted on all three slopes; armature 0.00215 kg m^2,
-# effective no-load speed 11.07 rad/s, delay 2 ms, tau_c 0.060 N m), at compliance slope S.
+# The BIOLOID GP with the AX-18A model identified on the real ankle step tests (docs/servo_models.md:
+# M1 fitted on all three slopes; armature 0.00215 kg m^2, effective no-load speed 11.07 rad/s, delay
+# 2 ms, tau_c 0.060 N m) at compliance slope S, in place of the paper law of bioloid_paper_law.urdf.
+# At slope 128 the file is bioloid.urdf's model (the same drive, so the same runs).
 # Writes that robot file, then replays the 56 real lean-to-stand trials (--settle 0.5), plays every
 # shipped rising controller and the shipped motions on it, and prints one line per result.
 #
@@ -10,7 +11,7 @@
 #
 # --params FILE: the replay also runs with FILE's values, its servos/... entries dropped (they are
 # the paper law's and do not exist for the voltage drive): e.g. the calibration's contact, torso
-# and wall values with robots/bioloid/calibration/lean_calibrated.params.
+# and wall values with robots/bioloid/calibration/lean_calibrated_paper_law.params.
 # The replay needs ../shared/real-data/bioloid (about 4 min on one core); --no-replay skips it.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -40,8 +41,8 @@ params="<param name=\"servo/armature\" value=\"0.00215\"/><param name=\"servo/no
 params+="<param name=\"servo/delay_s\" value=\"0.002\"/><param name=\"servo/friction/tau_c\" value=\"0.060\"/>"
 params+="<param name=\"servo/cw_slope\" value=\"$slope\"/><param name=\"servo/ccw_slope\" value=\"$slope\"/>"
 sed -E "s|<drivetrain name=\"servos\" type=\"dynamixel\" joints=\"([^\"]*)\"/>|<drivetrain name=\"servos\" type=\"dynamixel_voltage\" preset=\"AX-18\" joints=\"\\1\">$params</drivetrain>|" \
-  robots/bioloid/bioloid.urdf > "$robot"
-grep -q 'type="dynamixel_voltage"' "$robot" || { echo "$0: the drivetrain line of robots/bioloid/bioloid.urdf was not found" >&2; exit 1; }
+  robots/bioloid/bioloid_paper_law.urdf > "$robot"
+grep -q 'type="dynamixel_voltage"' "$robot" || { echo "$0: the drivetrain line of robots/bioloid/bioloid_paper_law.urdf was not found" >&2; exit 1; }
 echo "robot file: $robot"
 
 for c in robots/bioloid/controllers/*.csv; do

@@ -6,7 +6,8 @@ pose, shared/real-data/bioloid), where shared/ is the data set that sits beside 
 (../shared; --data, --real or GAPSIM_ROBOT_DATA, GAPSIM_REAL_DATA point elsewhere), and writes
 
   robots/nao/nao.urdf, robots/nao/motions/{stand,squat,wave}.csv, robots/nao/motions/squat.motion
-  robots/bioloid/bioloid.urdf, robots/bioloid/motions/{stand,squat,wave}.csv
+  robots/bioloid/bioloid.urdf, robots/bioloid/bioloid_paper_law.urdf,
+  robots/bioloid/motions/{stand,squat,wave}.csv
 
 Python 3 standard library only. The output depends only on the input files: running the script
 again produces byte-identical files.
@@ -1152,7 +1153,7 @@ def build_bioloid_files(bio, data, real, outdir):
         "  <!-- stepper big (dWorldStep): with its light links (4 g shoulder brackets, 8 g shins next to a",
         "       0.2 kg torso) QuickStep with 20 iterations leaves a solver error that the servos hold as a",
         "       2.6 deg forward lean when standing (40 it.: 1.7 deg, 100 it.: 0.8 deg); dWorldStep stands at",
-        "       0.01 deg, like the real robot (final tilt 0.3-0.9 deg), and still runs ~6x real time. -->",
+        "       0.01 deg, like the real robot (final tilt 0.3-0.9 deg), faster than real time. -->",
         '  <solver dt_s="0.001" stepper="big" iterations="20" erp="0.2" cfm="1e-5" gravity_m_s2="0 0 -9.81"/>',
         '  <contact mu="0.8" soft_erp="0.2" soft_cfm="1e-5" self_collision="false"/>',
         '  <ground type="plane"/>',
@@ -1167,13 +1168,40 @@ def build_bioloid_files(bio, data, real, outdir):
         "  </sensors>",
         '  <fall tilt_deg="60"/>',
         '  <servo_defaults gain_1_s="20"/>',
-        "  <!-- Dynamixel AX-18A servo model identified on the real robot (paper 000: tau = -kp (q - qbar)",
-        "       - kd qd - kc sgn(qd), kp 9.272 N m/rad, kd 0.3069 N m s/rad, kc 0.03 N m, clamp +-0.75 N m;",
-        "       robot-data/ax18a_specs.csv). The plain option of gapsim-cli replaces it with ideal servos. -->",
-        '  <drivetrain name="servos" type="dynamixel" joints="%s"/>' % " ".join(BIO_JOINT_ORDER),
+    ]
+    joints = " ".join(BIO_JOINT_ORDER)
+    # bioloid.urdf: the AX-18A as a voltage-domain drive, identified on the real servo.
+    identified = [
+        "  <!-- Dynamixel AX-18A in the voltage domain (docs/servo_models.md): the AX firmware's compliance law",
+        "       -> duty clipped to the supply -> DC motor with back-EMF -> 254:1 gear -> Coulomb friction, from the",
+        "       datasheet preset AX-18 (robot-data/ax18a_specs.csv) with the M1 model identified on the real ankle",
+        "       step tests at all three slopes (shared/real-data/bioloid/actuator: armature 0.00215 kg m^2,",
+        "       effective no-load speed 11.07 rad/s, delay 2 ms, tau_c 0.060 N m) and compliance slope 128, the",
+        "       slope that replays the real lean-to-stand trials best (docs/servo_models.md, \"The compliance",
+        "       slope for the robot\"). bioloid_paper_law.urdf has paper 000's servo law instead. The plain",
+        "       option of gapsim-cli replaces the drive with ideal servos. -->",
+        '  <drivetrain name="servos" type="dynamixel_voltage" preset="AX-18" joints="%s">' % joints,
+        '    <param name="servo/armature" value="0.00215"/>',
+        '    <param name="servo/no_load_speed" value="11.07"/>',
+        '    <param name="servo/delay_s" value="0.002"/>',
+        '    <param name="servo/friction/tau_c" value="0.060"/>',
+        '    <param name="servo/cw_slope" value="128"/>',
+        '    <param name="servo/ccw_slope" value="128"/>',
+        "  </drivetrain>",
         "</gapsim>",
     ]
-    write_urdf(os.path.join(outdir, "bioloid.urdf"), "bioloid_gp", header, bio["links"], bio["joints"], g)
+    # bioloid_paper_law.urdf: the same robot with paper 000's servo law, to reproduce the papers.
+    paper_law = [
+        "  <!-- Paper 000's Dynamixel AX-18A law, identified on the real robot by least squares: tau = -kp (q - qbar)",
+        "       - kd qd - kc sgn(qd), kp 9.272 N m/rad, kd 0.3069 N m s/rad, kc 0.03 N m, clamp +-0.75 N m",
+        "       (robot-data/ax18a_specs.csv). bioloid.urdf has the voltage-domain AX-18A identified on the real",
+        "       servo instead. The plain option of gapsim-cli replaces it with ideal servos. -->",
+        '  <drivetrain name="servos" type="dynamixel" joints="%s"/>' % joints,
+        "</gapsim>",
+    ]
+    write_urdf(os.path.join(outdir, "bioloid.urdf"), "bioloid_gp", header, bio["links"], bio["joints"], g + identified)
+    write_urdf(os.path.join(outdir, "bioloid_paper_law.urdf"), "bioloid_gp", header, bio["links"], bio["joints"],
+               g + paper_law)
 
     # motions
     stand = bio["stand"]
@@ -1334,7 +1362,8 @@ def main():
         print("bioloid: total mass %.6f kg (CAD %.6f), sole %.4f m below ankle roll, start z %.4f, standing COM %s"
               % (bio["total"], bio["cad_total"], bio["sole_below"], bio["z0"], [round(x, 4) for x in bio["com"]]))
     for urdf, mdir in ((os.path.join(nao_dir, "nao.urdf"), os.path.join(nao_dir, "motions")),
-                       (os.path.join(bio_dir, "bioloid.urdf"), os.path.join(bio_dir, "motions"))):
+                       (os.path.join(bio_dir, "bioloid.urdf"), os.path.join(bio_dir, "motions")),
+                       (os.path.join(bio_dir, "bioloid_paper_law.urdf"), os.path.join(bio_dir, "motions"))):
         ms = sorted(os.path.join(mdir, f) for f in os.listdir(mdir) if f.endswith((".csv", ".motion")))
         total, movable, root = validate(urdf, ms)
         print("%s: ok, root %s, %d movable joints, total mass %.6f kg, motions %s"

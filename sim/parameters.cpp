@@ -57,8 +57,11 @@ void setInputParameter(RobotModel& m, const std::string& name, double value, con
 std::vector<ParameterEntry> listParameters(const RobotModel& m) {
   std::vector<ParameterEntry> out;
   for (const ParamSubtree& t : parameterTree(m))
-    for (const motorgear::ParamInfo& leaf : t.leaves)
-      out.push_back({t.prefix + "/" + leaf.name, t.get(m, leaf.name), leaf.unit, leaf.description});
+    for (const motorgear::ParamInfo& leaf : t.leaves) {
+      const std::string dir = t.prefix + "/" + leaf.name.substr(0, leaf.name.rfind('/') + 1);
+      out.push_back({t.prefix + "/" + leaf.name, t.get(m, leaf.name), leaf.unit, leaf.description,
+                     leaf.sets.empty() ? std::string() : dir + leaf.sets});
+    }
   return out;
 }
 

@@ -27,6 +27,9 @@ struct ParameterEntry {
   double value = 0;
   std::string unit;
   std::string description;
+  /// A derived view (motorgear::ParamInfo::sets): the full name of the parameter setting this one
+  /// sets; empty for a field of its own.
+  std::string sets = {};
 };
 
 /// All names with their current values: group-level names first (value of the group's first

@@ -64,6 +64,15 @@ Range parameterRange(std::string_view unit) {
       {"N/m^n", {1e-6, 1e12, "N/m^n", false, true}},  // Hunt-Crossley ground stiffness
       {"N s/m^(n+1)", {1e-6, 1e12, "N s/m^(n+1)", false, true}},
       {"-", {1e-9, 1e6, "", false, true}},  // ratios, exponents, counts, switches
+      // The voltage-domain Dynamixel's firmware registers and load friction (BIOLOID: margins 1
+      // tick, punch 32/1023, PID kp 5 duty/rad).
+      {"tick", {1e-9, 1e6, "tick", false, true}},
+      {"1/1023", {1e-9, 1023, "1/1023", false, true}},
+      {"1/rad", {1e-9, 1e9, "1/rad", false, true}},
+      {"1/(rad s)", {1e-9, 1e9, "1/(rad s)", false, true}},
+      {"s/rad", {1e-12, 1e9, "s/rad", false, true}},
+      {"1/(N m)", {1e-9, 1e9, "1/(N m)", false, true}},
+      {"N m s^2/rad^2", {1e-12, 1e9, "N m s^2/rad^2", false, true}},
   };
   const auto it = table.find(normalisedUnit(unit));
   return it != table.end() ? it->second : kAnyNumber;

@@ -124,9 +124,10 @@ Action addLoop(CLI::App& app) {
          "--cal-joint-weight", in.cal_joint_weight,
          "W: E_cali adds W x integral sum_j (q_real_j - q_sim_j)^2 dt of the encoders (0: tilt only, paper 002)")
       ->capture_default_str();
-  app.add_option("--robust-models", in.robust_models,
-                 "optimise each controller for the worst of K models: the calibrated one with the servo gains scaled "
-                 "over [1 - X, 1 + X] (1: the calibrated model alone)")
+  app.add_option(
+         "--robust-models", in.robust_models,
+         "optimise each controller for the worst of K models: the calibrated one with the servo gains (kp, kd; "
+         "a voltage-domain Dynamixel's stall torque) scaled over [1 - X, 1 + X] (1: the calibrated model alone)")
       ->capture_default_str();
   app.add_option("--robust-gain-spread", in.robust_gain_spread, "X of --robust-models")->capture_default_str();
   app.add_option("--cal-settle", in.cal_settle_s,

@@ -676,9 +676,15 @@ void MainWindow::onLoaded() {
 void MainWindow::updateCalibrationHint() {
   const auto model = session_->model();
   QString calibration;
-  if (replaying_recording_ && model && !model->source_file.empty())
-    calibration =
-        QFileInfo(QString::fromStdString(model->source_file)).absolutePath() + "/calibration/lean_calibrated.params";
+  if (replaying_recording_ && model && !model->source_file.empty()) {
+    // A robot directory's calibration of its main file DIR/DIR.urdf is calibration/lean_calibrated.params;
+    // that of a variant DIR/DIR_x.urdf (bioloid_paper_law.urdf) is calibration/lean_calibrated_x.params.
+    const QFileInfo file(QString::fromStdString(model->source_file));
+    const QString dir_name = file.absoluteDir().dirName();
+    const QString variant =
+        file.completeBaseName().startsWith(dir_name) ? file.completeBaseName().mid(dir_name.size()) : "";
+    calibration = file.absolutePath() + "/calibration/lean_calibrated" + variant + ".params";
+  }
   bool defaults = false;
   if (!calibration.isEmpty() && QFileInfo::exists(calibration)) {
     // Default = every parameter the robot file has is the file's value. The replay adds the wall
@@ -703,9 +709,9 @@ void MainWindow::updateCalibrationHint() {
   const QString shown = QDir(QString::fromStdString(robotsDirectory()) + "/..").relativeFilePath(calibration);
   calibration_hint_text_->setText(
       tr("<b>Replaying with the robot file's default parameters.</b> With them the model does not do what the real "
-         "robot did: it rises off the wall and then tips forward, so its torso tilt ends far from the recorded one. "
-         "The shipped calibration was fitted to the real lean-to-stand recordings (the torso tilt of 7 trials; "
-         "docs/bioloid.md)."));
+         "robot did in every trial: in some it stays on the wall, or rises and tips over, so its torso tilt ends far "
+         "from the recorded one. The shipped calibration was fitted to the real lean-to-stand recordings (the torso "
+         "tilt of 7 trials; docs/servo_models.md)."));
   calibration_hint_button_->setText(tr("Use the shipped calibration (%1)").arg(shown));
   calibration_hint_button_->setToolTip(tr("Applies %1 and restarts the replay with it").arg(calibration));
   calibration_hint_button_->setProperty("file", calibration);

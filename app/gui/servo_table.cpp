@@ -3,6 +3,7 @@
 
 #include <QHeaderView>
 #include <algorithm>
+#include <iterator>
 #include <map>
 
 #include "app/gui/cell_edit.h"
@@ -13,15 +14,34 @@ namespace gapsim::gui {
 
 namespace {
 const std::string kServo = "/servo/";
-// The gains shown, in the servo model's order; tau_min and tau_max are the torque clamp,
-// speed_max the no-load speed and delay_s the goal's dead time (both 0 = off).
-const std::vector<std::string> kGains = {"kp", "kd", "kc", "tau_min", "tau_max", "speed_max", "delay_s"};
+// The values shown, in the servo models' order. Paper 000's law (type="dynamixel"): kp, kd, kc,
+// the torque clamp tau_min/tau_max, speed_max the no-load speed. The voltage-domain Dynamixel
+// (type="dynamixel_voltage", which has a `law`): the firmware's registers of its law (compliance
+// margins, slopes and punch for AX/RX; the PID gains kp, ki, kd for MX/X), then the motor at the
+// supply and its Coulomb friction. Both: delay_s, the goal's dead time (0 = off).
+const std::vector<std::string> kGains = {
+    "kp",         "ki",       "kd",        "kc",    "tau_min",      "tau_max",       "speed_max",      "cw_margin",
+    "ccw_margin", "cw_slope", "ccw_slope", "punch", "stall_torque", "no_load_speed", "friction/tau_c", "delay_s"};
+const std::vector<std::string> kPidRegisters = {"kp", "ki", "kd"};
+const std::vector<std::string> kComplianceRegisters = {"cw_margin", "ccw_margin", "cw_slope", "ccw_slope", "punch"};
+
+/// Whether a row's parameter is one its law reads: a voltage-domain drive lists the registers of
+/// both firmware laws and refuses an edit of the other law's (DynamixelFirmware::Params).
+bool readByTheLaw(const std::map<std::string, ModelParameter>& row, const std::string& gain) {
+  const auto law = row.find("law");
+  if (law == row.end()) return true;
+  const auto& other = law->second.value == 0.0 ? kPidRegisters : kComplianceRegisters;
+  return std::find(other.begin(), other.end(), gain) == other.end();
+}
 
 QString shortHeader(const std::string& g) {
   if (g == "tau_min") return QStringLiteral("τ min");
   if (g == "tau_max") return QStringLiteral("τ max");
   if (g == "speed_max") return QStringLiteral("ω max");
   if (g == "delay_s") return QStringLiteral("delay");
+  if (g == "stall_torque") return QStringLiteral("τ stall");
+  if (g == "no_load_speed") return QStringLiteral("ω 0");
+  if (g == "friction/tau_c") return QStringLiteral("τ c");
   return QString::fromStdString(g);
 }
 }  // namespace
@@ -34,10 +54,6 @@ ServoTable::ServoTable(QWidget* parent) : QTableWidget(parent) {
   horizontalHeader()->setStretchLastSection(true);
   horizontalHeader()->setMinimumSectionSize(36);
   setTextElideMode(Qt::ElideNone);
-  setToolTip(
-      tr("Dynamixel servo model: tau = clamp(-kp (q - qbar) - kd qdot - kc sgn(qdot), tau_min, tau_max);\n"
-         "ω max limits |kp (q - qbar)| to kd ω max (no-load speed), delay is the goal's dead time (0 = off).\n"
-         "Double-click a value to edit it; a group row sets all its joints. Edits apply with Apply (reset)."));
   connect(this, &QTableWidget::itemChanged, this, &ServoTable::onChanged);
 }
 
@@ -49,10 +65,28 @@ bool ServoTable::fill(const RobotModel& model) {
     const auto at = p.name.find(kServo);
     if (at == std::string::npos) continue;
     const std::string row = p.name.substr(0, at), gain = p.name.substr(at + kServo.size());
-    if (std::find(kGains.begin(), kGains.end(), gain) == kGains.end()) continue;  // ideal servos: gain, fmax
+    if (gain != "law" && std::find(kGains.begin(), kGains.end(), gain) == kGains.end())
+      continue;  // ideal servos: gain, fmax; the voltage drive's other values are in the Parameters tab
     if (!by_row.count(row)) order.push_back(row);
     by_row[row][gain] = p;
   }
+  bool voltage = false;
+  for (auto& [row, cells] : by_row) {
+    voltage = voltage || cells.count("law") > 0;
+    for (auto it = cells.begin(); it != cells.end();)
+      it = readByTheLaw(cells, it->first) ? std::next(it) : cells.erase(it);
+    cells.erase("law");
+  }
+  setToolTip(
+      voltage
+          ? tr("Dynamixel servo in the voltage domain: the firmware's position law (compliance margin, slope and "
+               "punch of the AX/RX, or the PID gains of the MX/X) sets the PWM duty, the motor delivers up to "
+               "τ stall at rest and reaches ω 0 unloaded at the supply; τ c is its Coulomb friction, delay the "
+               "goal's dead time (0 = off). docs/servo_models.md.\n"
+               "Double-click a value to edit it; a group row sets all its joints. Edits apply with Apply (reset).")
+          : tr("Dynamixel servo model: tau = clamp(-kp (q - qbar) - kd qdot - kc sgn(qdot), tau_min, tau_max);\n"
+               "ω max limits |kp (q - qbar)| to kd ω max (no-load speed), delay is the goal's dead time (0 = off).\n"
+               "Double-click a value to edit it; a group row sets all its joints. Edits apply with Apply (reset)."));
   rows_ = order;
   gains_.clear();
   for (const std::string& g : kGains)

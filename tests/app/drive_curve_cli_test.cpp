@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // gapsim-cli drive-curve as a user runs it: the BIOLOID's knee servo drawn (CSV with units, PNG
-// when gnuplot is there), the stall torque of the law that runs (the paper law's clamp tau_max
-// less its Coulomb kc), and bad input with exit 2.
+// when gnuplot is there), the stall torque of the law that runs (the AX-18A's stall torque, or the
+// paper law's clamp tau_max, less the Coulomb friction), and bad input with exit 2.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -18,9 +18,18 @@ TEST(DriveCurveCli, BioloidKneeEnvelope) {
   const std::string png = (dir / "l_shin.png").string();
   const auto r = cli("drive-curve --robot bioloid --joint l_shin --points 41 --out " + png);
   ASSERT_EQ(r.code, 0) << r.out;
-  // The file's paper law: clamp +-0.75 N m at rest, and the motor row's kc = 0.03 N m against the push.
-  EXPECT_NEAR(valueAfter(r.out, "stall_max_Nm"), 0.75 - 0.03, 1e-9) << r.out;
-  EXPECT_NEAR(valueAfter(r.out, "stall_min_Nm"), -0.75 + 0.03, 1e-9) << r.out;
+  // The file's AX-18A: the stall torque 1.8 N m at the supply less the Coulomb friction 0.06 N m
+  // against the push.
+  EXPECT_NEAR(valueAfter(r.out, "stall_max_Nm"), 1.8 - 0.06, 1e-9) << r.out;
+  EXPECT_NEAR(valueAfter(r.out, "stall_min_Nm"), -1.8 + 0.06, 1e-9) << r.out;
+  // The paper law (bioloid_paper_law.urdf): clamp +-0.75 N m at rest, and the motor row's
+  // kc = 0.03 N m against the push.
+  const auto paper =
+      cli("drive-curve --robot " + std::string(GAPSIM_SOURCE_DIR) +
+          "/robots/bioloid/bioloid_paper_law.urdf --joint l_shin --points 41 --out " + (dir / "paper.png").string());
+  ASSERT_EQ(paper.code, 0) << paper.out;
+  EXPECT_NEAR(valueAfter(paper.out, "stall_max_Nm"), 0.75 - 0.03, 1e-9) << paper.out;
+  EXPECT_NEAR(valueAfter(paper.out, "stall_min_Nm"), -0.75 + 0.03, 1e-9) << paper.out;
   const std::string csv = slurp((dir / "l_shin.csv").string());
   EXPECT_EQ(csv.rfind("qd_rad_s,tau_max_Nm,tau_min_Nm,power_max_W,power_min_W,quadrant_max,quadrant_min,settled\n", 0),
             0u)

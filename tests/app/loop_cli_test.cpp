@@ -144,8 +144,8 @@ TEST(LoopCli, RobustOptimisationTakesTheWorstOfTheGainScaledModels) {
   const std::string d = tempDir("robust");
   const std::string args = tiny() + "--robust-models 3 --robust-gain-spread 0.3 --cal-joint-weight 10 ";
   const CliResult one = cli(args + "--jobs 2 --out " + d + "/a");
-  ASSERT_TRUE(
-      exitedWith(one, 1, {"worst of 3 model(s)", "encoder weight 10", "iteration 1: calibrated servos/servo/kp"}));
+  ASSERT_TRUE(exitedWith(
+      one, 1, {"worst of 3 model(s)", "encoder weight 10", "iteration 1: calibrated servos/servo/stall_torque"}));
   // The start controller's score (generation 0 of the CMA-ES history: -V_ctrl) is the worst of
   // the three models, so it is above the model-alone score (the gains change V_ctrl).
   const CliResult single = cli(tiny() + "--cal-joint-weight 10 --jobs 1 --out " + d + "/c");

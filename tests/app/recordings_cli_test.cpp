@@ -81,8 +81,10 @@ TEST(RecordingsCli, BioloidSecondTaskSetReplaysToZeroOnItsModel) {
   const auto r = cli("replay --recordings " + kSrc + "/examples/recordings/bioloid_squat");
   ASSERT_TRUE(exitedWith(r, 0, {"squat-01", "headline signal: torso/tilt_deg"}));
   EXPECT_LT(meanRms(r.out), 1e-9) << r.out;  // same steps; only deg <-> rad rounding and step sampling
-  // Another model (servo gains halved) is told apart: the recordings are not trivially matched.
-  const auto other = cli("replay --recordings " + kSrc + "/examples/recordings/bioloid_squat --set servos/servo/kp=2");
+  // Another model (servos with 1.4 instead of 1.8 N m of stall torque) is told apart: the
+  // recordings are not trivially matched.
+  const auto other =
+      cli("replay --recordings " + kSrc + "/examples/recordings/bioloid_squat --set servos/servo/stall_torque=1.4");
   ASSERT_EQ(other.code, 0) << other.out;
   EXPECT_GT(meanRms(other.out), 1e-3) << other.out;
 }
@@ -120,7 +122,8 @@ TEST(RecordingsCli, RisingTaskSetsReplayToZeroAndTellAnotherModelApart) {
   const auto r = cli("replay --recordings " + kSrc + "/examples/recordings/bioloid_rising");
   ASSERT_TRUE(exitedWith(r, 0, {"sit", "kneel"}));
   EXPECT_LT(meanRms(r.out), 1e-6) << r.out;
-  const auto other = cli("replay --recordings " + kSrc + "/examples/recordings/bioloid_rising --set servos/servo/kp=2");
+  const auto other =
+      cli("replay --recordings " + kSrc + "/examples/recordings/bioloid_rising --set servos/servo/stall_torque=1.4");
   ASSERT_EQ(other.code, 0) << other.out;
   EXPECT_GT(meanRms(other.out), 1e-2) << other.out;
 }

@@ -32,7 +32,8 @@ std::shared_ptr<const RobotModel> bioloid() {
 MotorMap motorMap() { return MotorMap::read(std::string(GAPSIM_ROBOTS_DIR) + "/bioloid/motor_map.csv"); }
 
 ParameterSpace smallSpace() {
-  // Gains, the torso mass and the wall: parameters that move the lean's peak and its end.
+  // The servos' stall torque and friction, the torso mass and the wall: parameters that move the
+  // lean's peak and its end.
   auto entry = [](const char* name, double value, double lower, double upper) {
     SpaceEntry s;
     s.name = name;
@@ -41,7 +42,8 @@ ParameterSpace smallSpace() {
     s.upper = upper;
     return s;
   };
-  std::vector<SpaceEntry> e = {entry("servos/servo/kp", 9.272, 4, 20), entry("servos/servo/kd", 0.3069, 0.1, 0.8),
+  std::vector<SpaceEntry> e = {entry("servos/servo/stall_torque", 1.8, 1.0, 2.2),
+                               entry("servos/servo/friction/tau_c", 0.06, 0, 0.2),
                                entry("link/torso/mass", 0.212008555029, 0.212008555029, 0.712008555029),
                                entry("scene/wall/x", -0.112, -0.127, -0.097)};
   return ParameterSpace::fromEntries(e, "test space");

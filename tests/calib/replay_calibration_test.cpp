@@ -53,7 +53,7 @@ TEST(ReplayCalibrationWorkflow, SummaryComparesTheCandidateWithTheInitialValues)
   in.trials = "squat-01";
   const auto problem = makeReplayCalibrationProblem(in);
   ASSERT_EQ(problem->set().trials.size(), 1u);
-  // A candidate with every value at its lower bound (servo gains kp 4, kd 0.1) against the
+  // A candidate with every value at its lower bound (compliance slope 32, stall torque 1 N m) against the
   // space's initial values: two different replays, the initial one as runTrial gives it.
   const Eigen::VectorXd init = problem->space().initialValues();
   Eigen::VectorXd low = init;

@@ -131,15 +131,17 @@ TEST(RisingTwin, RecordsTheRealDialectDeterministicallyAndItsReplayMatchesTheHid
   // The encoder term E_q: the recording's 16 joints; on the hidden parameters only the encoders'
   // whole ticks (uniform rounding, RMS 1 tick / sqrt(12) per joint) and the start from the
   // recorded pose remain, so E_q stays within a few times 16 (tick^2 / 12) x the span. The gains
-  // alone (the hidden model with the default kp, kd: same mass and COMs) already give a tracking
-  // error several times larger: the term tells the gains, which the tilt hardly does.
+  // alone (the hidden model with the default servos: same mass and COMs) already give a tracking
+  // error several times larger: the term tells the gains, which the tilt hardly does. The gains
+  // are the servos' stall torque, which scales every torque of the drive.
   EXPECT_EQ(on_hidden.joints_compared, 16);
   const double tick = 5 * M_PI / 3 / 1024;  // motor_map.csv: (5 pi / 3) / 1024 rad per tick
   const double span = on_hidden.time_s.back() - on_hidden.time_s.front();
   const double quantisation = 16 * tick * tick / 12 * span;
   EXPECT_LT(on_hidden.E_joint_rad2_s, 5 * quantisation) << "quantisation floor " << quantisation;
   RobotModel gains_default = *hidden;
-  for (auto& [name, v] : {std::pair<std::string, double>{"servos/servo/kp", 9.272}, {"servos/servo/kd", 0.3069}})
+  for (auto& [name, v] :  // bioloid.urdf's values
+       {std::pair<std::string, double>{"servos/servo/stall_torque", 1.8}, {"servos/servo/friction/tau_c", 0.06}})
     setParameter(gains_default, name, v);
   const ReplayResult on_gains = replayTrial(gains_default, trial, motorMap(), o);
   ASSERT_TRUE(on_gains.error.empty()) << on_gains.error;

@@ -27,6 +27,8 @@ scenarios=(
   "nao_walk100_full|run --robot nao --motion robots/nao/motions/walk_100mm_s_1.5s.csv --duration 9 --out OUT/log.csv|0"
   "bioloid_lean|rise --task lean --controller robots/bioloid/controllers/lean.csv --out OUT/log.csv|0"
   "bioloid_replay_one|replay --recordings SHARED/real-data/bioloid --trials 0.02-01 --settle 0.5 --out OUT|1"
+  "bioloid_paper_law_lean|rise --robot robots/bioloid/bioloid_paper_law.urdf --task lean --controller robots/bioloid/controllers/lean.csv --out OUT/log.csv|0"
+  "bioloid_paper_law_replay_one|replay --robot robots/bioloid/bioloid_paper_law.urdf --recordings SHARED/real-data/bioloid --trials 0.02-01 --settle 0.5 --out OUT|1"
   "mabel_hop|run --robot mabel --controller hop --duration 3 --out OUT/log.csv|0"
   "nao_twin_calibration|calibrate --robot nao --space calib/examples/nao_twin/space.csv --scenarios calib/examples/nao_twin/scenarios.csv --optimizer cmaes --lambda 4 --generations 2 --sigma0 0.25 --backend serial --out OUT/cal|0"
 )

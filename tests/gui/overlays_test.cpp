@@ -232,16 +232,17 @@ class GuiOverlaysTest : public QObject {
     QVERIFY2(w.calibrationHintButton()->text().endsWith("robots/bioloid/calibration/lean_calibrated.params)"),
              qPrintable(w.calibrationHintButton()->text()));
     const QString note = w.calibrationHint()->findChild<QLabel*>()->text();
-    QVERIFY2(note.contains("default parameters") && note.contains("tips forward") && note.contains("lean-to-stand"),
-             qPrintable(note));
+    QVERIFY2(
+        note.contains("default parameters") && note.contains("stays on the wall") && note.contains("lean-to-stand"),
+        qPrintable(note));
     // The button applies it: the replay restarts with the calibrated servos, the note goes.
     w.calibrationHintButton()->click();
     QVERIFY(w.calibrationHint()->isHidden());
     RobotModel calibrated = *w.session()->model();
-    double kp = 0;
+    double stall = 0;
     for (const ModelParameter& p : modelParameters(calibrated))
-      if (p.name == "servos/servo/kp") kp = p.value;
-    QVERIFY2(std::abs(kp - 4.299593834454942) < 1e-9, qPrintable(QString::number(kp)));
+      if (p.name == "servos/servo/stall_torque") stall = p.value;
+    QVERIFY2(std::abs(stall - 2.097455363963032) < 1e-9, qPrintable(QString::number(stall)));
     QVERIFY(w.session()->motion() != nullptr);  // still the recording's commands
     QVERIFY(!w.store()->overlayIds().empty());
     // Replayed again on the calibrated robot (its parameters stay): no note.

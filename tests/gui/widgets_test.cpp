@@ -413,8 +413,31 @@ class GuiWidgetsTest : public QObject {
     const auto n = nao();
     panel.setRobot(n, {});
     QVERIFY(!panel.servoTabShown());
-    // The BIOLOID: one group row (all 18 servos) and one row per joint, kp kd kc and the clamp.
-    const auto bio = std::make_shared<const RobotModel>(loadRobotFile(resolveRobotFile("bioloid")));
+    // The BIOLOID (its voltage-domain AX-18A): one group row (all 18 servos) and one row per joint,
+    // the compliance law's registers, the motor and its friction; not the PID gains the AX law does
+    // not read (an edit of them would be refused).
+    const auto ax = std::make_shared<const RobotModel>(loadRobotFile(resolveRobotFile("bioloid")));
+    panel.setRobot(ax, {});
+    QVERIFY(panel.servoTabShown());
+    QCOMPARE(panel.servoTable()->rowCount(), 1 + static_cast<int>(ax->movableJoints().size()));
+    for (const char* g : {"cw_margin", "ccw_margin", "cw_slope", "ccw_slope", "punch", "stall_torque", "no_load_speed",
+                          "friction/tau_c", "delay_s"})
+      QVERIFY2(panel.servoTable()->columnOf(g) >= 0, g);
+    for (const char* g : {"kp", "ki", "kd", "kc", "law"}) QVERIFY2(panel.servoTable()->columnOf(g) < 0, g);
+    const int stall = panel.servoTable()->columnOf("stall_torque");
+    QCOMPARE(panel.servoTable()->item(0, stall)->text().toDouble(), 1.8);
+    panel.servoTable()->item(0, stall)->setText("1.5");  // the group row: every servo
+    QVERIFY(panel.hasPendingEdits());
+    int edited = 0;
+    for (const ModelParameter& p : modelParameters(*panel.editedModel()))
+      if (p.name.ends_with("/servo/stall_torque")) {
+        QCOMPARE(p.value, 1.5);
+        ++edited;
+      }
+    QCOMPARE(edited, 1 + static_cast<int>(ax->movableJoints().size()));
+    // Paper 000's law (bioloid_paper_law.urdf): kp kd kc and the clamp.
+    const auto bio = std::make_shared<const RobotModel>(
+        loadRobotFile(std::string(GAPSIM_SOURCE_DIR) + "/robots/bioloid/bioloid_paper_law.urdf"));
     panel.setRobot(bio, {});
     QVERIFY(panel.servoTabShown());
     ServoTable* t = panel.servoTable();
@@ -474,14 +497,14 @@ class GuiWidgetsTest : public QObject {
       QCOMPARE(d->upperSeries()->at(i).y(), c.points[static_cast<std::size_t>(i)].upper.tau_Nm);
       QCOMPARE(d->lowerSeries()->at(i).y(), c.points[static_cast<std::size_t>(i)].lower.tau_Nm);
     }
-    // The paper law at rest: the clamp 0.75 N m less the dry friction kc 0.03 N m.
-    QVERIFY(std::abs(d->curve()->stall_max_Nm - 0.72) < 1e-9);
+    // The AX-18A at rest: its stall torque 1.8 N m less the Coulomb friction 0.06 N m.
+    QVERIFY2(std::abs(d->curve()->stall_max_Nm - 1.74) < 1e-9, qPrintable(QString::number(d->curve()->stall_max_Nm)));
     QCOMPARE(d->markSeries()->count(), 4);  // two stall torques, two no-load rates
     QVERIFY(d->statusLabel()->text().contains("stall"));
-    // A pending edit (not applied yet) shows: a larger kc lowers the stall torque by as much.
-    panel.editParameter("l_shin/servo/kc", 0.1);
+    // A pending edit (not applied yet) shows: more friction lowers the stall torque by as much.
+    panel.editParameter("l_shin/servo/friction/tau_c", 0.1);
     QVERIFY(d->showJoint("l_shin"));
-    QVERIFY(std::abs(d->curve()->stall_max_Nm - 0.65) < 1e-9);
+    QVERIFY2(std::abs(d->curve()->stall_max_Nm - 1.7) < 1e-9, qPrintable(QString::number(d->curve()->stall_max_Nm)));
     // MABEL's legs are moved by coupled drives: no curve, and the line says why.
     const auto mabel = std::make_shared<const RobotModel>(loadRobotFile(resolveRobotFile("mabel")));
     panel.setRobot(mabel, {});
