@@ -9,6 +9,8 @@
 
 #include "calib/objective.h"
 #include "calib/parameter_space.h"
+#include "calib/recording_replay.h"
+#include "sim/parameters.h"
 #include "sim/robot_library.h"
 #include "sim/urdf_parser.h"
 #include "tests/sim/expect_input_error.h"
@@ -54,6 +56,31 @@ TEST(PlausibleInputs, TheShippedSpacesLieInside) {
   EXPECT_NO_THROW(ParameterSpace::load(kExample + "/space.csv").checkAgainst(nao));
   EXPECT_NO_THROW(ParameterSpace::load(src + "/calib/examples/nao_walk_twin/space.csv").checkAgainst(nao));
   EXPECT_NO_THROW(ParameterSpace::load(src + "/robots/bioloid/calibration/loop_space.csv").checkAgainst(bioloid));
+}
+
+// Every space and parameter file shipped for the BIOLOID fits the robot file it is made for: the
+// *_paper_law ones bioloid_paper_law.urdf (paper 000's servo law), the others bioloid.urdf (the
+// identified AX-18A), whose servo parameters have other names.
+TEST(PlausibleInputs, EveryShippedBioloidFileFitsItsRobotFile) {
+  const std::string dir = std::string(GAPSIM_SOURCE_DIR) + "/robots/bioloid/";
+  const RobotModel ax18 = loadRobotFile(dir + "bioloid.urdf");
+  const RobotModel paper = loadRobotFile(dir + "bioloid_paper_law.urdf");
+  int spaces = 0, params = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir + "calibration")) {
+    const std::string path = e.path().string(), name = e.path().filename().string();
+    SCOPED_TRACE(name);
+    RobotModel robot = name.find("_paper_law") != std::string::npos ? paper : ax18;
+    robot.scene_boxes = {authorsWall()};  // the lean calibration moves the replays' wall
+    if (e.path().extension() == ".csv") {
+      EXPECT_NO_THROW(ParameterSpace::load(path).checkAgainst(robot));
+      ++spaces;
+    } else if (e.path().extension() == ".params") {
+      EXPECT_NO_THROW(loadParameterFile(robot, path));
+      ++params;
+    }
+  }
+  EXPECT_EQ(spaces, 4);  // lean_space, loop_space and their paper-law twins
+  EXPECT_EQ(params, 6);  // lean_calibrated, twin_hidden, twin_hidden_weak and their paper-law twins
 }
 
 }  // namespace
