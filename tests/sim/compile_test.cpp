@@ -94,14 +94,20 @@ TEST(Compile, ArmatureIsFoldedIntoTheChildBodyAndListed) {
   EXPECT_EQ(j.damper_Nm_s_rad, j.prototype->damping_Nm_s_rad());
 }
 
-// The BIOLOID has no massless links, no armature and no floor: it compiles to its file.
+// The BIOLOID has no massless links and no floor. With paper 000's law it compiles to its file;
+// the identified AX-18A (bioloid.urdf) has a reflected rotor inertia, which runs as body inertia:
+// exactly one listed change per servo, each saying so.
 TEST(Compile, BioloidRowsAndDrives) {
+  const CompiledModel paper = compile(*std::make_shared<const RobotModel>(
+      loadRobotFile(std::string(GAPSIM_ROBOTS_DIR) + "/bioloid/bioloid_paper_law.urdf")));
+  EXPECT_TRUE(paper.changes.empty());
   const auto bioloid = shipped("bioloid");
   const CompiledModel c = compile(*bioloid);
-  EXPECT_TRUE(c.changes.empty());
   int hinges = 0;
   for (const auto& j : c.joints) hinges += j.row == CompiledModel::Joint::Row::Hinge ? 1 : 0;
   EXPECT_EQ(hinges, 18);
+  ASSERT_EQ(c.changes.size(), 18u);
+  for (const auto& ch : c.changes) EXPECT_NE(ch.item.find(": armature"), std::string::npos) << ch.item;
 }
 
 // MABEL: two coupled drives (its legs) on movable joints; its boom is links and joints, no planar base.
