@@ -57,18 +57,26 @@ void DynamixelFirmware::Params::validate() const {
                                 ", " + num(ki_duty_rad_s) + ", " + num(kd_duty_s_rad) + ", " + num(moving_speed_rad_s));
 }
 
+const std::vector<std::string>& DynamixelFirmware::Params::registersOf(Law law) {
+  static const std::vector<std::string> pid = {"kp", "ki", "kd"};
+  static const std::vector<std::string> compliance = {"cw_margin", "ccw_margin", "cw_slope", "ccw_slope", "punch"};
+  return law == Law::Pid ? pid : compliance;
+}
+
 void DynamixelFirmware::Params::checkLawRegisters() const {
   using detail::num;
   const Params defaults{};
-  if (law == Law::Compliance && (kp_duty_rad != defaults.kp_duty_rad || ki_duty_rad_s != defaults.ki_duty_rad_s ||
-                                 kd_duty_s_rad != defaults.kd_duty_s_rad))
+  auto setAway = [&](Law other) {
+    const std::vector<std::string>& names = registersOf(other);
+    return std::any_of(names.begin(), names.end(), [&](const std::string& n) { return get(n) != defaults.get(n); });
+  };
+  if (law == Law::Compliance && setAway(Law::Pid))
     throw std::invalid_argument(
         "DynamixelFirmware: kp, ki, kd are the PID law's gains (law 1, MX/X) and the "
         "compliance law (law 0, AX/RX) does not read them, got kp = " +
         num(kp_duty_rad) + ", ki = " + num(ki_duty_rad_s) + ", kd = " + num(kd_duty_s_rad) +
         "; set cw_slope, ccw_slope, cw_margin, ccw_margin, punch, or law = 1");
-  if (law == Law::Pid && (cw_margin != defaults.cw_margin || ccw_margin != defaults.ccw_margin ||
-                          cw_slope != defaults.cw_slope || ccw_slope != defaults.ccw_slope || punch != defaults.punch))
+  if (law == Law::Pid && setAway(Law::Compliance))
     throw std::invalid_argument(
         "DynamixelFirmware: margins, slopes and punch are the compliance law's registers "
         "(law 0, AX/RX) and the PID law (law 1, MX/X) does not read them, got margins " +

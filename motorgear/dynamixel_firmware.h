@@ -69,6 +69,9 @@ class DynamixelFirmware {
     /// ignored. Checked when the firmware is built, after every parameter is set, so that the
     /// order of `law` and the registers in a parameter file does not matter.
     void checkLawRegisters() const;
+    /// The registers only `law` reads, by parameter name: the PID gains kp, ki, kd (Pid); the
+    /// compliance margins, slopes and punch (Compliance).
+    static const std::vector<std::string>& registersOf(Law law);
     static std::vector<std::string> paramNames();
     static std::vector<ParamInfo> paramInfo();
     double get(std::string_view name) const;

@@ -9,6 +9,7 @@
 #include "app/gui/cell_edit.h"
 #include "app/gui/index_of.h"
 #include "app/gui/model_params.h"
+#include "motorgear/dynamixel_firmware.h"
 
 namespace gapsim::gui {
 
@@ -22,15 +23,14 @@ const std::string kServo = "/servo/";
 const std::vector<std::string> kGains = {
     "kp",         "ki",       "kd",        "kc",    "tau_min",      "tau_max",       "speed_max",      "cw_margin",
     "ccw_margin", "cw_slope", "ccw_slope", "punch", "stall_torque", "no_load_speed", "friction/tau_c", "delay_s"};
-const std::vector<std::string> kPidRegisters = {"kp", "ki", "kd"};
-const std::vector<std::string> kComplianceRegisters = {"cw_margin", "ccw_margin", "cw_slope", "ccw_slope", "punch"};
-
 /// Whether a row's parameter is one its law reads: a voltage-domain drive lists the registers of
 /// both firmware laws and refuses an edit of the other law's (DynamixelFirmware::Params).
 bool readByTheLaw(const std::map<std::string, ModelParameter>& row, const std::string& gain) {
+  using Law = motorgear::DynamixelFirmware::Law;
   const auto law = row.find("law");
   if (law == row.end()) return true;
-  const auto& other = law->second.value == 0.0 ? kPidRegisters : kComplianceRegisters;
+  const auto& other =
+      motorgear::DynamixelFirmware::Params::registersOf(law->second.value == 0.0 ? Law::Pid : Law::Compliance);
   return std::find(other.begin(), other.end(), gain) == other.end();
 }
 
