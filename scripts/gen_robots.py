@@ -433,6 +433,20 @@ def write_urdf(path, robot_name, header_comment, links, joints, gapsim_xml):
         f.write(text)
 
 
+def wave_frames(rest, up, joint, swing_rad):
+    """Keyframes of a wave: raise the arm from rest to `up` in 1.5 s, swing `joint` to `swing_rad`
+    and back four times (0.4 s each way), hold, and lower it again."""
+    frames = [(0.0, rest), (0.5, rest), (2.0, up)]
+    t = 2.0
+    for _ in range(4):
+        t += 0.4
+        frames.append((t, dict(up, **{joint: swing_rad})))
+        t += 0.4
+        frames.append((t, dict(up)))
+    frames += [(t + 0.5, up), (t + 2.0, rest), (t + 3.0, rest)]
+    return frames
+
+
 def write_motion_csv(path, joint_names, frames):
     """frames: list of (t, {joint: value}); every frame must give every column."""
     lines = [",".join(["time_s"] + joint_names)]
@@ -855,17 +869,7 @@ def nao_motions(outdir):
     rest = {n: NAO_STAND[n] for n in arm}
     up = {"RShoulderPitch": -1.2, "RShoulderRoll": -0.35, "RElbowYaw": 0.0, "RElbowRoll": 0.3,
           "RWristYaw": 0.0, "RHand": 0.8}
-    frames = [(0.0, rest), (0.5, rest), (2.0, up)]
-    t = 2.0
-    for i in range(4):
-        t += 0.4
-        frames.append((t, dict(up, RElbowRoll=1.2)))
-        t += 0.4
-        frames.append((t, dict(up)))
-    frames.append((t + 0.5, up))
-    frames.append((t + 2.0, rest))
-    frames.append((t + 3.0, rest))
-    write_motion_csv(os.path.join(outdir, "wave.csv"), arm, frames)
+    write_motion_csv(os.path.join(outdir, "wave.csv"), arm, wave_frames(rest, up, "RElbowRoll", 1.2))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -1237,17 +1241,7 @@ def build_bioloid_files(bio, data, real, outdir):
     arm = ["r_shoulder", "r_arm", "r_hand"]
     rest = {n: stand[n] for n in arm}
     up = {"r_shoulder": 2.0, "r_arm": 0.3, "r_hand": -0.4}
-    wf = [(0.0, rest), (0.5, rest), (2.0, up)]
-    t = 2.0
-    for i in range(4):
-        t += 0.4
-        wf.append((t, dict(up, r_arm=0.9)))
-        t += 0.4
-        wf.append((t, dict(up)))
-    wf.append((t + 0.5, up))
-    wf.append((t + 2.0, rest))
-    wf.append((t + 3.0, rest))
-    write_motion_csv(os.path.join(mdir, "wave.csv"), arm, wf)
+    write_motion_csv(os.path.join(mdir, "wave.csv"), arm, wave_frames(rest, up, "r_arm", 0.9))
     return frames
 
 

@@ -35,6 +35,14 @@ using gapsim::test::throwsSaying;
 namespace fs = std::filesystem;
 const std::string kExample = std::string(GAPSIM_SOURCE_DIR) + "/calib/examples/nao_twin";
 
+/// A cheap stand-in for a simulation objective on the example space (K_e, D_B): the squared log
+/// distance from K_e = 0.05 V s/rad and D_B = 1500 N m/rad, 0 there.
+EvalResult logDistanceToTheTwin(const Eigen::VectorXd& v) {
+  EvalResult r;
+  r.fitness = std::pow(std::log(v[0] / 0.05), 2) + std::pow(std::log(v[1] / 1500.0), 2);
+  return r;
+}
+
 std::string tempDir(const std::string& name) { return test::freshProcessDir("gapsim_calib_test_", name); }
 
 std::string writeFile(const std::string& path, const std::string& text) {
@@ -355,11 +363,7 @@ TEST(Resume, AKilledRunResumedEqualsTheUninterruptedRun) {
 }
 
 TEST(Resume, ThreeGenerationsThenThreeMoreEqualSixInProcess) {
-  EvalFunction f = [](const Eigen::VectorXd& v) {
-    EvalResult r;
-    r.fitness = std::pow(std::log(v[0] / 0.05), 2) + std::pow(std::log(v[1] / 1500.0), 2);
-    return r;
-  };
+  const EvalFunction f = logDistanceToTheTwin;
   const ParameterSpace space = ParameterSpace::load(kExample + "/space.csv");
   const std::string d = tempDir("resume_fn");
   for (const char* opt : {"cmaes", "es"}) {
@@ -387,11 +391,7 @@ TEST(Resume, KilledBetweenCheckpointAndResultsTheResumeRepairsThem) {
   // between in the last generation, a resume used to exit 0 with the previous generation's
   // best.params and without the last history row. Simulated: the checkpoint of generation 6 with
   // the results of generation 5 beside it (and once with them deleted or truncated).
-  EvalFunction f = [](const Eigen::VectorXd& v) {
-    EvalResult r;
-    r.fitness = std::pow(std::log(v[0] / 0.05), 2) + std::pow(std::log(v[1] / 1500.0), 2);
-    return r;
-  };
+  const EvalFunction f = logDistanceToTheTwin;
   const ParameterSpace space = ParameterSpace::load(kExample + "/space.csv");
   const std::string d = tempDir("resume_repair");
   CalibrationSettings s;

@@ -16,6 +16,8 @@
 #include <QtTest>
 #include <cmath>
 #include <fstream>
+#include <functional>
+#include <utility>
 
 #include "app/gui/calib_job.h"
 #include "app/gui/calib_progress.h"
@@ -79,6 +81,16 @@ CalibJobSettings tinyRun(const QString& out) {
   s.extra = {"--sigma0", "0.25"};
   return s;
 }
+/// The line and field of the InputError that `read` throws; line -1 if it throws none.
+std::pair<int, QString> inputErrorOf(const std::function<void()>& read) {
+  try {
+    read();
+  } catch (const InputError& e) {
+    return {e.line(), QString::fromStdString(e.field())};
+  }
+  return {-1, QString()};
+}
+
 }  // namespace
 
 class CalibrateTest : public QObject {
@@ -153,13 +165,9 @@ class CalibrateTest : public QObject {
     QCOMPARE(h[1].evaluations, 6L);
     QCOMPARE(h[1].median, 3.0);
     std::ofstream(p.toStdString()) << "generation,evaluations,best,median,sigma\n0,0,2,x,0.2\n";
-    try {
-      readHistory(p);
-      QFAIL("no exception");
-    } catch (const InputError& e) {
-      QCOMPARE(e.line(), 2);
-      QCOMPARE(QString::fromStdString(e.field()), QString("median"));
-    }
+    const auto [line, field] = inputErrorOf([&] { readHistory(p); });
+    QCOMPARE(line, 2);
+    QCOMPARE(field, QString("median"));
   }
 
   void validationIsReadAndBadValidationNamed() {
@@ -171,13 +179,9 @@ class CalibrateTest : public QObject {
     QCOMPARE(v[1].generation, 2);
     QVERIFY(std::isinf(v[1].validation));
     std::ofstream(p.toStdString()) << "generation,train_fitness,validation_fitness\n0,2,3\n1,1,x\n";
-    try {
-      readValidation(p);
-      QFAIL("no exception");
-    } catch (const InputError& e) {
-      QCOMPARE(e.line(), 3);
-      QCOMPARE(QString::fromStdString(e.field()), QString("validation_fitness"));
-    }
+    const auto [line, field] = inputErrorOf([&] { readValidation(p); });
+    QCOMPARE(line, 3);
+    QCOMPARE(field, QString("validation_fitness"));
   }
 
   void convergencePlotShowsValidationAndItsPick() {

@@ -83,6 +83,13 @@ std::vector<std::string> columnsOf(const PlotWidget* p) {
   for (const SignalRef& r : p->signalRefs()) c.push_back(r.column);
   return c;
 }
+/// Opens the Nao and its squat and plays it to `until_s`; false if either does not open.
+bool playNaoSquat(MainWindow& w, double until_s) {
+  if (!w.openRobot("nao") || !w.openMotion(GAPSIM_SOURCE_DIR "/robots/nao/motions/squat.csv")) return false;
+  playUntil(w, until_s);
+  return true;
+}
+
 }  // namespace
 
 class GuiOverlaysTest : public QObject {
@@ -98,9 +105,7 @@ class GuiOverlaysTest : public QObject {
 
   void alignRecoversAKnownDelayOnTheSquat() {
     MainWindow w(false);
-    QVERIFY(w.openRobot("nao"));
-    QVERIFY(w.openMotion(GAPSIM_SOURCE_DIR "/robots/nao/motions/squat.csv"));
-    playUntil(w, 8.0);
+    QVERIFY(playNaoSquat(w, 8.0));
     QTemporaryDir dir;
     OverlayPanel* panel = w.overlayPanel();
     // Logs of the same delay: as long as the run, on the pitch and on a knee; the first 3 s of it
@@ -150,9 +155,7 @@ class GuiOverlaysTest : public QObject {
     // The recording is whole (8 s) but the simulation has only played 3 s of the squat when Align
     // is pressed: the overlap is the simulated part.
     MainWindow w(false);
-    QVERIFY(w.openRobot("nao"));
-    QVERIFY(w.openMotion(GAPSIM_SOURCE_DIR "/robots/nao/motions/squat.csv"));
-    playUntil(w, 8.0);
+    QVERIFY(playNaoSquat(w, 8.0));
     QTemporaryDir dir;
     const QString path = dir.filePath("recorded.csv");
     writeDelayedLog(*w.store(), "LKneePitch/q_rad", kDelay_s, kSample_s, 8.0, path);
@@ -334,9 +337,7 @@ class GuiOverlaysTest : public QObject {
   void layoutSavedAndLoadedThroughTheWindow() {
     QTemporaryDir dir;
     MainWindow w(false);
-    QVERIFY(w.openRobot("nao"));
-    QVERIFY(w.openMotion(GAPSIM_SOURCE_DIR "/robots/nao/motions/squat.csv"));
-    playUntil(w, 1.0);
+    QVERIFY(playNaoSquat(w, 1.0));
     const QString real = dir.filePath("real_knee.csv");
     writeDelayedLog(*w.store(), "LKneePitch/q_rad", 0.1, 0.01, 1.0, real);
     QVERIFY(w.openOverlay(real));

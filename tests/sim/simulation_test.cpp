@@ -9,6 +9,7 @@
 
 #include "sim/kinematics.h"
 #include "sim/urdf_parser.h"
+#include "swing_period.h"
 
 namespace gapsim {
 namespace {
@@ -28,17 +29,7 @@ TEST(Simulation, CompoundPendulumPeriodMatchesAnalytic) {
   const double Ip = 1.6e-4 + m * d * d;
   const double T = 2 * M_PI * std::sqrt(Ip / (m * g * d)) * (1 + theta0 * theta0 / 16);
   ASSERT_NEAR(sim.jointAngle_rad(0), theta0, 1e-12);
-  std::vector<double> down_crossings;  // times where q crosses 0 going down (linear interpolation)
-  double prev = sim.jointAngle_rad(0), prev_t = 0;
-  while (sim.time_s() < 6 * T) {
-    sim.step();
-    const double q = sim.jointAngle_rad(0);
-    if (prev > 0 && q <= 0) down_crossings.push_back(prev_t + (sim.time_s() - prev_t) * prev / (prev - q));
-    prev = q;
-    prev_t = sim.time_s();
-  }
-  ASSERT_GE(down_crossings.size(), 6u);
-  const double measured = (down_crossings[5] - down_crossings[0]) / 5;
+  const double measured = test::meanSwingPeriod_s(sim, 6 * T);
   EXPECT_NEAR(measured, T, 0.005 * T) << "measured " << measured << " s, analytic " << T << " s";
   EXPECT_NEAR(measured, T, 0.001 * T);  // and in fact much closer
 }
