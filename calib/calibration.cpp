@@ -176,30 +176,13 @@ void CalibrationSettings::validate() const {
   if (ipop_restarts < 0) throw InputError("", 0, "--ipop", "must be >= 0");
 }
 
-nlohmann::json CalibrationSettings::toJson() const {
-  return {{"optimizer", optimizer},
-          {"generations", generations},
-          {"lambda", lambda},
-          {"mu", mu},
-          {"kappa", kappa},
-          {"rho", rho},
-          {"sigma0", sigma0},
-          {"seed", seedToJson(seed)},
-          {"ipop_restarts", ipop_restarts}};
-}
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CalibrationSettings, optimizer, generations, lambda, mu, kappa, rho, sigma0, seed,
+                                   ipop_restarts)
+
+nlohmann::json CalibrationSettings::toJson() const { return toJsonWithSeeds(*this, {"seed"}); }
 
 CalibrationSettings CalibrationSettings::fromJson(const nlohmann::json& j) {
-  CalibrationSettings s;
-  s.optimizer = j.at("optimizer").get<std::string>();
-  s.generations = j.at("generations").get<int>();
-  s.lambda = j.at("lambda").get<int>();
-  s.mu = j.at("mu").get<int>();
-  s.kappa = j.at("kappa").get<int>();
-  s.rho = j.at("rho").get<int>();
-  s.sigma0 = j.at("sigma0").get<double>();
-  s.seed = seedFromJson(j.at("seed"));
-  s.ipop_restarts = j.at("ipop_restarts").get<int>();
-  return s;
+  return fromJsonWithSeeds<CalibrationSettings>(j, {"seed"});
 }
 
 std::unique_ptr<Optimizer> makeOptimizer(const CalibrationSettings& s, const Eigen::VectorXd& y0) {

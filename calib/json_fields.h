@@ -4,8 +4,10 @@
 /// lists its members once, with nlohmann's NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE in the file that
 /// owns it: the JSON keys are the members' names, and from_json requires every key. This header
 /// adds what the field lists need beyond nlohmann's own conversions: an unset std::optional is null;
-/// and, for the structs that list their keys by hand, a 64-bit seed as a decimal string.
+/// a 64-bit seed as a decimal string; and defaults for the keys that files written before a member
+/// existed lack.
 #include <cstdint>
+#include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -36,5 +38,24 @@ namespace gapsim::calib {
 /// (53 bits) would change it.
 inline nlohmann::json seedToJson(std::uint64_t seed) { return std::to_string(seed); }
 inline std::uint64_t seedFromJson(const nlohmann::json& j) { return std::stoull(j.get<std::string>()); }
+
+/// `v` by its field list, the members named in `seeds` as decimal strings (seedToJson).
+template <class T>
+nlohmann::json toJsonWithSeeds(const T& v, std::initializer_list<const char*> seeds) {
+  nlohmann::json j = v;
+  for (const char* k : seeds) j[k] = seedToJson(j.at(k).get<std::uint64_t>());
+  return j;
+}
+
+/// The inverse of toJsonWithSeeds. A key of `defaults` that `j` lacks takes its value there (the
+/// value a file written before the member existed meant); every other key is required.
+template <class T>
+T fromJsonWithSeeds(nlohmann::json j, std::initializer_list<const char*> seeds,
+                    const nlohmann::json& defaults = nlohmann::json::object()) {
+  for (const auto& [key, value] : defaults.items())
+    if (!j.contains(key)) j[key] = value;
+  for (const char* k : seeds) j[k] = seedFromJson(j.at(k));
+  return j.get<T>();
+}
 
 }  // namespace gapsim::calib

@@ -13,25 +13,18 @@
 
 namespace gapsim::calib {
 
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ReplayCalibrationInputs, robot, params, recordings, trials, holdout, space, wall,
+                                   sim_seed, settle_s)
+
 nlohmann::json ReplayCalibrationInputs::toJson() const {
-  return {{"kind", "replay"},         {"robot", robot},   {"params", params},
-          {"recordings", recordings}, {"trials", trials}, {"holdout", holdout},
-          {"space", space},           {"wall", wall},     {"sim_seed", seedToJson(sim_seed)},
-          {"settle_s", settle_s}};
+  nlohmann::json j = toJsonWithSeeds(*this, {"sim_seed"});
+  j["kind"] = "replay";
+  return j;
 }
 
 ReplayCalibrationInputs ReplayCalibrationInputs::fromJson(const nlohmann::json& j) {
-  ReplayCalibrationInputs in;
-  in.robot = j.at("robot");
-  in.params = j.at("params");
-  in.recordings = j.at("recordings");
-  in.trials = j.at("trials");
-  in.holdout = j.at("holdout");
-  in.space = j.at("space");
-  in.wall = j.at("wall");
-  in.sim_seed = seedFromJson(j.at("sim_seed"));
-  in.settle_s = j.value("settle_s", 0.0);  // checkpoints without a settle time did not settle
-  return in;
+  // Checkpoints without a settle time did not settle.
+  return fromJsonWithSeeds<ReplayCalibrationInputs>(j, {"sim_seed"}, {{"settle_s", 0.0}});
 }
 
 std::string recordingsRobot(const std::string& recordings) {

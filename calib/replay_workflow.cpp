@@ -31,38 +31,14 @@ std::string fileStem(std::string name) {
 
 }  // namespace
 
-nlohmann::json RecordingReplayOptions::toJson() const {
-  return {{"recordings", recordings},
-          {"trials", trials},
-          {"robot", robot},
-          {"robot_for_all", robot_for_all},
-          {"params", params},
-          {"sets", sets},
-          {"compare_params", compare_params},
-          {"no_wall", no_wall},
-          {"wall_face_x_m", wall_face_x_m ? nlohmann::json(*wall_face_x_m) : nlohmann::json(nullptr)},
-          {"continuous_commands", continuous_commands},
-          {"settle_s", settle_s},
-          {"sim_seed", seedToJson(sim_seed)},
-          {"out_dir", out_dir}};
-}
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RecordingReplayOptions, recordings, trials, robot, robot_for_all, params, sets,
+                                   compare_params, no_wall, wall_face_x_m, continuous_commands, settle_s, sim_seed,
+                                   out_dir)
+
+nlohmann::json RecordingReplayOptions::toJson() const { return toJsonWithSeeds(*this, {"sim_seed"}); }
 
 RecordingReplayOptions RecordingReplayOptions::fromJson(const nlohmann::json& j) {
-  RecordingReplayOptions o;
-  o.recordings = j.at("recordings");
-  o.trials = j.at("trials");
-  o.robot = j.at("robot");
-  o.robot_for_all = j.at("robot_for_all");
-  o.params = j.at("params");
-  o.sets = j.at("sets").get<std::vector<std::string>>();
-  o.compare_params = j.at("compare_params");
-  o.no_wall = j.at("no_wall");
-  if (!j.at("wall_face_x_m").is_null()) o.wall_face_x_m = j.at("wall_face_x_m").get<double>();
-  o.continuous_commands = j.at("continuous_commands");
-  o.settle_s = j.at("settle_s");
-  o.sim_seed = seedFromJson(j.at("sim_seed"));
-  o.out_dir = j.at("out_dir");
-  return o;
+  return fromJsonWithSeeds<RecordingReplayOptions>(j, {"sim_seed"});
 }
 
 void RecordingReplayOptions::validate() const { checkSettleTime(settle_s); }

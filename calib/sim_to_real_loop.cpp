@@ -28,55 +28,26 @@ namespace gapsim::calib {
 
 namespace fs = std::filesystem;
 
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SimToRealLoopOptions, robot, params, tasks, reality, twin_params, space, init_dir,
+                                   recordings, iterations, first_opt_generations, opt_generations, opt_population,
+                                   cal_generations, cal_population, opt_sigma0, cal_sigma0, cal_joint_weight,
+                                   cal_settle_s, robust_models, robust_gain_spread, seed)
+
 nlohmann::json SimToRealLoopOptions::toJson() const {
-  return {{"kind", "loop"},
-          {"robot", robot},
-          {"params", params},
-          {"tasks", tasks},
-          {"reality", reality},
-          {"twin_params", twin_params},
-          {"space", space},
-          {"init_dir", init_dir},
-          {"recordings", recordings},
-          {"iterations", iterations},
-          {"first_opt_generations", first_opt_generations},
-          {"opt_generations", opt_generations},
-          {"opt_population", opt_population},
-          {"cal_generations", cal_generations},
-          {"cal_population", cal_population},
-          {"opt_sigma0", opt_sigma0},
-          {"cal_sigma0", cal_sigma0},
-          {"cal_joint_weight", cal_joint_weight},
-          {"cal_settle_s", cal_settle_s},
-          {"robust_models", robust_models},
-          {"robust_gain_spread", robust_gain_spread},
-          {"seed", seedToJson(seed)}};
+  nlohmann::json j = toJsonWithSeeds(*this, {"seed"});
+  j["kind"] = "loop";
+  return j;
 }
+
 SimToRealLoopOptions SimToRealLoopOptions::fromJson(const nlohmann::json& j) {
-  SimToRealLoopOptions in;
-  in.robot = j.at("robot");
-  in.params = j.at("params");
-  in.tasks = j.at("tasks");
-  in.reality = j.at("reality");
-  in.twin_params = j.at("twin_params");
-  in.space = j.at("space");
-  in.init_dir = j.at("init_dir");
-  in.recordings = j.value("recordings", "");
-  in.iterations = j.at("iterations");
-  in.first_opt_generations = j.at("first_opt_generations");
-  in.opt_generations = j.at("opt_generations");
-  in.opt_population = j.at("opt_population");
-  in.cal_generations = j.at("cal_generations");
-  in.cal_population = j.at("cal_population");
-  in.opt_sigma0 = j.at("opt_sigma0");
-  in.cal_sigma0 = j.at("cal_sigma0");
-  // Loops started before these options calibrated on the tilt alone, without settling.
-  in.cal_joint_weight = j.value("cal_joint_weight", 0.0);
-  in.cal_settle_s = j.value("cal_settle_s", 0.0);
-  in.robust_models = j.value("robust_models", 1);
-  in.robust_gain_spread = j.value("robust_gain_spread", 0.2);
-  in.seed = seedFromJson(j.at("seed"));
-  return in;
+  // Loops started before these options had no recordings, calibrated on the tilt alone without
+  // settling, and on one model.
+  return fromJsonWithSeeds<SimToRealLoopOptions>(j, {"seed"},
+                                                 {{"recordings", ""},
+                                                  {"cal_joint_weight", 0.0},
+                                                  {"cal_settle_s", 0.0},
+                                                  {"robust_models", 1},
+                                                  {"robust_gain_spread", 0.2}});
 }
 
 void SimToRealLoopOptions::validate() const {
