@@ -24,19 +24,13 @@
 #include "calib/json_fields.h"
 #include "calib/mukappa_es.h"
 #include "sim/input_error.h"
+#include "sim/text.h"
 
 namespace gapsim::calib {
 namespace {
 
 constexpr const char* kFormat = "gapsim-calibration-checkpoint";
 constexpr int kVersion = 1;
-
-std::string num(double v) {
-  if (!std::isfinite(v)) return std::isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf");
-  char buf[64];
-  auto [p, ec] = std::to_chars(buf, buf + sizeof buf, v);
-  return std::string(buf, p);
-}
 
 double median(std::vector<double> v) {
   if (v.empty()) return std::numeric_limits<double>::quiet_NaN();
@@ -327,8 +321,9 @@ void Calibration::writeResults() const {
   for (const auto& d : space_.dimensions()) h << ',' << d.label;
   h << '\n';
   for (const auto& r : history_) {
-    h << r.generation << ',' << r.evaluations << ',' << num(r.best) << ',' << num(r.median) << ',' << num(r.sigma);
-    for (Eigen::Index i = 0; i < r.best_values.size(); ++i) h << ',' << num(r.best_values[i]);
+    h << r.generation << ',' << r.evaluations << ',' << shortestText(r.best) << ',' << shortestText(r.median) << ','
+      << shortestText(r.sigma);
+    for (Eigen::Index i = 0; i < r.best_values.size(); ++i) h << ',' << shortestText(r.best_values[i]);
     h << '\n';
   }
   writeFileAtomically(out_dir_ + "/history.csv", h.str());
@@ -339,20 +334,22 @@ void Calibration::writeResults() const {
     writeFileAtomically(out_dir_ + "/" + name,
                         space_.text(values, what + after + "\nload with: gapsim-cli run --params " + name));
   };
-  const std::string train_what = "best fitness " + num(best_f_) + " (initial " + num(initial_f_) + ")";
+  const std::string train_what =
+      "best fitness " + shortestText(best_f_) + " (initial " + shortestText(initial_f_) + ")";
   if (validation_.empty()) {
     writeParams("best.params", best_values_, "gapsim calibration result: " + train_what);
     writeParams("best_train.params", best_values_, "gapsim calibration result (training best): " + train_what);
     return;
   }
   writeParams("best.params", best_val_values_,
-              "gapsim calibration result, early stopping: the best validation fitness " + num(best_val_f_) +
-                  " (initial " + num(validation_.front().validation) + "), training best of generation " +
+              "gapsim calibration result, early stopping: the best validation fitness " + shortestText(best_val_f_) +
+                  " (initial " + shortestText(validation_.front().validation) + "), training best of generation " +
                   std::to_string(best_val_generation_));
   writeParams("best_train.params", best_values_, "gapsim calibration result (training best): " + train_what);
   std::ostringstream v;
   v << "generation,train_fitness,validation_fitness\n";
-  for (const auto& r : validation_) v << r.generation << ',' << num(r.train) << ',' << num(r.validation) << '\n';
+  for (const auto& r : validation_)
+    v << r.generation << ',' << shortestText(r.train) << ',' << shortestText(r.validation) << '\n';
   writeFileAtomically(out_dir_ + "/validation.csv", v.str());
   std::string w;
   for (const auto& line : warnings_) w += line + "\n";
@@ -393,9 +390,9 @@ void Calibration::run(BatchEvaluator& ev, std::ostream* progress, int stop_after
     history_.push_back({0, 0, best_f_, best_f_, opt_->stepSize(), best_values_});
     if (validate_fn_) validate(0, nullptr);
     if (progress) {
-      *progress << "gen 0 (initial parameters): fitness " << num(initial_f_);
+      *progress << "gen 0 (initial parameters): fitness " << shortestText(initial_f_);
       if (!r0.error.empty()) *progress << " (" << r0.error << ")";
-      if (validate_fn_) *progress << ", validation " << num(validation_.back().validation);
+      if (validate_fn_) *progress << ", validation " << shortestText(validation_.back().validation);
       *progress << std::endl;
     }
     writeFiles();
@@ -506,9 +503,11 @@ void Calibration::writeParameters() const {
     // Without computeSensitivity the curvature columns say so ("-"), the JSON omits them.
     const AxisSensitivity* fd = sensitivity_.empty() ? nullptr : &sensitivity_[static_cast<std::size_t>(i)];
     const char* fd_det = !fd ? "-" : fd->well ? "well" : "weak";
-    o << d.label << ',' << num(d.value) << ',' << num(result[i]) << ',' << num(best_values_[i]) << ',' << num(moved_rel)
-      << ',' << num(moved_y) << ',' << num(sd) << ',' << num(shrink) << ',' << det << ','
-      << (fd ? num(fd->rise_relative) : "nan") << ',' << (fd ? num(fd->halfwidth) : "nan") << ',' << fd_det << '\n';
+    o << d.label << ',' << shortestText(d.value) << ',' << shortestText(result[i]) << ','
+      << shortestText(best_values_[i]) << ',' << shortestText(moved_rel) << ',' << shortestText(moved_y) << ','
+      << shortestText(sd) << ',' << shortestText(shrink) << ',' << det << ','
+      << (fd ? shortestText(fd->rise_relative) : "nan") << ',' << (fd ? shortestText(fd->halfwidth) : "nan") << ','
+      << fd_det << '\n';
     rows.push_back({{"dimension", d.label},
                     {"initial", toJson(d.value)},
                     {"result", toJson(result[i])},
@@ -546,7 +545,7 @@ void Calibration::writeSpread() const {
   std::ostringstream o;
   o << "dimension,best,spread_fraction_of_range,determined\n";
   for (int i = 0; i < space_.dimension(); ++i)
-    o << space_.dimensions()[i].label << ',' << num(best_values_[i]) << ',' << num(s[i]) << ','
+    o << space_.dimensions()[i].label << ',' << shortestText(best_values_[i]) << ',' << shortestText(s[i]) << ','
       << (s[i] > 3 * med ? "weak" : "yes") << '\n';
   writeFileAtomically(out_dir_ + "/spread.csv", o.str());
   writeParameters();

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 
 #include "sim/input_error.h"
 
@@ -32,7 +33,8 @@ ParameterSpace controllerSpace(const RisingTask& task, const ControllerSpaceSett
     entries.push_back({kf + "duration_s", d, s.min_duration_s, s.max_duration_s, false, "", false, 0});
     for (const MirroredJoint& j : legs.joints) {
       const Joint& joint = m.joints[j.right];
-      const double lo = joint.has_limits ? joint.lower : -M_PI, hi = joint.has_limits ? joint.upper : M_PI;
+      const double lo = joint.has_limits ? joint.lower : -std::numbers::pi,
+                   hi = joint.has_limits ? joint.upper : std::numbers::pi;
       const double start = task.start_q[j.right], stand = task.stand_q[j.right];
       const bool free_stem = std::find(s.free_stems.begin(), s.free_stems.end(), j.stem) != s.free_stems.end();
       const bool frozen = k == n || !free_stem;

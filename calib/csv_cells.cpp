@@ -6,14 +6,11 @@
 #include <sstream>
 
 #include "sim/input_error.h"
+#include "sim/text.h"
 
 namespace gapsim::calib {
 
-std::string trimCell(std::string s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.erase(s.begin());
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.pop_back();
-  return s;
-}
+std::string trimCell(std::string s) { return std::string(trimBlanks(s)); }
 
 std::vector<std::string> splitCells(const std::string& line) {
   std::vector<std::string> cells;

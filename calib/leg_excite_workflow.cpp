@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iomanip>
+#include <numbers>
 #include <ostream>
 #include <sstream>
 
@@ -51,7 +52,7 @@ LegExcitation excitation(const LegExciteOptions& a, const RobotModel& stand, con
   const LegHold hold = legHoldCommands(stand, side, leg, pose);
   x.mLA.offset_Nm = a.offset_mLA_Nm.value_or(a.offset_Nm.value_or(hold.u_mLA_Nm));
   x.mLS.offset_Nm = a.offset_mLS_Nm.value_or(a.offset_Nm.value_or(hold.u_mLS_Nm));
-  x.encoder_rad = a.encoder_bits > 0 ? 2 * M_PI / std::pow(2.0, a.encoder_bits) : 0.0;
+  x.encoder_rad = a.encoder_bits > 0 ? 2 * std::numbers::pi / std::pow(2.0, a.encoder_bits) : 0.0;
   x.noise_rad = a.noise_rad;
   x.seed = a.seed;
   return x;

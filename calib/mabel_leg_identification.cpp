@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iomanip>
 #include <limits>
+#include <numbers>
 #include <sstream>
 #include <stdexcept>
 
@@ -26,8 +27,6 @@
 namespace gapsim::calib {
 
 namespace {
-
-constexpr double kPi = 3.14159265358979323846;
 constexpr double kBiasScale_Nm = 0.01;    // b is optimised in units of 10 mN m (well-scaled steps)
 constexpr double kStartScale_rad = 1e-3;  // start offsets in mrad
 
@@ -60,7 +59,7 @@ std::shared_ptr<const RobotModel> prepareStand(const RobotModel& stand, const Le
   // Eqs. (5)-(6) with q_Bsp = 0, then q_Th = pi - hip, q_Sh = pi - hip - knee (robots/mabel/README.md).
   const double q_LA = q0_mLA / leg.mLA.gamma, q_LS = q0_mLS / leg.mLS.gamma;
   m->initial_q[static_cast<std::size_t>(s.knee)] = 2.0 * q_LS;
-  m->initial_q[static_cast<std::size_t>(s.hip)] = kPi - q_LA - q_LS;
+  m->initial_q[static_cast<std::size_t>(s.hip)] = std::numbers::pi - q_LA - q_LS;
   return m;
 }
 
@@ -254,7 +253,7 @@ LegPose standInitialPose(const RobotModel& stand, LegSide side) {
   const MabelLegSpec& s = stand.mabel_legs[static_cast<std::size_t>(standLegIndex(stand, side))];
   const double hip = stand.initial_q[static_cast<std::size_t>(s.hip)];
   const double knee = stand.initial_q[static_cast<std::size_t>(s.knee)];
-  const double q_LA = kPi - hip - 0.5 * knee, q_LS = 0.5 * knee;
+  const double q_LA = std::numbers::pi - hip - 0.5 * knee, q_LS = 0.5 * knee;
   return {s.params.mLA.gamma * q_LA, s.params.mLS.gamma * q_LS};
 }
 

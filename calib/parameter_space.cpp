@@ -12,6 +12,7 @@
 #include "calib/csv_cells.h"
 #include "sim/input_error.h"
 #include "sim/parameters.h"
+#include "sim/text.h"
 
 namespace gapsim::calib {
 namespace {
@@ -24,12 +25,6 @@ bool flag(const std::string& t, const std::string& file, int line) {
   if (s == "1" || s == "yes" || s == "true") return true;
   if (s == "0" || s == "no" || s == "false" || s.empty()) return false;
   throw InputError(file, line, "frozen", "expected 0/1, no/yes or false/true, not '" + t + "'");
-}
-
-std::string fmt(double v) {
-  char buf[64];
-  auto [p, ec] = std::to_chars(buf, buf + sizeof buf, v);
-  return std::string(buf, p);
 }
 
 }  // namespace
@@ -112,10 +107,12 @@ ParameterSpace ParameterSpace::fromEntries(std::vector<SpaceEntry> entries, cons
     if (auto it = seen.find(e.name); it != seen.end())
       throw where("name", "listed twice (first on line " + std::to_string(entries[it->second].line) + ")");
     seen[e.name] = static_cast<int>(i);
-    if (!(e.lower < e.upper)) throw where("lower", "lower " + fmt(e.lower) + " must be below upper " + fmt(e.upper));
+    if (!(e.lower < e.upper))
+      throw where("lower", "lower " + shortestText(e.lower) + " must be below upper " + shortestText(e.upper));
     if (e.value < e.lower || e.value > e.upper)
-      throw where("value", "value " + fmt(e.value) + " outside [" + fmt(e.lower) + ", " + fmt(e.upper) + "]");
-    if (e.log_scale && !(e.lower > 0)) throw where("scale", "log scale needs lower > 0, got " + fmt(e.lower));
+      throw where("value", "value " + shortestText(e.value) + " outside [" + shortestText(e.lower) + ", " +
+                               shortestText(e.upper) + "]");
+    if (e.log_scale && !(e.lower > 0)) throw where("scale", "log scale needs lower > 0, got " + shortestText(e.lower));
     if (e.frozen) continue;
     if (!e.tie.empty()) {
       if (auto it = tie_dim.find(e.tie); it != tie_dim.end()) {
@@ -208,8 +205,8 @@ std::string ParameterSpace::text(const Eigen::VectorXd& values, const std::strin
     for (int k : dims_[i].entries) v[k] = values[i];
   for (std::size_t k = 0; k < entries_.size(); ++k) {
     const auto& e = entries_[k];
-    out << e.name << ',' << fmt(v[k]) << ',' << fmt(e.lower) << ',' << fmt(e.upper) << ',' << (e.frozen ? 1 : 0) << ','
-        << e.tie << ',' << (e.log_scale ? "log" : "lin") << '\n';
+    out << e.name << ',' << shortestText(v[k]) << ',' << shortestText(e.lower) << ',' << shortestText(e.upper) << ','
+        << (e.frozen ? 1 : 0) << ',' << e.tie << ',' << (e.log_scale ? "log" : "lin") << '\n';
   }
   return out.str();
 }

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <numbers>
 #include <set>
 
 #include "calib/lean_to_stand_layout.h"
@@ -18,7 +19,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;
-constexpr double kPi = 3.14159265358979323846;
 constexpr const char* kFormat = "gapsim-recordings 1";
 
 // ---------------------------------------------------------------------------------------------
@@ -258,8 +258,8 @@ struct UnitRow {
   double scale;
 };
 constexpr UnitRow kUnits[] = {
-    {"rad", "rad", 1.0},     {"deg", "rad", kPi / 180.0},
-    {"rad_s", "rad_s", 1.0}, {"deg_s", "rad_s", kPi / 180.0},
+    {"rad", "rad", 1.0},     {"deg", "rad", std::numbers::pi / 180.0},
+    {"rad_s", "rad_s", 1.0}, {"deg_s", "rad_s", std::numbers::pi / 180.0},
     {"m", "m", 1.0},         {"mm", "m", 1e-3},
     {"cm", "m", 1e-2},       {"m_s", "m_s", 1.0},
     {"N", "N", 1.0},         {"Nm", "Nm", 1.0},
@@ -366,7 +366,7 @@ void readCommands(const Fields& f, const std::string& dir, ManifestTrial& t) {
   if (units == "rad")
     t.command_scale_to_rad = 1.0;
   else if (units == "deg")
-    t.command_scale_to_rad = kPi / 180.0;
+    t.command_scale_to_rad = std::numbers::pi / 180.0;
   else
     f.failValue({"commands", "units"}, "expected rad or deg (the command file's joint columns)");
   const std::string sent = f.text({"commands", "sent_as"}, "rad");

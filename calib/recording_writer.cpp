@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <numbers>
 
 #include "calib/replay_workflow.h"
 #include "sim/input_error.h"
@@ -53,8 +54,7 @@ class ContinuousCommand : public Controller {
 class FrameWriter : public Observer {
  public:
   FrameWriter(const RobotModel& m, const RecordSettings& s) : m_(m), rate_hz_(s.frame_rate_hz) {
-    constexpr double kPi = 3.14159265358979323846;
-    k_ = s.degrees ? 180.0 / kPi : 1.0;
+    k_ = s.degrees ? 180.0 / std::numbers::pi : 1.0;
     const std::string u = s.degrees ? "deg" : "rad";
     const std::string imu = m.imus.empty() ? m.links[m.root_link].name : m.imus.front().name;
     const std::string root = m.links[m.root_link].name;

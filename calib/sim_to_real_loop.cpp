@@ -22,6 +22,7 @@
 #include "sim/parameters.h"
 #include "sim/robot_library.h"
 #include "sim/simulation.h"
+#include "sim/text_file.h"
 #include "sim/urdf_parser.h"
 
 namespace gapsim::calib {
@@ -61,13 +62,6 @@ void SimToRealLoopOptions::validate() const {
 }
 
 namespace {
-
-std::string slurpFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 std::string fmt(const char* f, double v) {
   char b[64];
@@ -358,11 +352,11 @@ class Loop {
   bool fetchRecording(int k, const std::string& idir, const std::string& t) {
     const std::string cmd = realityName(k, t, "command"), ctrl = realityName(k, t, "controller"),
                       rec = realityName(k, t, "recording");
-    if (!fs::exists(cmd)) writeFileAtomically(cmd, slurpFile(idir + "/" + t + "_command.csv"));
-    if (!fs::exists(ctrl)) writeFileAtomically(ctrl, slurpFile(idir + "/" + t + ".csv"));
+    if (!fs::exists(cmd)) writeFileAtomically(cmd, readTextFile(idir + "/" + t + "_command.csv"));
+    if (!fs::exists(ctrl)) writeFileAtomically(ctrl, readTextFile(idir + "/" + t + ".csv"));
     if (!fs::exists(rec)) return false;
     readRisingRecording(rec);  // InputError naming the file if it is not a recording
-    writeFileAtomically(idir + "/" + t + "_recording.csv", slurpFile(rec));
+    writeFileAtomically(idir + "/" + t + "_recording.csv", readTextFile(rec));
     return true;
   }
 
@@ -385,7 +379,7 @@ class Loop {
     const std::string out_params = idir + "/calibrated.params", summary = idir + "/calibration.csv";
     if (fs::exists(out_params) && fs::exists(summary)) {
       // calibration.csv: a header line, then "E_before,E_after,pairs" (written below).
-      const std::string text = slurpFile(summary);
+      const std::string text = readTextFile(summary);
       const std::size_t nl = text.find('\n');
       if (nl == std::string::npos || std::sscanf(text.c_str() + nl + 1, "%lf,%lf", Eb, Ea) != 2)
         throw InputError(summary, 2, "E_cali_before_rad2_s", "expected two numbers (the loop writes this file)");
@@ -426,7 +420,7 @@ class Loop {
     ev.reset();
     *Eb = cal->initialFitness();
     *Ea = cal->bestFitness();
-    writeFileAtomically(out_params, slurpFile(dir + "/best.params"));
+    writeFileAtomically(out_params, readTextFile(dir + "/best.params"));
     writeFileAtomically(summary, "E_cali_before_rad2_s,E_cali_after_rad2_s,pairs\n" + fmt("%.17g", *Eb) + "," +
                                      fmt("%.17g", *Ea) + "," + std::to_string(pairs_.size()) + "\n");
     return out_params;

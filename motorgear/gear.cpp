@@ -5,6 +5,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <numbers>
 #include <stdexcept>
 
 namespace gapsim::motorgear {
@@ -237,8 +238,6 @@ double Gear::stepSubsteps(double dt_s, double Tin, double qd_rad_s) {
 // grazing, the rest of such a frame is finished with fine semi-implicit substeps (w h = 0.05).
 
 namespace {
-
-constexpr double kPi = 3.14159265358979323846;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr int kMaxEvents = 256;
 
@@ -263,7 +262,7 @@ Mode makeMode(double w2, double lam, double lam_s) {
       m.r1 = -w2 / (m.a + m.wd);  // slow root -a + beta, without cancellation
       m.r2 = -(m.a + m.wd);
     } else {
-      m.half_decay = std::exp(-m.a * kPi * m.inv_wd);
+      m.half_decay = std::exp(-m.a * std::numbers::pi * m.inv_wd);
     }
   }
   return m;
@@ -346,11 +345,11 @@ struct Traj {
       if (m.s > 0) {
         // y' ~ v0 cos(th) - (K/wd) sin(th) = R cos(th + phi): zeros at th = pi/2 - phi + n pi.
         const double phi = std::atan2(K * m.inv_wd, v0);
-        double th = 0.5 * kPi - phi;
+        double th = 0.5 * std::numbers::pi - phi;
         if (th <= 0.0)
-          th += kPi;
-        else if (th > kPi)
-          th -= kPi;
+          th += std::numbers::pi;
+        else if (th > std::numbers::pi)
+          th -= std::numbers::pi;
         return th / m.wd;
       }
       // y' = 0  <=>  tanh(beta t)/beta = v0/K (critical: t = v0/K), at most one root.
@@ -366,7 +365,7 @@ struct Traj {
   }
 
   // Only underdamped contact has more than one velocity zero; the next one is half a period on.
-  double secondStop(double first) const { return m.w2 > 0 && m.s > 0 ? first + kPi * m.inv_wd : kInf; }
+  double secondStop(double first) const { return m.w2 > 0 && m.s > 0 ? first + std::numbers::pi * m.inv_wd : kInf; }
 };
 
 // Root of h(t) = d (y(t) - g), increasing on [lo, hi] with h(lo) < 0 <= h(hi); (y_lo, v_lo) is
@@ -379,7 +378,7 @@ double crossing(const Traj& tr, double g, int d, double lo, double h_lo, double 
   double t = lo, y = y_lo, v = v_lo;
   if (half_swing) {
     const double c = std::clamp((h_lo + h_hi) / (h_hi - h_lo), -1.0, 1.0);
-    t = lo + (hi - lo) * (std::acos(c) / kPi);
+    t = lo + (hi - lo) * (std::acos(c) / std::numbers::pi);
     if (!(t > lo && t < hi)) t = 0.5 * (lo + hi);
     tr.eval(t, y, v);
   }

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "motorgear/mabel_leg_drive.h"
 
+#include <numbers>
+
 namespace gapsim::motorgear {
-namespace {
-constexpr double kPi = 3.14159265358979323846;
-}  // namespace
+namespace {}  // namespace
 
 MabelTransmission::LinkState MabelLegDrive::linkState(double hip_rad, double hipd_rad_s, double knee_rad,
                                                       double kneed_rad_s) {
-  return {kPi - hip_rad, -hipd_rad_s, kPi - hip_rad - knee_rad, -(hipd_rad_s + kneed_rad_s)};
+  return {std::numbers::pi - hip_rad, -hipd_rad_s, std::numbers::pi - hip_rad - knee_rad, -(hipd_rad_s + kneed_rad_s)};
 }
 
 MabelLegDrive::MabelLegDrive(const Params& p, double hip0_rad, double knee0_rad) : p_(p), tr_(p.transmission) {

@@ -4,6 +4,7 @@
 // that runs differently from the file's is listed with the reason.
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 
 #include "motorgear/dc_motor.h"
 #include "sim/compile_detail.h"
@@ -129,7 +130,7 @@ void compileJoint(CompileContext& c, int ji) {
   cj.anchor_m = jf.translation();
   cj.axis = axis;
   // ODE hinge stops must lie within (-pi, pi); wider limits are left to the servo.
-  cj.stops = j.has_limits && (!hinge || (j.lower > -M_PI && j.upper < M_PI));
+  cj.stops = j.has_limits && (!hinge || (j.lower > -std::numbers::pi && j.upper < std::numbers::pi));
   cj.lower = j.lower;
   cj.upper = j.upper;
   if (j.has_limits && !cj.stops)

@@ -14,17 +14,12 @@
 #include <unordered_map>
 
 #include "sim/input_error.h"
+#include "sim/text.h"
 #include "sim/text_file.h"
 
 namespace gapsim {
 
 namespace {
-
-std::string_view trimBlanks(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
 
 void splitCells(std::string_view line, char delim, std::vector<std::string_view>& cells) {
   cells.clear();
@@ -38,13 +33,6 @@ void splitCells(std::string_view line, char delim, std::vector<std::string_view>
     cells.push_back(line.substr(start, p - start));
     start = p + 1;
   }
-}
-
-/// Shortest round-trip text of a double, for messages.
-std::string numberText(double v) {
-  char buf[64];
-  const auto r = std::to_chars(buf, buf + sizeof buf, v);
-  return std::string(buf, r.ptr);
 }
 
 }  // namespace
@@ -168,9 +156,9 @@ struct TimeOrderCheck {
       const bool bad = opt.time_order == TimeOrder::StrictlyIncreasing ? !(time > prev_time) : time < prev_time;
       if (bad)
         throw InputError(name, line_no, opt.time_column,
-                         "time " + numberText(time) + " s at line " + std::to_string(line_no) +
+                         "time " + shortestText(time) + " s at line " + std::to_string(line_no) +
                              (time == prev_time ? " does not increase from " : " goes back from ") +
-                             numberText(prev_time) + " s at line " + std::to_string(prev_line));
+                             shortestText(prev_time) + " s at line " + std::to_string(prev_line));
     }
     prev_time = time;
     prev_line = line_no;

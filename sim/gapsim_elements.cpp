@@ -4,6 +4,8 @@
 #include <charconv>
 #include <type_traits>
 
+#include "sim/text.h"
+
 namespace gapsim {
 namespace {
 
@@ -268,11 +270,7 @@ const GapsimElement& gapsimSchema() {
   return schema;
 }
 
-std::string gapsimValueText(double v) {
-  char buf[64];
-  const auto r = std::to_chars(buf, buf + sizeof buf, v);
-  return std::string(buf, r.ptr);
-}
+std::string gapsimValueText(double v) { return shortestText(v); }
 
 std::string gapsimReferenceMarkdown() {
   std::string out = "| element | attribute | accepted | meaning |\n|---|---|---|---|\n";

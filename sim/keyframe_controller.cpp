@@ -10,18 +10,13 @@
 #include "sim/csv_table.h"
 #include "sim/input_error.h"
 #include "sim/plausible.h"
+#include "sim/text.h"
 
 namespace gapsim {
 namespace {
 
 constexpr double kMaxDuration_s = 60.0;
 constexpr double kMaxTotalDuration_s = 30.0;  ///< all keyframes together (optimised ones: n x at most 1.5 s)
-
-std::string num(double v) {
-  char buf[64];
-  auto [p, ec] = std::to_chars(buf, buf + sizeof buf, v);  // shortest round-trip form
-  return std::string(buf, p);
-}
 
 }  // namespace
 
@@ -63,8 +58,9 @@ KeyframeController::KeyframeController(std::vector<std::string> stems, std::vect
     const Keyframe& f = keyframes_[k];
     const std::string where = "keyframe " + std::to_string(k + 1) + ": ";
     if (!(f.duration_s > 0.0) || !(f.duration_s <= kMaxDuration_s))
-      throw InputError(source_, f.line, "duration_s",
-                       where + "duration must be in (0, " + num(kMaxDuration_s) + "] s, got " + num(f.duration_s));
+      throw InputError(
+          source_, f.line, "duration_s",
+          where + "duration must be in (0, " + shortestText(kMaxDuration_s) + "] s, got " + shortestText(f.duration_s));
     if (f.q_rad.size() != stems_.size())
       throw InputError(
           source_, f.line, "",
@@ -79,8 +75,9 @@ KeyframeController::KeyframeController(std::vector<std::string> stems, std::vect
     total_s += f.duration_s;
     if (total_s > kMaxTotalDuration_s)
       throw InputError(source_, f.line, "duration_s",
-                       where + "the keyframes last " + num(total_s) + " s up to here, more than a controller may (" +
-                           num(kMaxTotalDuration_s) + " s in all)");
+                       where + "the keyframes last " + shortestText(total_s) +
+                           " s up to here, more than a controller may (" + shortestText(kMaxTotalDuration_s) +
+                           " s in all)");
   }
 }
 
@@ -121,8 +118,8 @@ std::string KeyframeController::toText(const std::string& comment) const {
   for (const auto& s : stems_) o << ',' << s << "_rad";
   o << '\n';
   for (const auto& f : keyframes_) {
-    o << num(f.duration_s);
-    for (double q : f.q_rad) o << ',' << num(q);
+    o << shortestText(f.duration_s);
+    for (double q : f.q_rad) o << ',' << shortestText(q);
     o << '\n';
   }
   return o.str();

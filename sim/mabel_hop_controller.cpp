@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <numbers>
 #include <stdexcept>
 
 #include "sim/input_error.h"
@@ -113,8 +114,8 @@ void MabelHopController::advancePhase(double t, const bool on[2], double phi_h, 
 // References (44)-(50) of h = (q_LA_L, q_mLS_L, q_LA_R, q_mLS_R) in the current phase.
 void MabelHopController::references(double q_Tor, double q_LA_right, double ref[4]) {
   const double g0 = gamma_LS_[0], g1 = gamma_LS_[1];
-  const double x[4] = {M_PI - 0.5 * p_.delta_LA_rad - h_Tor_, g0 * p_.h_LS_L_rad, M_PI + 0.5 * p_.delta_LA_rad - h_Tor_,
-                       g1 * p_.h_LS_R_rad};
+  const double x[4] = {std::numbers::pi - 0.5 * p_.delta_LA_rad - h_Tor_, g0 * p_.h_LS_L_rad,
+                       std::numbers::pi + 0.5 * p_.delta_LA_rad - h_Tor_, g1 * p_.h_LS_R_rad};
   for (int i = 0; i < 4; ++i) ref[i] = x[i];
   const double la_R = q_Tor + q_LA_right - h_Tor_;
   const double ext[2] = {g0 * p_.delta_minus_LS_L_rad, g1 * p_.delta_minus_LS_R_rad};
@@ -158,7 +159,7 @@ void MabelHopController::update(Simulation& sim) {
     const double hip = quant(sim.jointAngle_rad(hip_[l]), p_.encoder_rad);
     const double knee = quant(sim.jointAngle_rad(knee_[l]), p_.encoder_rad);
     // The paper's leg angle: grows backward (see the header); mirror: grows forward.
-    q_LA[l] = p_.mirror ? M_PI - hip - 0.5 * knee : M_PI + hip + 0.5 * knee;
+    q_LA[l] = p_.mirror ? std::numbers::pi - hip - 0.5 * knee : std::numbers::pi + hip + 0.5 * knee;
     q_mLS[l] = quant(mabelLeg(sim, l).transmission().state().q_mLS_rad, p_.encoder_rad);
     h[2 * l] = q_LA[l];
     h[2 * l + 1] = q_mLS[l];
@@ -194,7 +195,7 @@ namespace {
 
 using motorgear::memberField;
 using H = MabelHopController::Params;
-constexpr double kDeg_rad = M_PI / 180;
+constexpr double kDeg_rad = std::numbers::pi / 180;
 
 #define GAPSIM_HOP_DEG(key, member, what)                                                                             \
   {                                                                                                                   \

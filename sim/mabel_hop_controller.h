@@ -34,6 +34,7 @@
 /// Gains, limits and encoder resolutions are not in the paper: CHOICES, see Params.
 
 #include <cmath>
+#include <numbers>
 #include <span>
 #include <string>
 
@@ -46,26 +47,26 @@ class MabelHopController {
  public:
   struct Params {
     // Parameter set (53), radians.
-    double delta_LA_rad = 30.0 * M_PI / 180;
-    double h_LS_L_rad = 12.0 * M_PI / 180, h_LS_R_rad = 12.0 * M_PI / 180;
-    double delta_minus_LS_L_rad = 5.0 * M_PI / 180, delta_minus_LS_R_rad = 13.0 * M_PI / 180;
-    double delta_plus_LS_L_rad = 5.0 * M_PI / 180, delta_plus_LS_R_rad = 5.0 * M_PI / 180;
-    double h_Tor0_rad = 8.0 * M_PI / 180;
-    double dphi_h_d_rad = -6.9 * M_PI / 180;
+    double delta_LA_rad = 30.0 * std::numbers::pi / 180;
+    double h_LS_L_rad = 12.0 * std::numbers::pi / 180, h_LS_R_rad = 12.0 * std::numbers::pi / 180;
+    double delta_minus_LS_L_rad = 5.0 * std::numbers::pi / 180, delta_minus_LS_R_rad = 13.0 * std::numbers::pi / 180;
+    double delta_plus_LS_L_rad = 5.0 * std::numbers::pi / 180, delta_plus_LS_R_rad = 5.0 * std::numbers::pi / 180;
+    double h_Tor0_rad = 8.0 * std::numbers::pi / 180;
+    double dphi_h_d_rad = -6.9 * std::numbers::pi / 180;
     bool torso_update = true;  ///< eq. (51); false = the nominal controller
     bool mirror = false;       ///< the other reading of Fig. 2 (see below)
     double K_Tor = -2.0;       ///< CHOICE (the paper gives no value; found by search, see docs/mabel.md)
     // PD gains (CHOICE): leg angle as a torque on q_LA, leg shape on the motor angle.
     double Kp_LA_Nm_rad = 800, Kd_LA_Nms_rad = 300;
     double Kp_mLS_Nm_rad = 20, Kd_mLS_Nms_rad = 0.3;
-    double u_max_mLA_Nm = 20, u_max_mLS_Nm = 40;  ///< amplifier command limits (CHOICE)
-    double T_s = 1e-3;                            ///< controller period
-    double encoder_rad = 2 * M_PI / 16384;        ///< joint, torso and motor encoders (CHOICE)
-    double boom_encoder_rad = 2 * M_PI / 131072;  ///< boom encoders (CHOICE)
-    double velocity_filter_s = 0.005;             ///< first-order filter on the differences (CHOICE)
-    double dphi_v_threshold_rad_s = 0.01;         ///< S_II->III
-    double retract_s = 0.05;                      ///< phase V duration
-    double min_touchdown_s = 0.01;                ///< shortest phase II (CHOICE)
+    double u_max_mLA_Nm = 20, u_max_mLS_Nm = 40;              ///< amplifier command limits (CHOICE)
+    double T_s = 1e-3;                                        ///< controller period
+    double encoder_rad = 2 * std::numbers::pi / 16384;        ///< joint, torso and motor encoders (CHOICE)
+    double boom_encoder_rad = 2 * std::numbers::pi / 131072;  ///< boom encoders (CHOICE)
+    double velocity_filter_s = 0.005;                         ///< first-order filter on the differences (CHOICE)
+    double dphi_v_threshold_rad_s = 0.01;                     ///< S_II->III
+    double retract_s = 0.05;                                  ///< phase V duration
+    double min_touchdown_s = 0.01;                            ///< shortest phase II (CHOICE)
     double drop_m = 0.15;  ///< run setup, not the controller: start with the hip this much higher (boom tilted up)
 
     /// Throws InputError(source, field) for a non-finite value, a negative gain or time, or a

@@ -8,18 +8,11 @@
 #include <unordered_set>
 
 #include "sim/input_error.h"
+#include "sim/text.h"
 
 namespace gapsim {
 
-namespace {
-
-std::string numberText(double v) {
-  char buf[32];
-  const auto r = std::to_chars(buf, buf + sizeof buf, v);
-  return std::string(buf, r.ptr);
-}
-
-}  // namespace
+namespace {}  // namespace
 
 Motion::Motion(std::vector<std::string> joints, std::vector<double> times_s,
                std::vector<std::vector<double>> values_rad, std::string source_file, int header_line,
@@ -63,12 +56,12 @@ void Motion::readFrames(const std::vector<std::vector<double>>& values_rad) {
     const int line = frameLine(k);
     if (!std::isfinite(times_s_[k])) {
       throw InputError(source_file_, line, "time_s",
-                       "non-finite time " + numberText(times_s_[k]) + " at frame " + std::to_string(k));
+                       "non-finite time " + shortestText(times_s_[k]) + " at frame " + std::to_string(k));
     }
     if (k > 0 && times_s_[k] < times_s_[k - 1]) {
       throw InputError(source_file_, line, "time_s",
-                       "time goes back: " + numberText(times_s_[k]) + " s at frame " + std::to_string(k) + " after " +
-                           numberText(times_s_[k - 1]) + " s" +
+                       "time goes back: " + shortestText(times_s_[k]) + " s at frame " + std::to_string(k) + " after " +
+                           shortestText(times_s_[k - 1]) + " s" +
                            (frameLine(k - 1) > 0 ? " at line " + std::to_string(frameLine(k - 1)) : std::string()));
     }
     if (values_rad[k].size() != J) {

@@ -14,6 +14,7 @@
 #include "sim/csv_table.h"
 #include "sim/input_error.h"
 #include "sim/plausible.h"
+#include "sim/text.h"
 #include "sim/text_file.h"
 
 namespace gapsim {
@@ -22,18 +23,6 @@ namespace {
 
 constexpr std::string_view kTargetSuffix = "/q_target_rad";
 constexpr std::string_view kWebotsTag = "#WEBOTS_MOTION";
-
-std::string numberText(double v) {
-  char buf[32];
-  const auto r = std::to_chars(buf, buf + sizeof buf, v);
-  return std::string(buf, r.ptr);
-}
-
-std::string_view trimBlanks(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
 
 bool endsWith(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
@@ -173,7 +162,7 @@ Motion readMotionCsv(const std::string& path) {
 Motion readJointTable(const std::string& path, double frame_period_s) {
   if (!(std::isfinite(frame_period_s) && frame_period_s > 0.0)) {
     throw InputError(path, 0, "frame_period_s",
-                     "frame period must be a positive number of seconds, got " + numberText(frame_period_s));
+                     "frame period must be a positive number of seconds, got " + shortestText(frame_period_s));
   }
   plausible::check(frame_period_s, plausible::kFramePeriod_s, path, 0, "frame_period_s", "frame period");
   CsvReadOptions opt;
@@ -281,8 +270,8 @@ Motion readWebotsMotion(const std::string& path) {
     plausible::check(t_s, plausible::kMotionTime_s, path, line_no, "time", "time");
     if (!times.empty() && t_s < times.back()) {
       throw InputError(path, line_no, "time",
-                       "time " + numberText(t_s) + " s at line " + std::to_string(line_no) + " goes back from " +
-                           numberText(times.back()) + " s at line " + std::to_string(lines.back()));
+                       "time " + shortestText(t_s) + " s at line " + std::to_string(line_no) + " goes back from " +
+                           shortestText(times.back()) + " s at line " + std::to_string(lines.back()));
     }
     std::vector<double> row = webotsPoseValues(cells, joints, path, line_no);
     times.push_back(t_s);

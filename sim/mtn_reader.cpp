@@ -13,6 +13,8 @@
 
 #include "sim/input_error.h"
 #include "sim/plausible.h"
+#include "sim/text.h"
+#include "sim/text_file.h"
 
 namespace gapsim {
 
@@ -20,16 +22,6 @@ namespace {
 
 constexpr int kIds = 26;  // Dynamixel ids 0..25 in every step line
 constexpr double kRadPerTick = (5.0 * std::numbers::pi / 3.0) / 1024.0;
-
-std::string readText(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, 0, "", std::string("cannot open file: ") + std::strerror(errno));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  std::string text = std::move(ss).str();
-  if (text.rfind("\xEF\xBB\xBF", 0) == 0) text.erase(0, 3);
-  return text;
-}
 
 std::vector<std::string> splitLines(const std::string& text) {
   std::vector<std::string> lines;
@@ -59,11 +51,7 @@ std::vector<std::string> splitWords(std::string_view s, char extra = ' ') {
   return w;
 }
 
-std::string trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return std::string(s);
-}
+std::string trimmed(std::string_view s) { return std::string(trimBlanks(s)); }
 
 bool parseInt(const std::string& s, int& v) {
   const char* b = s.data();
@@ -87,7 +75,7 @@ bool parseDouble(const std::string& s, double& v) {
 // Motor map
 
 MotorMap MotorMap::read(const std::string& path) {
-  const std::vector<std::string> lines = splitLines(readText(path));
+  const std::vector<std::string> lines = splitLines(readTextFile(path));
   MotorMap map;
   map.source_file = path;
   std::vector<std::string> header;
@@ -95,11 +83,11 @@ MotorMap MotorMap::read(const std::string& path) {
   int c_joint = -1, c_id = -1, c_off = -1, c_swap = -1;
   for (std::size_t li = 0; li < lines.size(); ++li) {
     const int line = static_cast<int>(li) + 1;
-    const std::string t = trim(lines[li]);
+    const std::string t = trimmed(lines[li]);
     if (t.empty() || t[0] == '#') continue;
     std::vector<std::string> cells;
     std::stringstream ss(t);
-    for (std::string c; std::getline(ss, c, ',');) cells.push_back(trim(c));
+    for (std::string c; std::getline(ss, c, ',');) cells.push_back(trimmed(c));
     if (header.empty()) {
       header = cells;
       header_line = line;
@@ -194,7 +182,7 @@ MtnStep readStep(const std::string& value, const std::string& path, int line) {
 }  // namespace
 
 MtnFile MtnFile::read(const std::string& path) {
-  const std::vector<std::string> lines = splitLines(readText(path));
+  const std::vector<std::string> lines = splitLines(readTextFile(path));
   MtnFile f;
   f.path = path;
   MtnPage* page = nullptr;  // the open page
@@ -202,19 +190,19 @@ MtnFile MtnFile::read(const std::string& path) {
   // Anything after the last page_end is ignored (the real files end in a two-byte checksum).
   std::size_t n_lines = lines.size();
   for (std::size_t k = lines.size(); k-- > 0;)
-    if (trim(lines[k]) == "page_end") {
+    if (trimmed(lines[k]) == "page_end") {
       n_lines = k + 1;
       break;
     }
   // ... but a page begun there is a page cut short (a truncated file), not a checksum: without
   // this its steps were dropped silently and a --page naming it said only "no page named".
   for (std::size_t k = n_lines; k < lines.size(); ++k)
-    if (trim(lines[k]) == "page_begin")
+    if (trimmed(lines[k]) == "page_begin")
       throw InputError(path, static_cast<int>(k) + 1, "page_begin",
                        "page has no page_end (the file ends at line " + std::to_string(lines.size()) + "; truncated?)");
   for (std::size_t li = 0; li < n_lines; ++li) {
     const int line = static_cast<int>(li) + 1;
-    const std::string t = trim(lines[li]);
+    const std::string t = trimmed(lines[li]);
     if (t.empty()) continue;
     if (t == "page_begin") {
       if (page)
@@ -236,7 +224,7 @@ MtnFile MtnFile::read(const std::string& path) {
     const std::size_t eq = t.find('=');
     if (eq == std::string::npos)
       throw InputError(path, line, "", "expected 'key=value', page_begin or page_end, got '" + t.substr(0, 40) + "'");
-    const std::string key = trim(std::string_view(t).substr(0, eq));
+    const std::string key = trimmed(std::string_view(t).substr(0, eq));
     const std::string value = t.substr(eq + 1);
     if (!page) {
       if (key == "step" || key == "name" || key == "play_param" || key == "compliance")
@@ -244,7 +232,7 @@ MtnFile MtnFile::read(const std::string& path) {
       continue;  // header: type, version, enable, motor_type
     }
     if (key == "name") {
-      page->name = trim(value);
+      page->name = trimmed(value);
     } else if (key == "compliance") {
       // Read by nothing in bioGP (RoboPlus convention: level n = compliance slope 2^n).
     } else if (key == "play_param") {

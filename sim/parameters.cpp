@@ -10,6 +10,7 @@
 #include "sim/input_error.h"
 #include "sim/param_tree.h"
 #include "sim/plausible.h"
+#include "sim/text.h"
 
 namespace gapsim {
 namespace {
@@ -122,11 +123,7 @@ void writeParameterFile(const RobotModel& m, const std::string& path) {
   std::ofstream out(path);
   if (!out) throw InputError(path, 0, "", "cannot write parameter file");
   out << "name,value\n";
-  char buf[64];
-  for (const auto& e : listParameters(m)) {
-    auto [p, ec] = std::to_chars(buf, buf + sizeof buf, e.value);
-    out << e.name << ',' << std::string(buf, p) << '\n';
-  }
+  for (const auto& e : listParameters(m)) out << e.name << ',' << shortestText(e.value) << '\n';
   if (!out) throw InputError(path, 0, "", "writing the parameter file failed");
 }
 

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "sim/input_error.h"
+#include "sim/text.h"
 
 namespace gapsim::plausible {
 namespace {
@@ -16,13 +17,6 @@ std::string boundText(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%g", v);
   return buf;
-}
-
-/// The value as read, shortest round trip: 1e+308, 1e-320, 4294967296.
-std::string valueText(double v) {
-  char buf[64];
-  const auto r = std::to_chars(buf, buf + sizeof buf, v);
-  return std::string(buf, r.ptr);
 }
 
 std::string normalisedUnit(std::string_view unit) {
@@ -97,7 +91,7 @@ void check(double v, const Range& r, const std::string& file, int line, const st
   if (accepts(r, v)) return;
   throw InputError(
       file, line, field,
-      (what.empty() ? std::string() : what + " ") + valueText(v) + " is outside the accepted range " + describe(r));
+      (what.empty() ? std::string() : what + " ") + shortestText(v) + " is outside the accepted range " + describe(r));
 }
 
 }  // namespace gapsim::plausible

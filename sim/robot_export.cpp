@@ -11,16 +11,14 @@
 #include <tuple>
 
 #include "sim/kinematics.h"
+#include "sim/text.h"
 
 namespace gapsim {
 namespace {
 
 /// The shortest text that reads back as the same double (std::to_chars): 0.08, not 0.080000000000000002.
 std::string num(double v) {
-  if (v == 0) return "0";  // also -0
-  char buf[32];
-  const auto r = std::to_chars(buf, buf + sizeof buf, v);
-  return std::string(buf, r.ptr);
+  return v == 0 ? "0" : shortestText(v);  // also -0
 }
 
 std::string vec(const Eigen::Vector3d& v) { return num(v.x()) + " " + num(v.y()) + " " + num(v.z()); }

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <numbers>
 
 #include "sim/recorder.h"
 
@@ -76,11 +77,11 @@ RunSummary RunLoop::summary() const {
   s.sim_time_s = sim_.time_s();
   s.steps = sim_.stepCount();
   s.fall_time_s = sim_.fallTime_s();
-  s.max_tilt_deg = sim_.maxTilt_rad() * 180.0 / M_PI;
+  s.max_tilt_deg = sim_.maxTilt_rad() * 180.0 / std::numbers::pi;
   if (!s.diverged) {
     const Eigen::Vector3d end = sim_.linkPose(imu_link_).translation();
     s.distance_m = std::hypot(end.x() - start_.x(), end.y() - start_.y());
-    s.heading_deg = std::remainder(yaw_rad() - start_yaw_rad_, 2 * M_PI) * 180.0 / M_PI;
+    s.heading_deg = std::remainder(yaw_rad() - start_yaw_rad_, 2 * std::numbers::pi) * 180.0 / std::numbers::pi;
   }
   s.rtf = s.wall_s > 0 ? s.sim_time_s / s.wall_s : 0.0;
   return s;

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <numbers>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -27,7 +28,6 @@ namespace gapsim {
 namespace {
 
 using tinyxml2::XMLElement;
-constexpr double kPi = 3.14159265358979323846;
 
 /// Parse context: the file name for messages, and the warnings collected so far, counted per kind
 /// so that a URDF with 40 <transmission> tags gives one line, not 40.
@@ -805,7 +805,9 @@ void parseSensors(Ctx&, const Reader& r, RobotModel& m) {
   }
 }
 
-void parseFall(Ctx&, const Reader& r, RobotModel& m) { m.fall_tilt_rad = r.number("tilt_deg") * kPi / 180.0; }
+void parseFall(Ctx&, const Reader& r, RobotModel& m) {
+  m.fall_tilt_rad = r.number("tilt_deg") * std::numbers::pi / 180.0;
+}
 
 void parseDivergence(Ctx&, const Reader& r, RobotModel& m) {
   m.max_linear_speed_m_s = r.number("max_linear_speed_m_s", m.max_linear_speed_m_s);

@@ -5,6 +5,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <numbers>
 
 #include "sim/ankle_balance.h"
 #include "sim/input_error.h"
@@ -282,7 +283,7 @@ Pose2 footAt(const WalkPlan& plan, const WalkParams& p, LegSide side, double t, 
     if (t < f.land_s) {
       const double s = (t - f.lift_s) / (f.land_s - f.lift_s);
       const double a = smoothstep(s);
-      if (lift_height) *lift_height = p.step_height_m * std::pow(std::sin(M_PI * s), 2);
+      if (lift_height) *lift_height = p.step_height_m * std::pow(std::sin(std::numbers::pi * s), 2);
       return {prev->x_m + a * (f.x_m - prev->x_m), prev->y_m + a * (f.y_m - prev->y_m),
               prev->yaw_rad + a * (f.yaw_rad - prev->yaw_rad)};
     }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <numbers>
 
 #include "sim/input_error.h"
 
@@ -25,7 +26,7 @@ double dominantFrequency(const std::vector<double>& t, const std::vector<double>
   double best_f = 0, best = -1;
   for (double f = 0.2; f <= 5.0 + 1e-9; f += 0.01) {
     std::complex<double> s = 0;
-    for (size_t i = 0; i < x.size(); ++i) s += (x[i] - mean) * std::polar(1.0, -2 * M_PI * f * t[i]);
+    for (size_t i = 0; i < x.size(); ++i) s += (x[i] - mean) * std::polar(1.0, -2 * std::numbers::pi * f * t[i]);
     if (std::abs(s) > best) {
       best = std::abs(s);
       best_f = f;

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <numbers>
 
 #include "app/cli/commands.h"
 #include "app/cli/output_paths.h"
@@ -109,8 +110,10 @@ int runMotoflexWalk(const Options& o) {
         fell = fmtNum("%.2f s", *m.fall_time_s) + " (after " + std::to_string(m.steps_before_fall) + " steps)";
       auto cell = [&](const char* f, double v) { return m.has_steady ? fmtNum(f, v) : std::string("-"); };
       std::printf("%-20s %-8s %10s %13s %9s %12s %8s  %-22s  %s\n", first ? setup.label : "", pipe->name,
-                  cell("%.1f", m.speed_m_s * 1000).c_str(), cell("%.2f", m.pitch_amplitude_rad * 180 / M_PI).c_str(),
-                  cell("%.2f", m.pitch_frequency_hz).c_str(), cell("%.2f", m.roll_amplitude_rad * 180 / M_PI).c_str(),
+                  cell("%.1f", m.speed_m_s * 1000).c_str(),
+                  cell("%.2f", m.pitch_amplitude_rad * 180 / std::numbers::pi).c_str(),
+                  cell("%.2f", m.pitch_frequency_hz).c_str(),
+                  cell("%.2f", m.roll_amplitude_rad * 180 / std::numbers::pi).c_str(),
                   cell("%.2f", m.roll_frequency_hz).c_str(), fell.c_str(),
                   std::string(pipe->name) == "plain" ? setup.paper_plain : setup.paper_full);
       std::fflush(stdout);

@@ -4,6 +4,7 @@
 #include <QFileInfo>
 #include <QHeaderView>
 #include <cmath>
+#include <numbers>
 
 namespace gapsim::gui {
 
@@ -39,7 +40,8 @@ void KeyframeTable::showController(const KeyframeController& c) {
     t += k.duration_s;
     cell(r, 0, k.duration_s, 3);
     cell(r, 1, t, 3);
-    for (std::size_t j = 0; j < k.q_rad.size(); ++j) cell(r, 2 + static_cast<int>(j), k.q_rad[j] * 180.0 / M_PI, 1);
+    for (std::size_t j = 0; j < k.q_rad.size(); ++j)
+      cell(r, 2 + static_cast<int>(j), k.q_rad[j] * 180.0 / std::numbers::pi, 1);
   }
   setToolTip(tr("%1: %2 keyframes, T = %3 s")
                  .arg(QFileInfo(QString::fromStdString(c.source())).fileName())

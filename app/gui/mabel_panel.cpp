@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <numbers>
 
 #include "app/gui/cell_edit.h"
 #include "app/gui/index_of.h"
@@ -184,7 +185,7 @@ void MabelPanel::showRow(const std::vector<double>& row) {
   // Hops as runHop counts them: touchdowns after the first (the landing from the drop).
   if (!std::isnan(td)) hops_->setText(tr("%1 (touchdowns %2)").arg(std::max(0, int(td) - 1)).arg(int(td)));
   const double h = at(col_htor_);
-  if (!std::isnan(h)) htor_->setText(QStringLiteral("%1 deg").arg(h * 180.0 / M_PI, 0, 'f', 2));
+  if (!std::isnan(h)) htor_->setText(QStringLiteral("%1 deg").arg(h * 180.0 / std::numbers::pi, 0, 'f', 2));
 }
 
 void MabelPanel::setHopChecked(bool on) {

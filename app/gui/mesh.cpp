@@ -3,12 +3,12 @@
 
 #include <QVector3D>
 #include <cmath>
+#include <numbers>
 #include <unordered_map>
 
 namespace gapsim::gui::mesh {
 
 namespace {
-constexpr float kPi = 3.14159265358979f;
 
 void vertex(std::vector<float>& out, const QVector3D& p, const QVector3D& n) {
   out.insert(out.end(), {p.x(), p.y(), p.z(), n.x(), n.y(), n.z()});
@@ -25,7 +25,7 @@ struct ProfilePoint {
 };
 void revolve(std::vector<float>& out, const std::vector<ProfilePoint>& prof, int slices) {
   for (int s = 0; s < slices; ++s) {
-    const float a0 = 2 * kPi * s / slices, a1 = 2 * kPi * (s + 1) / slices;
+    const float a0 = 2 * std::numbers::pi_v<float> * s / slices, a1 = 2 * std::numbers::pi_v<float> * (s + 1) / slices;
     const float c0 = std::cos(a0), s0 = std::sin(a0), c1 = std::cos(a1), s1 = std::sin(a1);
     for (std::size_t k = 0; k + 1 < prof.size(); ++k) {
       const ProfilePoint &p = prof[k], &q = prof[k + 1];
@@ -55,7 +55,7 @@ std::vector<float> box() {
 std::vector<float> sphere(int slices, int stacks) {
   std::vector<ProfilePoint> prof;
   for (int k = 0; k <= stacks; ++k) {
-    const float a = -kPi / 2 + kPi * k / stacks;
+    const float a = -std::numbers::pi_v<float> / 2 + std::numbers::pi_v<float> * k / stacks;
     prof.push_back({std::cos(a), std::sin(a), std::cos(a), std::sin(a)});
   }
   std::vector<float> o;
@@ -82,11 +82,11 @@ std::vector<float> cone(int slices) {
 std::vector<float> capsule(float r, float len, int slices, int stacks) {
   std::vector<ProfilePoint> prof;
   for (int k = 0; k <= stacks; ++k) {  // bottom hemisphere
-    const float a = -kPi / 2 + (kPi / 2) * k / stacks;
+    const float a = -std::numbers::pi_v<float> / 2 + (std::numbers::pi_v<float> / 2) * k / stacks;
     prof.push_back({r * std::cos(a), -len / 2 + r * std::sin(a), std::cos(a), std::sin(a)});
   }
   for (int k = 0; k <= stacks; ++k) {  // top hemisphere (its first point closes the cylinder)
-    const float a = (kPi / 2) * k / stacks;
+    const float a = (std::numbers::pi_v<float> / 2) * k / stacks;
     prof.push_back({r * std::cos(a), len / 2 + r * std::sin(a), std::cos(a), std::sin(a)});
   }
   std::vector<float> o;
@@ -108,7 +108,7 @@ std::vector<float> triangles(const TriangleMesh& m, const TriangleMesh::Part& pa
     fn[f] = len > 0 ? fn[f] / len : QVector3D(0, 0, 1);
     for (int k = 0; k < 3; ++k) faces_at[t[k]].push_back(f);
   }
-  const float crease = std::cos(40.0f * kPi / 180.0f);
+  const float crease = std::cos(40.0f * std::numbers::pi_v<float> / 180.0f);
   std::vector<float> out;
   out.reserve(count * 18);
   for (std::uint32_t f = 0; f < count; ++f) {

@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <numbers>
 
 #include "app/gui/drive_curve_panel.h"
 #include "app/gui/index_of.h"
@@ -244,7 +245,7 @@ void RobotPanel::showRow(const std::vector<double>& row) {
     return col >= 0 && static_cast<std::size_t>(col) < row.size() ? QString::number(row[col] * scale, 'f', decimals)
                                                                   : QStringLiteral("-");
   };
-  constexpr double kDeg = 180.0 / M_PI;
+  constexpr double kDeg = 180.0 / std::numbers::pi;
   for (int r = 0; r < static_cast<int>(joint_cols_.size()); ++r) {
     joints_->item(r, 1)->setText(cell(joint_cols_[r].target, kDeg, 1));
     joints_->item(r, 2)->setText(cell(joint_cols_[r].measured, kDeg, 1));

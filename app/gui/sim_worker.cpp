@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <numbers>
 #include <stdexcept>
 
 #include "sim/mabel_hop_run.h"
@@ -153,7 +154,7 @@ RunEvent SimWorker::fallEvent() const {
   const std::string name = link >= 0 ? model_->links[static_cast<std::size_t>(link)].name : std::string("torso");
   char what[160];
   std::snprintf(what, sizeof what, "%s tilt %.2f deg > %.0f deg fall threshold", name.c_str(),
-                sim_.imu().tilt_rad * 180.0 / M_PI, model_->fall_tilt_rad * 180.0 / M_PI);
+                sim_.imu().tilt_rad * 180.0 / std::numbers::pi, model_->fall_tilt_rad * 180.0 / std::numbers::pi);
   return {RunEvent::Kind::kFall, *sim_.fallTime_s(), what};
 }
 
