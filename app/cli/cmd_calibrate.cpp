@@ -53,8 +53,6 @@ struct CalibrateArgs {
   double w1_settle_s = calib::ObjectiveSettings{}.w1_settle_s;
 };
 
-std::string absolute(const std::string& p) { return p.empty() ? p : fs::absolute(p).lexically_normal().string(); }
-
 const char* roleName(const calib::Scenario& sc) { return !sc.holdout ? "train" : sc.validate ? "validate" : "holdout"; }
 
 void writeBestLogsAndSummary(const calib::CalibrationProblem& problem, const calib::Calibration& cal) {
@@ -133,9 +131,9 @@ nlohmann::json calibrationInputs(const CalibrateArgs& a, const CLI::Option* gene
     throw InputError("", 0, "--space/--scenarios", "both are required (or --resume DIR)");
   if (a.out.empty()) throw InputError("", 0, "--out", "a results directory is required");
   return {{"robot", a.robot},
-          {"params", absolute(a.params)},
-          {"space", absolute(a.space)},
-          {"scenarios", absolute(a.scenarios)},
+          {"params", absolutePath(a.params)},
+          {"space", absolutePath(a.space)},
+          {"scenarios", absolutePath(a.scenarios)},
           {"objective", a.objective},
           {"m", a.m},
           {"w_F", a.w_F},

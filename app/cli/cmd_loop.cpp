@@ -17,8 +17,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string absolute(const std::string& p) { return p.empty() ? p : fs::absolute(p).lexically_normal().string(); }
-
 }  // namespace
 
 namespace {
@@ -54,12 +52,12 @@ int runLoop(const std::shared_ptr<LoopArgs>& a, const CLI::Option* it_opt) {
     out = a->resume;
   } else {
     if (a->out.empty()) throw InputError("", 0, "--out", "a loop directory is required (or --resume DIR)");
-    if (in.reality != "twin") in.reality = absolute(in.reality);
-    in.params = absolute(in.params);
-    in.twin_params = absolute(in.twin_params);
-    in.space = absolute(in.space);
-    in.init_dir = absolute(in.init_dir);
-    in.recordings = absolute(in.recordings);
+    if (in.reality != "twin") in.reality = absolutePath(in.reality);
+    in.params = absolutePath(in.params);
+    in.twin_params = absolutePath(in.twin_params);
+    in.space = absolutePath(in.space);
+    in.init_dir = absolutePath(in.init_dir);
+    in.recordings = absolutePath(in.recordings);
     out = a->out;
     claimOutputDir(out, {}, true, "--out");  // a file or an unwritable place is said as such; emptiness below
     if (fs::exists(out) && !fs::is_empty(out) && !a->force) {

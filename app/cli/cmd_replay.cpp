@@ -7,7 +7,6 @@
 // calibration loop of calib/calibration.h (CMA-ES or ES, process pool or MPI, checkpoint and --resume).
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
 #include <iostream>
 
 #include "app/cli/calibrate_replay.h"
@@ -24,9 +23,6 @@
 namespace gapsim::cli {
 namespace {
 
-namespace fs = std::filesystem;
-
-std::string absolute(const std::string& p) { return p.empty() ? p : fs::absolute(p).lexically_normal().string(); }
 
 constexpr const char* kRecordingsHelp =
     "a recording manifest (a .json file, or a directory holding recordings.json; docs/recordings.md) or the BIOLOID "
@@ -117,9 +113,9 @@ nlohmann::json freshInputs(const CalibrateReplayArgs& a, bool robot_given) {
     if (!named.empty()) in.robot = named;
   }
   in.wall = !a.no_wall;
-  in.params = absolute(in.params);
-  in.recordings = absolute(in.recordings);
-  in.space = absolute(in.space);
+  in.params = absolutePath(in.params);
+  in.recordings = absolutePath(in.recordings);
+  in.space = absolutePath(in.space);
   return in.toJson();
 }
 

@@ -25,8 +25,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string absolute(const std::string& p) { return p.empty() ? p : fs::absolute(p).lexically_normal().string(); }
-
 void printResult(const char* what, const RiseResult& r) {
   if (r.diverged) {
     std::printf("%s: diverged: %s\n", what, r.error.c_str());
@@ -66,7 +64,7 @@ int runOptimizeController(const std::shared_ptr<OptimizeArgs>& a, const CLI::Opt
     if (inputs.value("kind", "") != "optimize-controller")
       throw InputError(a->resume + "/checkpoint.json", 0, "inputs", "not an optimize-controller run");
     dir = a->resume;
-    if (!a->out.empty()) inputs["out"] = absolute(a->out);
+    if (!a->out.empty()) inputs["out"] = absolutePath(a->out);
   } else {
     if (a->task.empty()) throw InputError("", 0, "--task", "required: lean, sit or kneel");
     if (a->out.empty()) throw InputError("", 0, "--out", "the controller file to write is required");
@@ -76,8 +74,8 @@ int runOptimizeController(const std::shared_ptr<OptimizeArgs>& a, const CLI::Opt
               {"robot", a->robot},
               {"task", a->task},
               {"keyframes", a->keyframes > 0 ? a->keyframes : defaultKeyframes(a->task)},
-              {"init", absolute(a->init)},
-              {"out", absolute(a->out)},
+              {"init", absolutePath(a->init)},
+              {"out", absolutePath(a->out)},
               {"sim_seed", std::to_string(a->sim_seed)}};
   }
   settings.validate();

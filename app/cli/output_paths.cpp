@@ -52,6 +52,10 @@ bool onlyLeftoversOfAKilledStart(const std::string& dir, const std::string& stat
   return !ec;
 }
 
+std::string absolutePath(const std::string& path) {
+  return path.empty() ? path : std::filesystem::absolute(path).lexically_normal().string();
+}
+
 std::string stemOf(const std::string& path) { return fs::path(path).stem().string(); }
 
 void addForceOption(CLI::App& app, bool& force) {

@@ -32,6 +32,10 @@ inline constexpr const char* kWriteProbePrefix = ".gapsim_write_probe_";
 /// probe). Such a directory is reused without --force by the command that left it.
 bool onlyLeftoversOfAKilledStart(const std::string& dir, const std::string& state_file);
 
+/// `path` made absolute and normal ("" stays ""): what a results directory records of its inputs,
+/// so that a resume from another working directory finds them.
+std::string absolutePath(const std::string& path);
+
 /// The file name of `path` without its extension ("logs/ankle.csv" -> "ankle"): outputs named
 /// after an input.
 std::string stemOf(const std::string& path);
