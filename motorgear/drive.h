@@ -22,7 +22,7 @@
 /// Snapshots (sim/sim_state.h): clone() copies a drive with its state (chains, delay lines, filter
 /// states); restore() puts a clone's state back into the drive it was taken from, in place, so
 /// that references to the drive stay valid. Drives whose members are values get both from
-/// CopyableDrive<Self>; a wrapper that owns an inner drive clones and restores it as well.
+/// CopyableDrive<Self>; a wrapper that owns an inner drive gets them from WrappingDrive<Self>.
 
 #include <memory>
 #include <stdexcept>
@@ -83,6 +83,34 @@ class CopyableDrive : public Drive {
     if (!s) throw wrongSnapshot("Drive", typeid(snapshot));
     static_cast<Self&>(*this) = *s;
   }
+};
+
+/// A drive around another one (a reality effect around the model's drive), which it owns.
+/// clone() copies the wrapper's members and clones the inner drive; restore() copies them back
+/// and restores the inner drive in place, so that references into it stay valid.
+template <class Self>
+class WrappingDrive : public Drive {
+ public:
+  double damping_Nm_s_rad() const override { return inner_->damping_Nm_s_rad(); }
+  const Drive* wrapped() const override { return inner_.get(); }
+  std::unique_ptr<Drive> clone() const override { return std::make_unique<Self>(static_cast<const Self&>(*this)); }
+  void restore(const Drive& snapshot) override {
+    const auto* s = dynamic_cast<const Self*>(&snapshot);
+    if (!s) throw wrongSnapshot(typeid(Self).name(), typeid(snapshot));
+    static_cast<Self&>(*this) = *s;
+  }
+
+ protected:
+  /// std::invalid_argument naming `who` if `inner` is null.
+  WrappingDrive(std::unique_ptr<Drive> inner, const char* who) : inner_(std::move(inner)) {
+    if (!inner_) throw std::invalid_argument(std::string(who) + ": no inner drive");
+  }
+  WrappingDrive(const WrappingDrive& o) : Drive(o), inner_(o.inner_->clone()) {}
+  WrappingDrive& operator=(const WrappingDrive& o) {
+    if (this != &o) inner_->restore(*o.inner_);
+    return *this;
+  }
+  std::unique_ptr<Drive> inner_;
 };
 
 }  // namespace gapsim::motorgear

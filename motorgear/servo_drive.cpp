@@ -74,26 +74,7 @@ SolverTerms VoltageServoDrive::step(double dt_s, const DriveInput& in) {
 // ---- GearFrictionDrive --------------------------------------------------------------------------
 
 GearFrictionDrive::GearFrictionDrive(std::unique_ptr<Drive> inner, const GearFriction::Params& friction)
-    : inner_(std::move(inner)), f_(friction) {
-  if (!inner_) throw std::invalid_argument("GearFrictionDrive: no inner drive");
-}
-
-std::unique_ptr<Drive> GearFrictionDrive::clone() const {
-  auto c = std::make_unique<GearFrictionDrive>(inner_->clone(), f_.params());
-  c->f_ = f_;
-  c->last_tau_m_ = last_tau_m_;
-  c->last_budget_ = last_budget_;
-  return c;
-}
-
-void GearFrictionDrive::restore(const Drive& snapshot) {
-  const auto* s = dynamic_cast<const GearFrictionDrive*>(&snapshot);
-  if (!s) throw wrongSnapshot("GearFrictionDrive", typeid(snapshot));
-  inner_->restore(*s->inner_);
-  f_ = s->f_;
-  last_tau_m_ = s->last_tau_m_;
-  last_budget_ = s->last_budget_;
-}
+    : WrappingDrive(std::move(inner), "GearFrictionDrive"), f_(friction) {}
 
 SolverTerms GearFrictionDrive::step(double dt_s, const DriveInput& in) {
   SolverTerms t = inner_->step(dt_s, in);
@@ -136,29 +117,9 @@ void BacklashDrive::Params::validate() const {
 }
 
 BacklashDrive::BacklashDrive(std::unique_ptr<Drive> inner, const Params& p, double q0_rad)
-    : inner_(std::move(inner)), p_(p), theta_m_(q0_rad) {
-  if (!inner_) throw std::invalid_argument("BacklashDrive: no inner drive");
+    : WrappingDrive(std::move(inner), "BacklashDrive"), p_(p), theta_m_(q0_rad) {
   p_.validate();
   contact_ = p_.width_rad == 0;
-}
-
-std::unique_ptr<Drive> BacklashDrive::clone() const {
-  auto c = std::make_unique<BacklashDrive>(inner_->clone(), p_, theta_m_);
-  c->w_m_ = w_m_;
-  c->contact_ = contact_;
-  c->side_ = side_;
-  return c;
-}
-
-void BacklashDrive::restore(const Drive& snapshot) {
-  const auto* s = dynamic_cast<const BacklashDrive*>(&snapshot);
-  if (!s) throw wrongSnapshot("BacklashDrive", typeid(snapshot));
-  inner_->restore(*s->inner_);
-  p_ = s->p_;
-  theta_m_ = s->theta_m_;
-  w_m_ = s->w_m_;
-  contact_ = s->contact_;
-  side_ = s->side_;
 }
 
 SolverTerms BacklashDrive::step(double dt_s, const DriveInput& in) {
@@ -192,28 +153,11 @@ SolverTerms BacklashDrive::step(double dt_s, const DriveInput& in) {
 }
 
 CommandDelayDrive::CommandDelayDrive(std::unique_ptr<Drive> inner, double delay_s, double dt_s, double target0_rad)
-    : inner_(std::move(inner)) {
-  if (!inner_) throw std::invalid_argument("CommandDelayDrive: no inner drive");
+    : WrappingDrive(std::move(inner), "CommandDelayDrive") {
   if (!(delay_s >= 0) || !std::isfinite(delay_s) || !(dt_s > 0))
     throw std::invalid_argument("CommandDelayDrive: need delay >= 0 and dt > 0, got " + detail::num(delay_s) + " s, " +
                                 detail::num(dt_s) + " s");
   line_.assign(static_cast<std::size_t>(std::lround(delay_s / dt_s)), target0_rad);
-}
-
-std::unique_ptr<Drive> CommandDelayDrive::clone() const {
-  std::unique_ptr<CommandDelayDrive> c(new CommandDelayDrive());
-  c->inner_ = inner_->clone();
-  c->line_ = line_;
-  c->next_ = next_;
-  return c;
-}
-
-void CommandDelayDrive::restore(const Drive& snapshot) {
-  const auto* s = dynamic_cast<const CommandDelayDrive*>(&snapshot);
-  if (!s) throw wrongSnapshot("CommandDelayDrive", typeid(snapshot));
-  inner_->restore(*s->inner_);
-  line_ = s->line_;
-  next_ = s->next_;
 }
 
 SolverTerms CommandDelayDrive::step(double dt_s, const DriveInput& in) {

@@ -80,26 +80,22 @@ class VoltageServoDrive : public CopyableDrive<VoltageServoDrive> {
   std::size_t delay_next_ = 0;
 };
 
-class GearFrictionDrive : public Drive {
+class GearFrictionDrive : public WrappingDrive<GearFrictionDrive> {
  public:
   GearFrictionDrive(std::unique_ptr<Drive> inner, const GearFriction::Params& friction);
   double damping_Nm_s_rad() const override { return inner_->damping_Nm_s_rad() + f_.params().b_v_Nm_s_rad; }
-  const Drive* wrapped() const override { return inner_.get(); }
   SolverTerms step(double dt_s, const DriveInput& in) override;
-  std::unique_ptr<Drive> clone() const override;
-  void restore(const Drive& snapshot) override;
   /// The inner drive's torque estimate and the budget of the last step.
   double lastMotorTorque_Nm() const { return last_tau_m_; }
   double lastBudget_Nm() const { return last_budget_; }
   Drive& inner() { return *inner_; }
 
  private:
-  std::unique_ptr<Drive> inner_;
   GearFriction f_;
   double last_tau_m_ = 0.0, last_budget_ = 0.0;
 };
 
-class BacklashDrive : public Drive {
+class BacklashDrive : public WrappingDrive<BacklashDrive> {
  public:
   enum class Encoder { Output, Motor };
   struct Params {
@@ -109,35 +105,24 @@ class BacklashDrive : public Drive {
     void validate() const;
   };
   BacklashDrive(std::unique_ptr<Drive> inner, const Params& p, double q0_rad);
-  double damping_Nm_s_rad() const override { return inner_->damping_Nm_s_rad(); }
-  const Drive* wrapped() const override { return inner_.get(); }
   SolverTerms step(double dt_s, const DriveInput& in) override;
-  std::unique_ptr<Drive> clone() const override;
-  void restore(const Drive& snapshot) override;
   double driveAngle_rad() const { return theta_m_; }
   bool inContact() const { return contact_; }
 
  private:
-  std::unique_ptr<Drive> inner_;
   Params p_;
   double theta_m_ = 0.0, w_m_ = 0.0;
   bool contact_ = true;
   int side_ = 0;  // sign of q - theta_m in contact (0: centred, rigid)
 };
 
-class CommandDelayDrive : public Drive {
+class CommandDelayDrive : public WrappingDrive<CommandDelayDrive> {
  public:
   /// `dt_s` fixes the delay line's length; `target0_rad` fills it.
   CommandDelayDrive(std::unique_ptr<Drive> inner, double delay_s, double dt_s, double target0_rad);
-  double damping_Nm_s_rad() const override { return inner_->damping_Nm_s_rad(); }
-  const Drive* wrapped() const override { return inner_.get(); }
   SolverTerms step(double dt_s, const DriveInput& in) override;
-  std::unique_ptr<Drive> clone() const override;
-  void restore(const Drive& snapshot) override;
 
  private:
-  CommandDelayDrive() = default;
-  std::unique_ptr<Drive> inner_;
   std::vector<double> line_;
   std::size_t next_ = 0;
 };

@@ -59,11 +59,39 @@ TEST(DriveSnapshot, WrappedDrivesRestoreTheirInnerDrive) {
   const std::unique_ptr<Drive> d = makeDynamixelServoDrive(m, 0.001, 0.0);
   terms(*d, 0.3, 7);
   const std::unique_ptr<Drive> snapshot = d->clone();
+  std::vector<const Drive*> chain;  // the wrappers and the drive they wrap, outermost first
+  for (const Drive* w = d.get(); w; w = w->wrapped()) chain.push_back(w);
+  ASSERT_EQ(chain.size(), 3u);  // Backlash(GearFriction(VoltageServo))
   const std::vector<double> first = terms(*d, -0.2, 20);
   d->restore(*snapshot);
   EXPECT_EQ(terms(*d, -0.2, 20), first);
+  // Restored in place: what the simulation holds pointers to is still the drive that runs.
+  std::vector<const Drive*> after;
+  for (const Drive* w = d.get(); w; w = w->wrapped()) after.push_back(w);
+  EXPECT_EQ(after, chain);
   // The state matters: a fresh drive answers the same inputs differently (the goal delay).
   EXPECT_NE(terms(*makeDynamixelServoDrive(m, 0.001, 0.0), -0.2, 20), first);
+}
+
+// The reality effect's command delay around an ideal servo: the goals in its line are part of the
+// snapshot, and the clone is a drive of its own (stepping it leaves the original alone).
+TEST(DriveSnapshot, ACommandDelayCarriesItsLineAndItsInnerDrive) {
+  CommandDelayDrive d(std::make_unique<IdealServoDrive>(IdealServo::Params{20.0, 2.0, 7.5}), 0.003, 0.001, 0.0);
+  terms(d, 0.4, 2);
+  const std::unique_ptr<Drive> snapshot = d.clone();
+  const std::vector<double> first = terms(d, -0.1, 6);
+  terms(*snapshot, 0.9, 5);  // moves the clone only
+  const std::unique_ptr<Drive> again = snapshot->clone();
+  d.restore(*again);
+  EXPECT_NE(terms(d, -0.1, 6), first);  // the clone's line, not the original's
+  CommandDelayDrive fresh(std::make_unique<IdealServoDrive>(IdealServo::Params{20.0, 2.0, 7.5}), 0.003, 0.001, 0.0);
+  terms(fresh, 0.4, 2);
+  const std::unique_ptr<Drive> s2 = fresh.clone();
+  const std::vector<double> second = terms(fresh, -0.1, 6);
+  fresh.restore(*s2);
+  EXPECT_EQ(terms(fresh, -0.1, 6), second);
+  EXPECT_EQ(second, first);
+  EXPECT_THROW(d.restore(IdealServoDrive({20.0, 2.0, 7.5})), std::invalid_argument);
 }
 
 TEST(DriveSnapshot, ASnapshotOfAnotherTypeIsRefused) {
