@@ -19,24 +19,6 @@
 
 namespace gapsim {
 
-namespace {
-
-void splitCells(std::string_view line, char delim, std::vector<std::string_view>& cells) {
-  cells.clear();
-  std::size_t start = 0;
-  for (;;) {
-    const std::size_t p = line.find(delim, start);
-    if (p == std::string_view::npos) {
-      cells.push_back(line.substr(start));
-      return;
-    }
-    cells.push_back(line.substr(start, p - start));
-    start = p + 1;
-  }
-}
-
-}  // namespace
-
 CsvNumberStatus parseCsvNumber(std::string_view cell, double& value) {
   std::string_view s = trimBlanks(cell);
   if (s.empty()) return CsvNumberStatus::Empty;

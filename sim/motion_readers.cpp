@@ -112,20 +112,6 @@ bool parseWebotsTime(std::string_view s, double& t_s) {
   return true;
 }
 
-void splitCommas(std::string_view line, std::vector<std::string_view>& cells) {
-  cells.clear();
-  std::size_t start = 0;
-  for (;;) {
-    const std::size_t p = line.find(',', start);
-    if (p == std::string_view::npos) {
-      cells.push_back(line.substr(start));
-      return;
-    }
-    cells.push_back(line.substr(start, p - start));
-    start = p + 1;
-  }
-}
-
 }  // namespace
 
 std::optional<std::pair<std::string, int>> findControllerLine(const std::string& path) {
@@ -247,7 +233,7 @@ Motion readWebotsMotion(const std::string& path) {
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (trimBlanks(line).empty()) continue;
 
-    splitCommas(line, cells);
+    splitCells(line, ',', cells);
     if (cells.size() > 1 && trimBlanks(cells.back()).empty()) cells.pop_back();
 
     if (header_line == 0) {

@@ -2,12 +2,14 @@
 #pragma once
 /// \file
 /// Small text helpers that every reader and writer shares: a number as the shortest text that
-/// reads back as the same double, and a cell or line with its surrounding blanks removed.
+/// reads back as the same double, a cell or line with its surrounding blanks removed, a line cut
+/// into cells.
 
 #include <charconv>
 #include <cmath>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace gapsim {
 
@@ -26,6 +28,18 @@ inline std::string_view trimBlanks(std::string_view s) {
   while (!s.empty() && blank(s.front())) s.remove_prefix(1);
   while (!s.empty() && blank(s.back())) s.remove_suffix(1);
   return s;
+}
+
+/// `line` cut at every `delim` into `cells` (views into `line`; cleared first). An empty line is
+/// one empty cell; quotes are not special.
+inline void splitCells(std::string_view line, char delim, std::vector<std::string_view>& cells) {
+  cells.clear();
+  for (std::size_t start = 0;;) {
+    const std::size_t p = line.find(delim, start);
+    cells.push_back(line.substr(start, p == std::string_view::npos ? std::string_view::npos : p - start));
+    if (p == std::string_view::npos) return;
+    start = p + 1;
+  }
 }
 
 }  // namespace gapsim

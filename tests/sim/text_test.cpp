@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The shared text helpers (sim/text.h): numbers written so that they read back as the same double,
-// and cells trimmed of the blanks that editors and CRLF files leave around them.
+// cells trimmed of the blanks that editors and CRLF files leave around them, lines cut into cells.
 #include "sim/text.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <limits>
+#include <string>
+#include <vector>
 
 namespace gapsim {
 namespace {
@@ -28,6 +30,19 @@ TEST(Text, TrimBlanksRemovesSpacesTabsAndCarriageReturnsAtTheEndsOnly) {
   EXPECT_EQ(trimBlanks("a b\tc"), "a b\tc");
   EXPECT_EQ(trimBlanks(" \t\r "), "");
   EXPECT_EQ(trimBlanks(""), "");
+}
+
+TEST(Text, SplitCellsKeepsEmptyCellsAndViewsTheLine) {
+  std::vector<std::string_view> cells{"stale"};
+  splitCells("time_s,,LKneePitch/q_rad,", ',', cells);
+  EXPECT_EQ(cells, (std::vector<std::string_view>{"time_s", "", "LKneePitch/q_rad", ""}));
+  splitCells("", ';', cells);
+  EXPECT_EQ(cells, (std::vector<std::string_view>{""}));
+  const std::string line = "0.5;1,25";
+  splitCells(line, ';', cells);
+  ASSERT_EQ(cells.size(), 2u);
+  EXPECT_EQ(cells[1], "1,25");
+  EXPECT_EQ(cells[1].data(), line.data() + 4);  // a view into the line, not a copy
 }
 
 }  // namespace
