@@ -5,6 +5,7 @@
 
 #include <Eigen/Dense>
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cmath>
 #include <fstream>
@@ -142,49 +143,36 @@ double sumSquares(const LegExperimentLog& log, const LegExperiment& e, const Leg
 
 }  // namespace
 
-const char* legParamName(LegParam p) {
-  switch (p) {
-    case LegParam::mu_mLA:
-      return "mu_mLA";
-    case LegParam::mu_mLS:
-      return "mu_mLS";
-    case LegParam::b_mLA:
-      return "b_mLA";
-    case LegParam::b_mLS:
-      return "b_mLS";
-  }
-  return "?";
-}
+namespace {
+
+/// Each identified parameter: its name, the motor it belongs to and the field (units: N m s/rad
+/// for mu, N m for b), in LegParam's order.
+struct LegParamField {
+  const char* name;
+  motorgear::MabelTransmission::Motor motorgear::MabelTransmission::Params::*motor;
+  double motorgear::MabelTransmission::Motor::*field;
+};
+using TP = motorgear::MabelTransmission::Params;
+using TM = motorgear::MabelTransmission::Motor;
+constexpr std::array<LegParamField, 4> kLegParams{{{"mu_mLA", &TP::mLA, &TM::mu_Nms_rad},
+                                                   {"mu_mLS", &TP::mLS, &TM::mu_Nms_rad},
+                                                   {"b_mLA", &TP::mLA, &TM::b_Nm},
+                                                   {"b_mLS", &TP::mLS, &TM::b_Nm}}};
+
+const LegParamField& fieldOf(LegParam q) { return kLegParams.at(static_cast<std::size_t>(q)); }
+
+}  // namespace
+
+const char* legParamName(LegParam p) { return fieldOf(p).name; }
 
 double legParamValue(const motorgear::MabelTransmission::Params& p, LegParam q) {
-  switch (q) {
-    case LegParam::mu_mLA:
-      return p.mLA.mu_Nms_rad;
-    case LegParam::mu_mLS:
-      return p.mLS.mu_Nms_rad;
-    case LegParam::b_mLA:
-      return p.mLA.b_Nm;
-    case LegParam::b_mLS:
-      return p.mLS.b_Nm;
-  }
-  return 0.0;
+  const LegParamField& f = fieldOf(q);
+  return (p.*f.motor).*f.field;
 }
 
 void setLegParam(motorgear::MabelTransmission::Params& p, LegParam q, double v) {
-  switch (q) {
-    case LegParam::mu_mLA:
-      p.mLA.mu_Nms_rad = v;
-      break;
-    case LegParam::mu_mLS:
-      p.mLS.mu_Nms_rad = v;
-      break;
-    case LegParam::b_mLA:
-      p.mLA.b_Nm = v;
-      break;
-    case LegParam::b_mLS:
-      p.mLS.b_Nm = v;
-      break;
-  }
+  const LegParamField& f = fieldOf(q);
+  (p.*f.motor).*f.field = v;
 }
 
 double tableIIIFriction_Nms(LegSide side, bool mLA) {

@@ -2,12 +2,15 @@
 #include "calib/objective.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <string_view>
+#include <utility>
 
 #include "calib/csv_cells.h"
 #include "calib/distribution_objective.h"
@@ -107,13 +110,25 @@ void ScenarioSet::checkAgainst(const RobotModel& m) const {
   }
 }
 
+namespace {
+
+/// Every objective with its name on the command line and in files, once.
+constexpr std::array<std::pair<ObjectiveKind, std::string_view>, 5> kObjectiveNames{
+    {{ObjectiveKind::F, "F"},
+     {ObjectiveKind::ECali, "E_cali"},
+     {ObjectiveKind::Sum, "sum"},
+     {ObjectiveKind::Resync, "resync"},
+     {ObjectiveKind::GaitW1, "gait_w1"}}};
+
+}  // namespace
+
 ObjectiveKind parseObjectiveKind(const std::string& s) {
-  if (s == "F") return ObjectiveKind::F;
-  if (s == "E_cali") return ObjectiveKind::ECali;
-  if (s == "sum") return ObjectiveKind::Sum;
-  if (s == "resync") return ObjectiveKind::Resync;
-  if (s == "gait_w1") return ObjectiveKind::GaitW1;
-  throw InputError("", 0, "--objective", "expected F, E_cali, sum, resync or gait_w1, not '" + s + "'");
+  std::string known;  // "F, E_cali, ... or gait_w1"
+  for (std::size_t i = 0; i < kObjectiveNames.size(); ++i) {
+    if (s == kObjectiveNames[i].second) return kObjectiveNames[i].first;
+    known += (i == 0 ? "" : i + 1 < kObjectiveNames.size() ? ", " : " or ") + std::string(kObjectiveNames[i].second);
+  }
+  throw InputError("", 0, "--objective", "expected " + known + ", not '" + s + "'");
 }
 
 void validateObjectiveSettings(const ObjectiveSettings& s) {
@@ -130,18 +145,8 @@ void validateObjectiveSettings(const ObjectiveSettings& s) {
 }
 
 std::string toString(ObjectiveKind k) {
-  switch (k) {
-    case ObjectiveKind::F:
-      return "F";
-    case ObjectiveKind::ECali:
-      return "E_cali";
-    case ObjectiveKind::Sum:
-      return "sum";
-    case ObjectiveKind::Resync:
-      return "resync";
-    case ObjectiveKind::GaitW1:
-      return "gait_w1";
-  }
+  for (const auto& [kind, name] : kObjectiveNames)
+    if (kind == k) return std::string(name);
   return "?";
 }
 
