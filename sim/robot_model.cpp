@@ -1,20 +1,30 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "sim/robot_model.h"
 
+#include <array>
+#include <utility>
+
 namespace gapsim {
 
+namespace {
+
+constexpr std::array<std::pair<JointType, std::string_view>, 4> kJointTypeNames{{{JointType::Revolute, "revolute"},
+                                                                                 {JointType::Continuous, "continuous"},
+                                                                                 {JointType::Prismatic, "prismatic"},
+                                                                                 {JointType::Fixed, "fixed"}}};
+
+}  // namespace
+
 const char* jointTypeName(JointType t) {
-  switch (t) {
-    case JointType::Revolute:
-      return "revolute";
-    case JointType::Continuous:
-      return "continuous";
-    case JointType::Prismatic:
-      return "prismatic";
-    case JointType::Fixed:
-      break;
-  }
+  for (const auto& [type, name] : kJointTypeNames)
+    if (type == t) return name.data();  // the literals are NUL-terminated
   return "fixed";
+}
+
+std::optional<JointType> parseJointType(std::string_view name) {
+  for (const auto& [type, n] : kJointTypeNames)
+    if (n == name) return type;
+  return std::nullopt;
 }
 
 int RobotModel::linkIndex(const std::string& n) const {

@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "motorgear/dynamixel_servo.h"
@@ -61,6 +62,8 @@ enum class JointType { Revolute, Continuous, Prismatic, Fixed };
 
 /// The URDF name of a joint type ("revolute", "continuous", "prismatic", "fixed").
 const char* jointTypeName(JointType t);
+/// The joint type of a URDF name; none for any other name (URDF's floating and planar included).
+std::optional<JointType> parseJointType(std::string_view name);
 
 struct Mimic {
   int master = -1;  ///< joint index; -1 = not a mimic joint

@@ -397,14 +397,8 @@ void parseJoint(Ctx& c, const XMLElement* e, RobotModel& m, std::vector<std::pai
   std::string f = "joint '" + j.name + "'";
   if (m.jointIndex(j.name) >= 0) c.fail(e, f + "@name", "duplicate joint name");
   std::string type = attrString(c, e, "type", f);
-  if (type == "revolute")
-    j.type = JointType::Revolute;
-  else if (type == "continuous")
-    j.type = JointType::Continuous;
-  else if (type == "prismatic")
-    j.type = JointType::Prismatic;
-  else if (type == "fixed")
-    j.type = JointType::Fixed;
+  if (const std::optional<JointType> t = parseJointType(type))
+    j.type = *t;
   else if (type != "floating" && type != "planar")
     c.fail(e, f + "@type",
            "unknown joint type '" + type + "' (revolute, continuous, prismatic, fixed, floating, planar)");
