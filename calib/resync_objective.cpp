@@ -75,8 +75,12 @@ class Continuing : public Controller {
 
 }  // namespace
 
-void applyResync(Simulation& sim, std::vector<double> dq, std::vector<double> dqd,
-                 const std::optional<Eigen::Vector2d>& d_att) {
+namespace {
+
+/// The residual completed (a mimic joint follows its master's; a fixed or welded joint none),
+/// the current angles q and the resynchronised ones qn. False when there is nothing to change.
+bool completeResidual(const Simulation& sim, std::vector<double>& dq, std::vector<double>& dqd,
+                      const std::optional<Eigen::Vector2d>& d_att, std::vector<double>& q, std::vector<double>& qn) {
   const RobotModel& m = sim.model();
   const CompiledModel& c = sim.compiled();
   const std::size_t nj = m.joints.size();
@@ -87,20 +91,20 @@ void applyResync(Simulation& sim, std::vector<double> dq, std::vector<double> dq
     if (dqd[j] == 0) dqd[j] = mi.multiplier * dqd[static_cast<std::size_t>(mi.master)];
   }
   bool any = d_att && (d_att->x() != 0 || d_att->y() != 0);
-  std::vector<double> q(nj), qn(nj);
+  q.assign(nj, 0.0);
+  qn.assign(nj, 0.0);
   for (std::size_t j = 0; j < nj; ++j) {
-    const int ji = static_cast<int>(j);
-    q[j] = sim.jointAngle_rad(ji);
+    q[j] = sim.jointAngle_rad(static_cast<int>(j));
     if (c.joints[j].row == CompiledModel::Joint::Row::None) dq[j] = dqd[j] = 0;  // fixed or welded
     qn[j] = q[j] + dq[j];
     any = any || dq[j] != 0 || dqd[j] != 0;
   }
-  if (!any) return;  // the state matches the log: leave it bit for bit
+  return any;
+}
 
-  const int root = m.root_link;
-  const Eigen::Isometry3d I = Eigen::Isometry3d::Identity();
-  const std::vector<Eigen::Isometry3d> P_old = linkPoses(m, q, sim.linkPose(root));
-  int anchor = root;
+/// The lowest foot link in `P_old` (the root without feet): it stays where it is.
+int anchorLink(const RobotModel& m, const std::vector<Eigen::Isometry3d>& P_old) {
+  int anchor = m.root_link;
   double low = std::numeric_limits<double>::infinity();
   for (const FootContactSpec& f : m.foot_contacts) {
     const double z = P_old[static_cast<std::size_t>(f.link)].translation().z();
@@ -109,57 +113,54 @@ void applyResync(Simulation& sim, std::vector<double> dq, std::vector<double> dq
       anchor = f.link;
     }
   }
-  const auto a = static_cast<std::size_t>(anchor);
+  return anchor;
+}
+
+/// The root's pose for the angles qn: the anchor keeps its place, and its attitude or the IMU's
+/// attitude corrected by d_att (pitch, roll; the yaw kept); the lowest collision point as high as
+/// before, so that a foot in contact keeps its penetration.
+Eigen::Isometry3d resyncedRootPose(const RobotModel& m, const std::vector<Eigen::Isometry3d>& P_old,
+                                   const std::vector<double>& qn, std::size_t a,
+                                   const std::optional<Eigen::Vector2d>& d_att) {
+  const int root = m.root_link;
   Eigen::Isometry3d X = P_old[static_cast<std::size_t>(root)];
-  if (!m.fixed_base) {
-    const std::vector<Eigen::Isometry3d> P0 = linkPoses(m, qn, I);
-    Eigen::Matrix3d R;
-    if (d_att) {
-      const int imu_link = m.imus.empty() ? root : m.imus.front().link;
-      const Eigen::Matrix3d Rs = m.imus.empty() ? Eigen::Matrix3d::Identity() : m.imus.front().R_link_sensor;
-      const Eigen::Matrix3d S = P_old[static_cast<std::size_t>(imu_link)].linear() * Rs;  // sensor in world
-      // ZYX Euler angles as Simulation::imu() reads them.
-      const double yaw = std::atan2(S(1, 0), S(0, 0));
-      const double pitch = std::asin(std::clamp(-S(2, 0), -1.0, 1.0)) + d_att->x();
-      const double roll = std::atan2(S(2, 1), S(2, 2)) + d_att->y();
-      const Eigen::Matrix3d S_new =
-          (Eigen::AngleAxisd(yaw, Eigen::Vector3d::UnitZ()) * Eigen::AngleAxisd(pitch, Eigen::Vector3d::UnitY()) *
-           Eigen::AngleAxisd(roll, Eigen::Vector3d::UnitX()))
-              .toRotationMatrix();
-      R = S_new * Rs.transpose() * P0[static_cast<std::size_t>(imu_link)].linear().transpose();
-    } else {
-      R = P_old[a].linear() * P0[a].linear().transpose();  // the anchor foot keeps its attitude
-    }
-    X.linear() = R;
-    X.translation() = P_old[a].translation() - R * P0[a].translation();
-    // The lowest collision point as high as before: a foot in contact keeps its penetration.
-    const double z_old = lowestCollisionPoint_m(m, P_old), z_new = lowestCollisionPoint_m(m, linkPoses(m, qn, X));
-    if (std::isfinite(z_old) && std::isfinite(z_new)) X.translation().z() += z_old - z_new;
+  if (m.fixed_base) return X;
+  const std::vector<Eigen::Isometry3d> P0 = linkPoses(m, qn, Eigen::Isometry3d::Identity());
+  Eigen::Matrix3d R;
+  if (d_att) {
+    const int imu_link = m.imus.empty() ? root : m.imus.front().link;
+    const Eigen::Matrix3d Rs = m.imus.empty() ? Eigen::Matrix3d::Identity() : m.imus.front().R_link_sensor;
+    const Eigen::Matrix3d S = P_old[static_cast<std::size_t>(imu_link)].linear() * Rs;  // sensor in world
+    // ZYX Euler angles as Simulation::imu() reads them.
+    const double yaw = std::atan2(S(1, 0), S(0, 0));
+    const double pitch = std::asin(std::clamp(-S(2, 0), -1.0, 1.0)) + d_att->x();
+    const double roll = std::atan2(S(2, 1), S(2, 2)) + d_att->y();
+    const Eigen::Matrix3d S_new =
+        (Eigen::AngleAxisd(yaw, Eigen::Vector3d::UnitZ()) * Eigen::AngleAxisd(pitch, Eigen::Vector3d::UnitY()) *
+         Eigen::AngleAxisd(roll, Eigen::Vector3d::UnitX()))
+            .toRotationMatrix();
+    R = S_new * Rs.transpose() * P0[static_cast<std::size_t>(imu_link)].linear().transpose();
+  } else {
+    R = P_old[a].linear() * P0[a].linear().transpose();  // the anchor foot keeps its attitude
   }
-  const std::vector<Eigen::Isometry3d> Pn = linkPoses(m, qn, X);
+  X.linear() = R;
+  X.translation() = P_old[a].translation() - R * P0[a].translation();
+  const double z_old = lowestCollisionPoint_m(m, P_old), z_new = lowestCollisionPoint_m(m, linkPoses(m, qn, X));
+  if (std::isfinite(z_old) && std::isfinite(z_new)) X.translation().z() += z_old - z_new;
+  return X;
+}
 
-  // Velocity of the rate residual with the anchor at rest: central difference of the anchored
-  // kinematics over +-eps seconds of the residual rates (eps small against the motion, large
-  // against rounding: displacements of about 1e-4 rad per rad/s).
-  const double eps_s = 1e-4;
-  auto anchored = [&](double sign) {
-    std::vector<double> qq(nj);
-    for (std::size_t j = 0; j < nj; ++j) qq[j] = qn[j] + sign * eps_s * dqd[j];
-    if (m.fixed_base) return linkPoses(m, qq, X);
-    const std::vector<Eigen::Isometry3d> P0 = linkPoses(m, qq, I);
-    return linkPoses(m, qq, Pn[a] * P0[a].inverse());
-  };
-  const bool rates = std::any_of(dqd.begin(), dqd.end(), [](double v) { return v != 0; });
-  const std::vector<Eigen::Isometry3d> Pp = rates ? anchored(+1) : Pn, Pm = rates ? anchored(-1) : Pn;
-
-  // Every body moves with its link's rigid change M = P_new P_old^-1 (world frame): a rigid
-  // group's links share it, and a soft link's segments keep their bending relative to each other.
+/// Moves every body of `s` with its link's rigid change M = Pn P_old^-1 (world frame): a rigid
+/// group's links share it, and a soft link's segments keep their bending relative to each other.
+/// With `rates`, adds the velocity of the change from Pm to Pp over 2 eps_s.
+void moveBodies(const CompiledModel& c, const std::vector<Eigen::Isometry3d>& P_old,
+                const std::vector<Eigen::Isometry3d>& Pn, const std::vector<Eigen::Isometry3d>& Pp,
+                const std::vector<Eigen::Isometry3d>& Pm, bool rates, double eps_s, SimState& s) {
   std::vector<int> body_link(c.bodies.size(), -1);
   for (std::size_t l = c.link_body.size(); l-- > 0;)
     if (c.link_body[l] >= 0)
       for (int b = c.link_body[l]; b <= c.link_last_body[l]; ++b)
         body_link[static_cast<std::size_t>(b)] = static_cast<int>(l);
-  SimState s = sim.state();
   for (std::size_t b = 0; b < s.bodies.size(); ++b) {
     if (body_link[b] < 0) continue;
     const auto l = static_cast<std::size_t>(body_link[b]);
@@ -185,8 +186,133 @@ void applyResync(Simulation& sim, std::vector<double> dq, std::vector<double> dq
       sb.angular_velocity_rad_s[static_cast<std::size_t>(i)] += omega[i];
     }
   }
+}
+
+}  // namespace
+
+void applyResync(Simulation& sim, std::vector<double> dq, std::vector<double> dqd,
+                 const std::optional<Eigen::Vector2d>& d_att) {
+  const RobotModel& m = sim.model();
+  std::vector<double> q, qn;
+  if (!completeResidual(sim, dq, dqd, d_att, q, qn)) return;  // the state matches the log: leave it bit for bit
+  const std::size_t nj = m.joints.size();
+  const std::vector<Eigen::Isometry3d> P_old = linkPoses(m, q, sim.linkPose(m.root_link));
+  const auto a = static_cast<std::size_t>(anchorLink(m, P_old));
+  const Eigen::Isometry3d X = resyncedRootPose(m, P_old, qn, a, d_att);
+  const std::vector<Eigen::Isometry3d> Pn = linkPoses(m, qn, X);
+
+  // Velocity of the rate residual with the anchor at rest: central difference of the anchored
+  // kinematics over +-eps seconds of the residual rates (eps small against the motion, large
+  // against rounding: displacements of about 1e-4 rad per rad/s).
+  const double eps_s = 1e-4;
+  auto anchored = [&](double sign) {
+    std::vector<double> qq(nj);
+    for (std::size_t j = 0; j < nj; ++j) qq[j] = qn[j] + sign * eps_s * dqd[j];
+    if (m.fixed_base) return linkPoses(m, qq, X);
+    const std::vector<Eigen::Isometry3d> P0 = linkPoses(m, qq, Eigen::Isometry3d::Identity());
+    return linkPoses(m, qq, Pn[a] * P0[a].inverse());
+  };
+  const bool rates = std::any_of(dqd.begin(), dqd.end(), [](double v) { return v != 0; });
+  const std::vector<Eigen::Isometry3d> Pp = rates ? anchored(+1) : Pn, Pm = rates ? anchored(-1) : Pn;
+  SimState s = sim.state();
+  moveBodies(sim.compiled(), P_old, Pn, Pp, Pm, rates, eps_s, s);
   sim.setState(s);
 }
+
+namespace {
+
+/// Where the score reads the joints and the attitude: per model joint its q column in the
+/// reference and in the simulated log (-1: none) and whether it counts; the reference's IMU
+/// pitch and roll columns (-1: none).
+struct ResyncColumns {
+  std::vector<int> ref_q, sim_q;
+  std::vector<bool> scored;
+  int scored_joints = 0;
+  std::size_t ref_t = 0;
+  int ref_pitch = -1, ref_roll = -1;
+};
+
+ResyncColumns resyncColumns(const RobotModel& m, const Recorder& rec, const Log& ref,
+                            const std::vector<std::string>* joints) {
+  ResyncColumns k;
+  const std::size_t nj = m.joints.size();
+  k.ref_q.assign(nj, -1);
+  k.sim_q.assign(nj, -1);
+  k.scored.assign(nj, false);
+  const Log probe(rec.columns());
+  for (std::size_t j = 0; j < nj; ++j) {
+    const std::string col = m.joints[j].name + "/q_rad";
+    k.ref_q[j] = ref.columnIndex(col);
+    k.sim_q[j] = probe.columnIndex(col);
+    if (k.ref_q[j] < 0 || k.sim_q[j] < 0) continue;
+    k.scored[j] = !joints || std::find(joints->begin(), joints->end(), m.joints[j].name) != joints->end();
+    k.scored_joints += k.scored[j];
+  }
+  const std::string imu = m.imus.empty() ? m.links[static_cast<std::size_t>(m.root_link)].name : m.imus.front().name;
+  k.ref_pitch = ref.columnIndex(imu + "/pitch_rad");
+  k.ref_roll = ref.columnIndex(imu + "/roll_rad");
+  return k;
+}
+
+/// At a window's start: the joints moved onto the reference's angles and rates (the rate from the
+/// last log period of both, or the simulation's own rate after a divergence) and the attitude onto
+/// its pitch and roll; a fall before it is forgotten (each window's fall is its own).
+void resyncToReference(Simulation& sim, const Log& ref, const Log& full, const ResyncColumns& k, double p_s,
+                       bool after_divergence) {
+  const std::size_t nj = k.ref_q.size();
+  const double t = sim.time_s();
+  std::vector<double> dq(nj, 0.0), dqd(nj, 0.0);
+  for (std::size_t j = 0; j < nj; ++j) {
+    if (k.ref_q[j] < 0) continue;
+    const auto rc = static_cast<std::size_t>(k.ref_q[j]);
+    const double q_ref = valueAt(ref, k.ref_t, rc, t), q_sim = sim.jointEncoder_rad(static_cast<int>(j));
+    if (!std::isfinite(q_ref)) continue;
+    dq[j] = q_ref - q_sim;
+    const double q_ref_prev = valueAt(ref, k.ref_t, rc, t - p_s);
+    const double q_sim_prev = after_divergence ? q_sim - sim.jointRate_rad_s(static_cast<int>(j)) * p_s
+                                               : valueAt(full, 0, static_cast<std::size_t>(k.sim_q[j]), t - p_s);
+    if (std::isfinite(q_ref_prev) && std::isfinite(q_sim_prev))
+      dqd[j] = ((q_ref - q_ref_prev) - (q_sim - q_sim_prev)) / p_s;
+  }
+  std::optional<Eigen::Vector2d> d_att;
+  if (k.ref_pitch >= 0 && k.ref_roll >= 0) {
+    const double pr = valueAt(ref, k.ref_t, static_cast<std::size_t>(k.ref_pitch), t);
+    const double rr = valueAt(ref, k.ref_t, static_cast<std::size_t>(k.ref_roll), t);
+    const ImuReading r = sim.imu();
+    if (std::isfinite(pr) && std::isfinite(rr)) d_att = Eigen::Vector2d(pr - r.pitch_rad, rr - r.roll_rad);
+  }
+  applyResync(sim, std::move(dq), std::move(dqd), d_att);
+  if (sim.fallTime_s()) {
+    SimState s = sim.state();
+    s.fall_time_s.reset();
+    sim.setState(s);
+  }
+}
+
+/// The window's mean squared joint error over the scored joints and its samples after the start
+/// that lie inside the reference's span (0 when none does).
+double windowError(const Log& w, const Log& ref, const ResyncColumns& k) {
+  double sse = 0;
+  long samples = 0;
+  for (std::size_t r = 1; r < w.rows(); ++r) {
+    const double t = w.at(r, 0);
+    bool inside = true;
+    double row = 0;
+    for (std::size_t j = 0; j < k.scored.size() && inside; ++j) {
+      if (!k.scored[j]) continue;
+      const double q_ref = valueAt(ref, k.ref_t, static_cast<std::size_t>(k.ref_q[j]), t);
+      if (!std::isfinite(q_ref)) inside = false;
+      const double d = q_ref - w.at(r, static_cast<std::size_t>(k.sim_q[j]));
+      row += d * d;
+    }
+    if (!inside) continue;
+    sse += row;
+    ++samples;
+  }
+  return samples > 0 ? sse / (static_cast<double>(k.scored_joints) * static_cast<double>(samples)) : 0.0;
+}
+
+}  // namespace
 
 ResyncScore runResynchronised(Simulation& sim, const Motion* motion, const std::optional<BalanceParams>& balance,
                               double duration_s, const Log& ref, const ResyncSettings& rs,
@@ -195,29 +321,13 @@ ResyncScore runResynchronised(Simulation& sim, const Motion* motion, const std::
   ResyncScore score;
   const Recorder rec(m);
   const int ref_t = ref.columnIndex("time_s");
-  // Per model joint: its q column in the reference and in the simulated log (-1: none), and
-  // whether it counts in the score.
-  const std::size_t nj = m.joints.size();
-  std::vector<int> ref_q(nj, -1), sim_q(nj, -1);
-  std::vector<bool> scored(nj, false);
-  Log probe(rec.columns());
-  int J = 0;
-  for (std::size_t j = 0; j < nj; ++j) {
-    const std::string col = m.joints[j].name + "/q_rad";
-    ref_q[j] = ref.columnIndex(col);
-    sim_q[j] = probe.columnIndex(col);
-    if (ref_q[j] < 0 || sim_q[j] < 0) continue;
-    scored[j] = !joints || std::find(joints->begin(), joints->end(), m.joints[j].name) != joints->end();
-    J += scored[j];
-  }
-  if (J == 0 || ref_t < 0) {
+  ResyncColumns k = resyncColumns(m, rec, ref, joints);
+  if (k.scored_joints == 0 || ref_t < 0) {
     score.error = "no joint angle column in both logs";
     score.rms_rad = std::numeric_limits<double>::infinity();
     return score;
   }
-  const std::string imu = m.imus.empty() ? m.links[static_cast<std::size_t>(m.root_link)].name : m.imus.front().name;
-  const int ref_pitch = ref.columnIndex(imu + "/pitch_rad"), ref_roll = ref.columnIndex(imu + "/roll_rad");
-  const auto rt = static_cast<std::size_t>(ref_t);
+  k.ref_t = static_cast<std::size_t>(ref_t);
 
   Hold hold;
   std::optional<MotionPlayer> player;
@@ -252,33 +362,7 @@ ResyncScore runResynchronised(Simulation& sim, const Motion* motion, const std::
         sim.setState(s);
         freshController();  // its filters may hold the divergence's NaN
       }
-      const double t = sim.time_s();
-      std::vector<double> dq(nj, 0.0), dqd(nj, 0.0);
-      for (std::size_t j = 0; j < nj; ++j) {
-        if (ref_q[j] < 0) continue;
-        const auto rc = static_cast<std::size_t>(ref_q[j]);
-        const double q_ref = valueAt(ref, rt, rc, t), q_sim = sim.jointEncoder_rad(static_cast<int>(j));
-        if (!std::isfinite(q_ref)) continue;
-        dq[j] = q_ref - q_sim;
-        const double q_ref_prev = valueAt(ref, rt, rc, t - p_s);
-        const double q_sim_prev = prev_diverged ? q_sim - sim.jointRate_rad_s(static_cast<int>(j)) * p_s
-                                                : valueAt(full, 0, static_cast<std::size_t>(sim_q[j]), t - p_s);
-        if (std::isfinite(q_ref_prev) && std::isfinite(q_sim_prev))
-          dqd[j] = ((q_ref - q_ref_prev) - (q_sim - q_sim_prev)) / p_s;
-      }
-      std::optional<Eigen::Vector2d> d_att;
-      if (ref_pitch >= 0 && ref_roll >= 0) {
-        const double pr = valueAt(ref, rt, static_cast<std::size_t>(ref_pitch), t);
-        const double rr = valueAt(ref, rt, static_cast<std::size_t>(ref_roll), t);
-        const ImuReading r = sim.imu();
-        if (std::isfinite(pr) && std::isfinite(rr)) d_att = Eigen::Vector2d(pr - r.pitch_rad, rr - r.roll_rad);
-      }
-      applyResync(sim, std::move(dq), std::move(dqd), d_att);
-      if (sim.fallTime_s()) {  // each window's fall is its own
-        SimState s = sim.state();
-        s.fall_time_s.reset();
-        sim.setState(s);
-      }
+      resyncToReference(sim, ref, full, k, p_s, prev_diverged);
     }
     good = sim.state();
     const long n = std::min(per, total - start);
@@ -287,25 +371,7 @@ ResyncScore runResynchronised(Simulation& sim, const Motion* motion, const std::
     rc.log_period_s = rs.log_period_s;
     Log w(rec.columns());
     const RunSummary sum = run(sim, ctl, {}, rc, &w);
-    // Score the window's samples after its start, inside the reference's span.
-    double sse = 0;
-    long S = 0;
-    for (std::size_t r = 1; r < w.rows(); ++r) {
-      const double t = w.at(r, 0);
-      bool inside = true;
-      double row = 0;
-      for (std::size_t j = 0; j < nj && inside; ++j) {
-        if (!scored[j]) continue;
-        const double q_ref = valueAt(ref, rt, static_cast<std::size_t>(ref_q[j]), t);
-        if (!std::isfinite(q_ref)) inside = false;
-        const double d = q_ref - w.at(r, static_cast<std::size_t>(sim_q[j]));
-        row += d * d;
-      }
-      if (!inside) continue;
-      sse += row;
-      ++S;
-    }
-    double e = S > 0 ? sse / (static_cast<double>(J) * static_cast<double>(S)) : 0.0;
+    double e = windowError(w, ref, k);
     if (sum.diverged) {
       ++score.diverged;
       divergence = sum.divergence;

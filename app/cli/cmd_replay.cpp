@@ -23,7 +23,6 @@
 namespace gapsim::cli {
 namespace {
 
-
 constexpr const char* kRecordingsHelp =
     "a recording manifest (a .json file, or a directory holding recordings.json; docs/recordings.md) or the BIOLOID "
     "data package (holds rising/lean-to-stand and motions/)";

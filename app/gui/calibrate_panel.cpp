@@ -42,6 +42,8 @@ QString exampleFile(const QString& name) {
 }
 }  // namespace
 
+/// Long on purpose: the panel's form, buttons, progress and results built top to bottom in the
+/// order they are shown, each wired to the job where it is made.
 CalibratePanel::CalibratePanel(SignalStore* store, QWidget* parent)
     : QWidget(parent),
       store_(store),

@@ -66,6 +66,8 @@ QString imuColumn(const SignalStore& store, const char* suffix) {
 }
 }  // namespace
 
+/// Long on purpose: the window's widget tree, docks and panels built top to bottom in the order
+/// they are shown, each wired to the session where it is made.
 MainWindow::MainWindow(bool interactive, QWidget* parent)
     : QMainWindow(parent),
       interactive_(interactive),
