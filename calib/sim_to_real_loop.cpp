@@ -22,6 +22,7 @@
 #include "sim/parameters.h"
 #include "sim/robot_library.h"
 #include "sim/simulation.h"
+#include "sim/text.h"
 #include "sim/text_file.h"
 #include "sim/urdf_parser.h"
 
@@ -421,8 +422,8 @@ class Loop {
     *Eb = cal->initialFitness();
     *Ea = cal->bestFitness();
     writeFileAtomically(out_params, readTextFile(dir + "/best.params"));
-    writeFileAtomically(summary, "E_cali_before_rad2_s,E_cali_after_rad2_s,pairs\n" + fmt("%.17g", *Eb) + "," +
-                                     fmt("%.17g", *Ea) + "," + std::to_string(pairs_.size()) + "\n");
+    writeFileAtomically(summary, "E_cali_before_rad2_s,E_cali_after_rad2_s,pairs\n" + shortestText(*Eb) + "," +
+                                     shortestText(*Ea) + "," + std::to_string(pairs_.size()) + "\n");
     return out_params;
   }
 

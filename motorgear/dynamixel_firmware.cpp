@@ -64,24 +64,17 @@ const std::vector<std::string>& DynamixelFirmware::Params::registersOf(Law law) 
 }
 
 void DynamixelFirmware::Params::checkLawRegisters() const {
-  using detail::num;
+  const Law other = law == Law::Compliance ? Law::Pid : Law::Compliance;
   const Params defaults{};
-  auto setAway = [&](Law other) {
-    const std::vector<std::string>& names = registersOf(other);
-    return std::any_of(names.begin(), names.end(), [&](const std::string& n) { return get(n) != defaults.get(n); });
-  };
-  if (law == Law::Compliance && setAway(Law::Pid))
-    throw std::invalid_argument(
-        "DynamixelFirmware: kp, ki, kd are the PID law's gains (law 1, MX/X) and the "
-        "compliance law (law 0, AX/RX) does not read them, got kp = " +
-        num(kp_duty_rad) + ", ki = " + num(ki_duty_rad_s) + ", kd = " + num(kd_duty_s_rad) +
-        "; set cw_slope, ccw_slope, cw_margin, ccw_margin, punch, or law = 1");
-  if (law == Law::Pid && setAway(Law::Compliance))
-    throw std::invalid_argument(
-        "DynamixelFirmware: margins, slopes and punch are the compliance law's registers "
-        "(law 0, AX/RX) and the PID law (law 1, MX/X) does not read them, got margins " +
-        num(cw_margin) + "/" + num(ccw_margin) + ", slopes " + num(cw_slope) + "/" + num(ccw_slope) + ", punch " +
-        num(punch) + "; set kp, ki, kd, or law = 0");
+  const std::vector<std::string>& away = registersOf(other);
+  if (std::none_of(away.begin(), away.end(), [&](const std::string& n) { return get(n) != defaults.get(n); })) return;
+  auto lawName = [](Law l) { return l == Law::Compliance ? "compliance law (law 0, AX/RX)" : "PID law (law 1, MX/X)"; };
+  std::string got, own;
+  for (const std::string& n : away) got += (got.empty() ? "" : ", ") + n + " = " + detail::num(get(n));
+  for (const std::string& n : registersOf(law)) own += n + ", ";
+  throw std::invalid_argument(std::string("DynamixelFirmware: the ") + lawName(law) +
+                              " does not read the registers of the " + lawName(other) + ", got " + got + "; set " +
+                              own + "or law = " + std::to_string(static_cast<int>(other)));
 }
 
 std::vector<std::string> DynamixelFirmware::Params::paramNames() { return fieldNames<P>(kFields); }
