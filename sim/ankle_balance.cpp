@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "sim/ankle_balance.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 
@@ -18,6 +19,9 @@ void BalanceParams::validate(const std::string& source) const {
   if (!std::isfinite(pitch_rate_gain_s)) bad("pitch_rate", pitch_rate_gain_s, "must be finite");
   if (!(period_s > 0 && period_s <= 1)) bad("period", period_s, "0 < period <= 1 s");
   if (!(min_load_N >= 0 && std::isfinite(min_load_N))) bad("min_load", min_load_N, "must be finite and >= 0 N");
+  if (!std::isfinite(heading_gain_rad_per_rad)) bad("heading", heading_gain_rad_per_rad, "must be finite");
+  if (!(max_yaw_correction_rad >= 0 && max_yaw_correction_rad <= 0.5))
+    bad("max_yaw", max_yaw_correction_rad, "0 <= max_yaw <= 0.5 rad");
 }
 
 namespace {
@@ -25,13 +29,16 @@ namespace {
 using motorgear::memberField;
 using B = BalanceParams;
 
-const std::array<motorgear::Field<B>, 4> kBalanceFields{{
+const std::array<motorgear::Field<B>, 6> kBalanceFields{{
     memberField<B, &B::roll_rate_gain_s>("roll_rate", "s",
                                          "ankle roll target change per torso roll rate (rad per rad/s)"),
     memberField<B, &B::pitch_rate_gain_s>("pitch_rate", "s",
                                           "ankle pitch target change per torso pitch rate (rad per rad/s)"),
     memberField<B, &B::period_s>("period", "s", "controller period"),
     memberField<B, &B::min_load_N>("min_load", "N", "below this total foot force both feet count half"),
+    memberField<B, &B::heading_gain_rad_per_rad>("heading", "rad/rad",
+                                                 "hip yaw swing per heading error (turns the torso back each step)"),
+    memberField<B, &B::max_yaw_correction_rad>("max_yaw", "rad", "bound on the hip yaw swing"),
 }};
 
 }  // namespace
@@ -81,7 +88,7 @@ int jointAbove(const RobotModel& m, int link) {
 
 }  // namespace
 
-AnkleBalance::AnkleBalance(const RobotModel& m, const BalanceParams& p) : p_(p) {
+AnkleBalance::AnkleBalance(const RobotModel& m, const BalanceParams& p) : p_(p), model_(&m) {
   p_.validate();
   if (m.foot_contacts.size() < 2)
     throw InputError(m.source_file, 0, "balance",
@@ -101,6 +108,18 @@ AnkleBalance::AnkleBalance(const RobotModel& m, const BalanceParams& p) : p_(p) 
     };
     f.roll_sign = along(f.roll_joint, 0);
     f.pitch_sign = along(f.pitch_joint, 1);
+    for (int j = f.pitch_joint; j >= 0 && f.yaw_joint < 0;) {
+      const Joint& js = m.joints[static_cast<std::size_t>(j)];
+      if (std::abs(js.axis.z()) > 0.3) {
+        f.yaw_joint = j;
+        f.yaw_axis_z = js.axis.z();
+      }
+      j = jointAbove(m, js.parent);
+    }
+    if (p_.heading_gain_rad_per_rad != 0 && f.yaw_joint < 0)
+      throw InputError(m.source_file, 0, "balance",
+                       "heading feedback needs a hip yaw joint (axis with a vertical component) above foot contact '" +
+                           fc.name + "'");
     if (f.roll_sign == 0 || f.pitch_sign == 0)
       throw InputError(m.source_file, 0, "balance",
                        "foot contact '" + fc.name +
@@ -121,12 +140,72 @@ const std::vector<double>& AnkleBalance::adjust(const Simulation& sim, const std
       corr_[i][1] = share[i] * p_.pitch_rate_gain_s * w.y() * feet_[i].pitch_sign;
     }
   }
+  if (p_.heading_gain_rad_per_rad != 0) {
+    integrateHeading(sim);
+    if (k > 0 && k % period_steps_ == 0) updateYawCorrection(sim, target);
+  }
   out_ = target;
   for (std::size_t i = 0; i < 2; ++i) {
     out_[static_cast<std::size_t>(feet_[i].roll_joint)] += corr_[i][0];
     out_[static_cast<std::size_t>(feet_[i].pitch_joint)] += corr_[i][1];
+    if (feet_[i].yaw_joint >= 0) out_[static_cast<std::size_t>(feet_[i].yaw_joint)] += yaw_correction_rad_;
   }
   return out_;
+}
+
+void AnkleBalance::integrateHeading(const Simulation& sim) {
+  // The world yaw rate from the body rates and the roll and pitch (ZYX Euler rates), integrated
+  // every step as the Nao's inertial board integrates its AngleZ.
+  const ImuReading imu = sim.imu();
+  const Eigen::Vector3d& w = imu.gyro_rad_s;
+  const double yaw_rate_rad_s =
+      (std::sin(imu.roll_rad) * w.y() + std::cos(imu.roll_rad) * w.z()) / std::cos(imu.pitch_rad);
+  heading_est_rad_ += yaw_rate_rad_s * sim.dt_s();
+}
+
+void AnkleBalance::updateYawCorrection(const Simulation& sim, const std::vector<double>& target) {
+  const auto share = footLoadShares(sim.footContact(feet_[0].contact).force_N,
+                                    sim.footContact(feet_[1].contact).force_N, p_.min_load_N);
+  // A hip yaw angle change dq turns the torso by -a_z dq about the vertical over a foot that
+  // holds the ground (a_z: the axis' vertical component); the load shares say which foot does.
+  // The motion's own hip yaw targets so give the heading it plans (a turning walk's turn), and
+  // the correction swings between +u in one single support and -u in the other: with the Nao's
+  // mirrored axes each swing turns the torso the same way, and in double support it is 0, so
+  // the joint does not twist the feet against the ground.
+  double phase = 0;
+  for (std::size_t i = 0; i < 2; ++i) {
+    const double q_rad = yawTarget(target, i);
+    if (heading_started_) heading_plan_rad_ -= share[i] * feet_[i].yaw_axis_z * (q_rad - yaw_target_prev_rad_[i]);
+    yaw_target_prev_rad_[i] = q_rad;
+    phase -= share[i] * (feet_[i].yaw_axis_z > 0 ? 1.0 : -1.0);
+  }
+  // The torso's yaw rocks at the gait's frequency (each swing leg turns it); fed back as it is,
+  // that rocking would twist the feet by the same phase every step. So the error is averaged over
+  // the last two steps (one gait cycle), and the swing's amplitude is set anew at each change of
+  // the supporting foot.
+  heading_error_sum_rad_[1] += heading_plan_rad_ - heading_est_rad_;
+  ++heading_error_count_[1];
+  const int stance = phase > 0.5 ? 1 : phase < -0.5 ? -1 : stance_sign_;
+  if (stance != stance_sign_) {
+    if (stance_sign_ != 0) {
+      const double mean_error_rad = (heading_error_sum_rad_[0] + heading_error_sum_rad_[1]) /
+                                    static_cast<double>(heading_error_count_[0] + heading_error_count_[1]);
+      yaw_swing_rad_ = std::clamp(p_.heading_gain_rad_per_rad * mean_error_rad, -p_.max_yaw_correction_rad,
+                                  p_.max_yaw_correction_rad);
+    }
+    heading_error_sum_rad_ = {heading_error_sum_rad_[1], 0.0};
+    heading_error_count_ = {heading_error_count_[1], 0};
+    stance_sign_ = stance;
+  }
+  yaw_correction_rad_ = yaw_swing_rad_ * phase;
+  heading_started_ = true;
+}
+
+double AnkleBalance::yawTarget(const std::vector<double>& target, std::size_t foot) const {
+  const auto& j = model_->joints[static_cast<std::size_t>(feet_[foot].yaw_joint)];
+  if (j.mimic.master >= 0)
+    return target[static_cast<std::size_t>(j.mimic.master)] * j.mimic.multiplier + j.mimic.offset;
+  return target[static_cast<std::size_t>(feet_[foot].yaw_joint)];
 }
 
 }  // namespace gapsim

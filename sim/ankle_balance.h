@@ -17,6 +17,19 @@
 /// the ground, hence the load share. The damping shortens how long a perturbation lives, and so
 /// how far two nearly equal runs drift apart (docs/walk.md, "Ankle balance").
 ///
+/// Heading hold (key `heading`, off unless set): the torso's yaw psi is integrated from the gyro
+/// every step (the Nao's AngleZ), the yaw the motion plans psi_plan from its own hip yaw targets
+/// over the foot that carries the load. At each change of the supporting foot the swing
+///   u = clamp(heading_gain * mean over the last two steps of (psi_plan - psi), +-max_yaw)
+/// is set, and every period both hip yaw targets get u * sum_i share_i * (-sign a_z,i)
+/// (a_z,i: the vertical component of leg i's hip yaw axis). Why: the Nao turns only through its
+/// hip yaw joints, which dry friction holds against a PID that asks for less; where stick-slip
+/// leaves them after each step sets the heading (docs/solver.md, "What holds the heading"), and
+/// a real walking engine closes that loop with its inertial board. The swing is +u in one single
+/// support and -u in the other, which turns the torso the same way over either foot with
+/// mirrored axes, and 0 in double support, where the joint would twist the feet on the ground;
+/// the mean over a gait cycle keeps the torso's yaw rocking with the steps out of it.
+///
 /// Applies to any robot with two foot contacts whose link is the child of a roll joint (axis
 /// along x) whose parent link is the child of a pitch joint (axis along y), as the Nao's feet.
 /// Update times are whole simulation steps, so a run stays deterministic.
@@ -36,17 +49,20 @@ namespace gapsim {
 class Simulation;
 
 struct BalanceParams {
-  double roll_rate_gain_s = 0.1;   ///< ankle roll target change per torso roll rate (rad per rad/s)
-  double pitch_rate_gain_s = 0.0;  ///< ankle pitch target change per torso pitch rate (rad per rad/s)
-  double period_s = 0.01;          ///< controller period (s): the Nao's 100 Hz motion cycle
-  double min_load_N = 5.0;         ///< below this total foot force both feet count half (N)
+  double roll_rate_gain_s = 0.1;          ///< ankle roll target change per torso roll rate (rad per rad/s)
+  double pitch_rate_gain_s = 0.0;         ///< ankle pitch target change per torso pitch rate (rad per rad/s)
+  double period_s = 0.01;                 ///< controller period (s): the Nao's 100 Hz motion cycle
+  double min_load_N = 5.0;                ///< below this total foot force both feet count half (N)
+  double heading_gain_rad_per_rad = 0.0;  ///< hip yaw swing per heading error (rad per rad); 0 = off
+  double max_yaw_correction_rad = 0.1;    ///< bound on that swing (rad)
 
   /// Throws InputError(source, field) for non-finite gains or a period/load out of range.
   void validate(const std::string& source = "balance") const;
 };
 
-/// Parses "roll_rate=0.1;pitch_rate=0;period=0.01;min_load=5" (';' or ',' between items; keys
-/// roll_rate, pitch_rate, period, min_load; others keep their defaults). Throws InputError
+/// Parses "roll_rate=0.1;pitch_rate=0;period=0.01;min_load=5;heading=0.5" (';' or ',' between
+/// items; keys roll_rate, pitch_rate, period, min_load, heading, max_yaw; others keep their
+/// defaults). Throws InputError
 /// (file = `source`, field = the key) for unknown keys and bad numbers.
 BalanceParams parseBalanceParams(const std::string& spec, const std::string& source = "--balance");
 /// The balance's parameters as a field table (`gapsim-cli params --controller balance`).
@@ -62,7 +78,7 @@ std::optional<BalanceParams> motionController(const Motion& motion);
 
 /// The feedback the walk generator writes into its motions (`# controller:` line) and `run --walk`
 /// plays: roll and pitch rate damping on the stance ankles (docs/walk.md, "Ankle balance").
-inline constexpr const char* kWalkController = "balance:roll_rate=0.1,pitch_rate=0.05";
+inline constexpr const char* kWalkController = "balance:roll_rate=0.1,pitch_rate=0.05,heading=0.5";
 
 /// Each foot's share of the load: F_i / (F_0 + F_1), or 1/2 each below min_load_N in total.
 std::array<double, 2> footLoadShares(double force0_N, double force1_N, double min_load_N);
@@ -82,18 +98,39 @@ class AnkleBalance {
   const BalanceParams& params() const { return p_; }
   /// The corrections currently held (rad): per foot, roll then pitch.
   const std::array<std::array<double, 2>, 2>& corrections_rad() const { return corr_; }
+  /// The hip yaw correction currently held (rad), the heading integrated from the gyro and the
+  /// heading the motion's hip yaw targets plan (rad, 0 at the start).
+  double yawCorrection_rad() const { return yaw_correction_rad_; }
+  double heading_rad() const { return heading_est_rad_; }
+  double plannedHeading_rad() const { return heading_plan_rad_; }
 
  private:
   struct Foot {
     int contact = -1;
     int roll_joint = -1, pitch_joint = -1;
     double roll_sign = 1, pitch_sign = 1;
+    int yaw_joint = -1;     ///< the leg's joint with a vertical axis component (hip yaw), or -1
+    double yaw_axis_z = 0;  ///< that axis' vertical component in the zero pose
   };
+  double yawTarget(const std::vector<double>& target, std::size_t foot) const;
   BalanceParams p_;
+  const RobotModel* model_;
   std::array<Foot, 2> feet_;
   long period_steps_ = 0;  ///< set on the first adjust(), from the simulation's step
   std::array<std::array<double, 2>, 2> corr_{};
   std::vector<double> out_;
+  bool heading_started_ = false;
+  double heading_est_rad_ = 0;   ///< torso yaw integrated from the gyro (the Nao's AngleZ)
+  double heading_plan_rad_ = 0;  ///< the yaw the motion's hip yaw targets imply
+  std::array<double, 2> yaw_target_prev_rad_{};
+  double yaw_correction_rad_ = 0;                  ///< added to both hip yaw targets
+  double yaw_swing_rad_ = 0;                       ///< its amplitude, set at each change of the supporting foot
+  int stance_sign_ = 0;                            ///< +1 / -1: which foot last carried the load alone; 0 before
+  std::array<double, 2> heading_error_sum_rad_{};  ///< summed over the previous and the current step
+  std::array<long, 2> heading_error_count_{};
+
+  void integrateHeading(const Simulation& sim);
+  void updateYawCorrection(const Simulation& sim, const std::vector<double>& target);
 };
 
 }  // namespace gapsim

@@ -34,7 +34,7 @@ TEST(WalkCli, WritesAMotionThatRunPlays) {
   std::ifstream in(out);
   std::string controller, header;
   std::getline(in, controller);
-  EXPECT_EQ(controller, "# controller: balance:roll_rate=0.1,pitch_rate=0.05");  // what the walk plays with
+  EXPECT_EQ(controller, "# controller: balance:roll_rate=0.1,pitch_rate=0.05,heading=0.5");  // what the walk plays with
   std::getline(in, header);
   EXPECT_EQ(header.rfind("time_s,LHipYawPitch,LHipRoll,LHipPitch,LKneePitch,LAnklePitch,LAnkleRoll,RHipRoll", 0), 0u)
       << header;
