@@ -8,8 +8,8 @@
 // joint frames, axes and ranges, the collision primitives, a free root at initialRootPose(), the
 // initial joint angles, a ground plane, friction 1.0, dt = 1 ms, the mimic joint as an equality
 // constraint, links joined by fixed joints merged into one body, and the ankle-balance feedback
-// the motion's `# controller:` line names (sim/ankle_balance.h, re-implemented below on MuJoCo's
-// state; --open-loop plays without it), the fall test (torso tilt > fall_tilt_rad) and the walked
+// the motion's `# controller:` line names (sim/ankle_balance.h's own law, fed by sensors read from
+// MuJoCo's state; --open-loop plays without it), the fall test (torso tilt > fall_tilt_rad) and the walked
 // distance (IMU link, horizontal) of sim/runner.cpp.
 // What differs, on purpose: links are rigid and every joint is a MuJoCo position actuator (as
 // gapsim's --plain: ideal servos, no soft links, no MoToFlex drivetrain); gapsim's inertia floor
@@ -78,46 +78,29 @@ int id(const mjModel* mm, mjtObj type, const std::string& name) {
   return i;
 }
 
-/// sim/ankle_balance.h's law on MuJoCo's state: every period, per foot,
-/// d_roll = share * roll_rate_gain * w_x * sign(roll axis . x), the same for pitch with w_y,
-/// share = the foot's part of the vertical load, w = the IMU's angular velocity in its frame.
-struct Balance {
-  gapsim::BalanceParams p;
-  long period_steps = 1;
-  int imu_body = -1;
-  Eigen::Matrix3d R_link_sensor = Eigen::Matrix3d::Identity();
-  struct Foot {
-    int body = -1, roll_joint = -1, pitch_joint = -1;
-    double roll_sign = 1, pitch_sign = 1;
-  };
-  Foot feet[2];
-  double corr[2][2] = {{0, 0}, {0, 0}};
-
-  void update(const mjModel* mm, mjData* d) {
-    mjtNum v[6];  // rotational then translational, in the body frame (= the IMU link frame)
-    mj_objectVelocity(mm, d, mjOBJ_BODY, imu_body, v, 1);
-    const Eigen::Vector3d w = R_link_sensor.transpose() * Eigen::Vector3d(v[0], v[1], v[2]);
-    double force[2] = {0, 0};
-    for (int c = 0; c < d->ncon; ++c) {
-      const mjContact& con = d->contact[c];
-      mjtNum f[6];
-      mj_contactForce(mm, d, c, f);  // f[0]: normal force, contact frame row 0 is the normal
-      for (int i = 0; i < 2; ++i)
-        if (mm->geom_bodyid[con.geom1] == feet[i].body || mm->geom_bodyid[con.geom2] == feet[i].body)
-          force[i] += std::abs(f[0] * con.frame[2]);  // vertical part of the normal force
-    }
-    const auto share = gapsim::footLoadShares(force[0], force[1], p.min_load_N);
-    for (int i = 0; i < 2; ++i) {
-      corr[i][0] = share[i] * p.roll_rate_gain_s * w.x() * feet[i].roll_sign;
-      corr[i][1] = share[i] * p.pitch_rate_gain_s * w.y() * feet[i].pitch_sign;
-    }
+/// What sim/ankle_balance.h reads, from MuJoCo's state: the IMU link's angular velocity and
+/// attitude in the sensor frame, and the vertical contact force on each foot.
+gapsim::BalanceSensors balanceSensors(const mjModel* mm, mjData* d, int imu_body, const Eigen::Matrix3d& R_link_sensor,
+                                      const int foot_body[2]) {
+  gapsim::BalanceSensors s;
+  mjtNum v[6];  // rotational then translational, in the body frame (= the IMU link frame)
+  mj_objectVelocity(mm, d, mjOBJ_BODY, imu_body, v, 1);
+  s.gyro_rad_s = R_link_sensor.transpose() * Eigen::Vector3d(v[0], v[1], v[2]);
+  Eigen::Matrix3d R_world_link;  // xmat is row-major
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c) R_world_link(r, c) = d->xmat[9 * imu_body + 3 * r + c];
+  const Eigen::Matrix3d R = R_world_link * R_link_sensor;  // ZYX Euler angles as Simulation::imu
+  s.pitch_rad = std::asin(std::clamp(-R(2, 0), -1.0, 1.0));
+  s.roll_rad = std::atan2(R(2, 1), R(2, 2));
+  for (int c = 0; c < d->ncon; ++c) {
+    const mjContact& con = d->contact[c];
+    mjtNum f[6];
+    mj_contactForce(mm, d, c, f);  // f[0]: normal force, contact frame row 0 is the normal
+    for (int i = 0; i < 2; ++i)
+      if (mm->geom_bodyid[con.geom1] == foot_body[i] || mm->geom_bodyid[con.geom2] == foot_body[i])
+        s.foot_force_N[static_cast<std::size_t>(i)] += std::abs(f[0] * con.frame[2]);  // vertical part
   }
-};
-
-int jointAbove(const RobotModel& m, int link) {
-  for (size_t j = 0; j < m.joints.size(); ++j)
-    if (m.joints[j].child == link) return static_cast<int>(j);
-  return -1;
+  return s;
 }
 
 /// Long on purpose: the benchmark's script from top to bottom (load, build, warm up, time, print),
@@ -192,31 +175,17 @@ int run(int argc, char** argv) {
   std::vector<std::string> names;
   for (const Joint& j : m.joints) names.push_back(j.name);
   const std::vector<int> map = motion.mapJoints(names);
-  std::optional<Balance> balance;
+  // The motion's controller is sim/ankle_balance.h's law itself, fed by balanceSensors().
+  std::optional<gapsim::AnkleBalance> balance;
   if (!open_loop)
-    if (auto p = gapsim::motionController(motion)) {
-      Balance b;
-      b.p = *p;
-      b.period_steps = std::max(1L, std::lround(p->period_s / mm->opt.timestep));
-      if (m.foot_contacts.size() < 2) throw std::runtime_error("ankle balance needs two foot contacts");
-      for (int i = 0; i < 2; ++i) {
-        const int link = m.foot_contacts[i].link;
-        Balance::Foot& f = b.feet[i];
-        f.body = id(mm, mjOBJ_BODY, mjcf.body_of_link[link]);
-        f.roll_joint = jointAbove(m, link);
-        f.pitch_joint = f.roll_joint < 0 ? -1 : jointAbove(m, m.joints[f.roll_joint].parent);
-        if (f.pitch_joint < 0) throw std::runtime_error("a foot is not carried by an ankle roll and pitch joint");
-        f.roll_sign = m.joints[f.roll_joint].axis.x() > 0 ? 1.0 : -1.0;
-        f.pitch_sign = m.joints[f.pitch_joint].axis.y() > 0 ? 1.0 : -1.0;
-      }
-      const int imu_link = m.imus.empty() ? m.root_link : m.imus.front().link;
-      b.imu_body = id(mm, mjOBJ_BODY, mjcf.body_of_link[imu_link]);
-      if (!m.imus.empty()) b.R_link_sensor = m.imus.front().R_link_sensor;
-      balance = b;
-    }
+    if (auto p = gapsim::motionController(motion)) balance.emplace(m, *p);
+  int foot_body[2] = {-1, -1};
+  for (std::size_t i = 0; i < 2 && i < m.foot_contacts.size(); ++i)
+    foot_body[i] = id(mm, mjOBJ_BODY, mjcf.body_of_link[m.foot_contacts[i].link]);
+  const Eigen::Matrix3d R_link_sensor = m.imus.empty() ? Eigen::Matrix3d::Identity() : m.imus.front().R_link_sensor;
 
-  // The loop of sim/runner.cpp: sample the motion at the step's start time, add the held balance
-  // corrections (recomputed every period, never at step 0), step; track tilt, fall and distance.
+  // The loop of sim/runner.cpp: sample the motion at the step's start time, add the balance's
+  // corrections, step; track tilt, fall and distance.
   const int imu_body = id(mm, mjOBJ_BODY, mjcf.body_of_link[m.imus.empty() ? m.root_link : m.imus.front().link]);
   const int torso_body = id(mm, mjOBJ_BODY, mjcf.body_of_link[m.root_link]);
   auto tilt_rad = [&] {  // angle between the root body's z axis and world z; xmat is row-major
@@ -237,15 +206,16 @@ int run(int argc, char** argv) {
   for (; k < n_steps; ++k) {
     motion.sampleAll(d->time, values, cursor);
     for (size_t c = 0; c < map.size(); ++c) target[map[c]] = values[c];
-    if (balance && k > 0 && k % balance->period_steps == 0) balance->update(mm, d);
+    const std::vector<double>* command = &target;
+    if (balance) {
+      const double dt_s = mm->opt.timestep;
+      const gapsim::BalanceSensors s = balance->needsSensors(k, dt_s)
+                                           ? balanceSensors(mm, d, imu_body, R_link_sensor, foot_body)
+                                           : gapsim::BalanceSensors{};
+      command = &balance->adjust(k, dt_s, s, target);
+    }
     for (size_t j = 0; j < m.joints.size(); ++j)
-      if (act_of[j] >= 0) d->ctrl[act_of[j]] = target[j];
-    if (balance)
-      for (int i = 0; i < 2; ++i) {
-        const Balance::Foot& f = balance->feet[i];
-        if (act_of[f.roll_joint] >= 0) d->ctrl[act_of[f.roll_joint]] += balance->corr[i][0];
-        if (act_of[f.pitch_joint] >= 0) d->ctrl[act_of[f.pitch_joint]] += balance->corr[i][1];
-      }
+      if (act_of[j] >= 0) d->ctrl[act_of[j]] = (*command)[j];
     mj_step(mm, d);
     if (!std::isfinite(d->qpos[2]) || d->warning[mjWARN_BADQACC].number > 0) {
       diverged = true;

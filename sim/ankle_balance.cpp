@@ -128,21 +128,40 @@ AnkleBalance::AnkleBalance(const RobotModel& m, const BalanceParams& p) : p_(p),
   }
 }
 
+bool AnkleBalance::needsSensors(long step, double dt_s) {
+  if (period_steps_ == 0) period_steps_ = std::max(1L, std::lround(p_.period_s / dt_s));
+  return p_.heading_gain_rad_per_rad != 0 || (step > 0 && step % period_steps_ == 0);
+}
+
+BalanceSensors AnkleBalance::read(const Simulation& sim) const {
+  const ImuReading imu = sim.imu();
+  return {imu.gyro_rad_s,
+          imu.roll_rad,
+          imu.pitch_rad,
+          {sim.footContact(feet_[0].contact).force_N, sim.footContact(feet_[1].contact).force_N}};
+}
+
 const std::vector<double>& AnkleBalance::adjust(const Simulation& sim, const std::vector<double>& target) {
-  if (period_steps_ == 0) period_steps_ = std::max(1L, std::lround(p_.period_s / sim.dt_s()));
   const long k = sim.stepCount();
-  if (k > 0 && k % period_steps_ == 0) {
-    const Eigen::Vector3d w = sim.imu().gyro_rad_s;
-    const auto share = footLoadShares(sim.footContact(feet_[0].contact).force_N,
-                                      sim.footContact(feet_[1].contact).force_N, p_.min_load_N);
+  return adjust(k, sim.dt_s(), needsSensors(k, sim.dt_s()) ? read(sim) : BalanceSensors{}, target);
+}
+
+const std::vector<double>& AnkleBalance::adjust(long step, double dt_s, const BalanceSensors& s,
+                                                const std::vector<double>& target) {
+  const bool update = needsSensors(step, dt_s) && step > 0 && step % period_steps_ == 0;
+  if (update) {
+    const auto share = footLoadShares(s.foot_force_N[0], s.foot_force_N[1], p_.min_load_N);
     for (std::size_t i = 0; i < 2; ++i) {
-      corr_[i][0] = share[i] * p_.roll_rate_gain_s * w.x() * feet_[i].roll_sign;
-      corr_[i][1] = share[i] * p_.pitch_rate_gain_s * w.y() * feet_[i].pitch_sign;
+      corr_[i][0] = share[i] * p_.roll_rate_gain_s * s.gyro_rad_s.x() * feet_[i].roll_sign;
+      corr_[i][1] = share[i] * p_.pitch_rate_gain_s * s.gyro_rad_s.y() * feet_[i].pitch_sign;
     }
   }
   if (p_.heading_gain_rad_per_rad != 0) {
-    integrateHeading(sim);
-    if (k > 0 && k % period_steps_ == 0) updateYawCorrection(sim, target);
+    // The world yaw rate from the body rates and the roll and pitch (ZYX Euler rates), integrated
+    // every step as the Nao's inertial board integrates its AngleZ.
+    const Eigen::Vector3d& w = s.gyro_rad_s;
+    heading_est_rad_ += (std::sin(s.roll_rad) * w.y() + std::cos(s.roll_rad) * w.z()) / std::cos(s.pitch_rad) * dt_s;
+    if (update) updateYawCorrection(s, target);
   }
   out_ = target;
   for (std::size_t i = 0; i < 2; ++i) {
@@ -153,19 +172,8 @@ const std::vector<double>& AnkleBalance::adjust(const Simulation& sim, const std
   return out_;
 }
 
-void AnkleBalance::integrateHeading(const Simulation& sim) {
-  // The world yaw rate from the body rates and the roll and pitch (ZYX Euler rates), integrated
-  // every step as the Nao's inertial board integrates its AngleZ.
-  const ImuReading imu = sim.imu();
-  const Eigen::Vector3d& w = imu.gyro_rad_s;
-  const double yaw_rate_rad_s =
-      (std::sin(imu.roll_rad) * w.y() + std::cos(imu.roll_rad) * w.z()) / std::cos(imu.pitch_rad);
-  heading_est_rad_ += yaw_rate_rad_s * sim.dt_s();
-}
-
-void AnkleBalance::updateYawCorrection(const Simulation& sim, const std::vector<double>& target) {
-  const auto share = footLoadShares(sim.footContact(feet_[0].contact).force_N,
-                                    sim.footContact(feet_[1].contact).force_N, p_.min_load_N);
+void AnkleBalance::updateYawCorrection(const BalanceSensors& s, const std::vector<double>& target) {
+  const auto share = footLoadShares(s.foot_force_N[0], s.foot_force_N[1], p_.min_load_N);
   // A hip yaw angle change dq turns the torso by -a_z dq about the vertical over a foot that
   // holds the ground (a_z: the axis' vertical component); the load shares say which foot does.
   // The motion's own hip yaw targets so give the heading it plans (a turning walk's turn), and

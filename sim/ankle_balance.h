@@ -54,7 +54,7 @@ struct BalanceParams {
   double period_s = 0.01;                 ///< controller period (s): the Nao's 100 Hz motion cycle
   double min_load_N = 5.0;                ///< below this total foot force both feet count half (N)
   double heading_gain_rad_per_rad = 0.0;  ///< hip yaw swing per heading error (rad per rad); 0 = off
-  double max_yaw_correction_rad = 0.1;    ///< bound on that swing (rad)
+  double max_yaw_correction_rad = 0.05;   ///< bound on that swing (rad)
 
   /// Throws InputError(source, field) for non-finite gains or a period/load out of range.
   void validate(const std::string& source = "balance") const;
@@ -83,6 +83,14 @@ inline constexpr const char* kWalkController = "balance:roll_rate=0.1,pitch_rate
 /// Each foot's share of the load: F_i / (F_0 + F_1), or 1/2 each below min_load_N in total.
 std::array<double, 2> footLoadShares(double force0_N, double force1_N, double min_load_N);
 
+/// What the balance reads, in the robot's sensor frame: what a Nao's inertial board and foot
+/// sensors give (any engine can fill it: bench/mujoco_walk.cpp does from MuJoCo's state).
+struct BalanceSensors {
+  Eigen::Vector3d gyro_rad_s = Eigen::Vector3d::Zero();  ///< angular velocity in the IMU frame
+  double roll_rad = 0, pitch_rad = 0;                    ///< the IMU's ZYX Euler angles (ImuReading)
+  std::array<double, 2> foot_force_N{};                  ///< vertical force on foot contacts 0 and 1
+};
+
 class AnkleBalance {
  public:
   /// Finds the two feet's ankle joints; throws InputError(model source, "balance") if the model
@@ -94,6 +102,13 @@ class AnkleBalance {
   /// measured yet). The result lives until the next call; `target` is not changed, so joints
   /// the motion does not set never accumulate corrections.
   const std::vector<double>& adjust(const Simulation& sim, const std::vector<double>& target);
+  /// The same law on sensors read by the caller before simulation step `step` of dt_s; they are
+  /// read only where needsSensors(step, dt_s) says so (else any value is ignored).
+  const std::vector<double>& adjust(long step, double dt_s, const BalanceSensors& sensors,
+                                    const std::vector<double>& target);
+  bool needsSensors(long step, double dt_s);
+  /// The sensors of `sim`, as adjust(sim, target) reads them.
+  BalanceSensors read(const Simulation& sim) const;
 
   const BalanceParams& params() const { return p_; }
   /// The corrections currently held (rad): per foot, roll then pitch.
@@ -129,8 +144,7 @@ class AnkleBalance {
   std::array<double, 2> heading_error_sum_rad_{};  ///< summed over the previous and the current step
   std::array<long, 2> heading_error_count_{};
 
-  void integrateHeading(const Simulation& sim);
-  void updateYawCorrection(const Simulation& sim, const std::vector<double>& target);
+  void updateYawCorrection(const BalanceSensors& s, const std::vector<double>& target);
 };
 
 }  // namespace gapsim
