@@ -24,9 +24,11 @@ void compileSolver(const RobotModel& m, const SimOptions& o, CompiledModel& out)
   if (!(out.dt_s > 0) || !std::isfinite(out.dt_s)) throw std::invalid_argument("dt must be > 0");
   out.quickstep = o.quickstep.value_or(m.solver.quickstep);
   out.iterations = o.iterations.value_or(m.solver.iterations);
+  out.sor_w = m.solver.sor_w;
   out.seed = o.seed;
-  out.stepper = out.quickstep ? "QuickStep, " + std::to_string(out.iterations) + " iterations"
-                              : std::string("dWorldStep (exact LCP)");
+  out.stepper = out.quickstep
+                    ? "QuickStep, " + std::to_string(out.iterations) + " iterations, SOR w " + sixDigits(out.sor_w)
+                    : std::string("dWorldStep (exact LCP)");
   out.stepper +=
       ", dt " + sixDigits(out.dt_s) + " s, ERP " + sixDigits(m.solver.erp) + ", CFM " + sixDigits(m.solver.cfm);
   const std::string why = "the run's options override the robot file";

@@ -111,6 +111,7 @@ struct CompiledModel {
   double dt_s = 0.001;
   bool quickstep = true;
   int iterations = 0;
+  double sor_w = 1.3;  ///< QuickStep's over-relaxation (SolverSettings::sor_w)
   std::uint64_t seed = 0;
   std::string stepper;  ///< e.g. "QuickStep, 15 iterations, dt 0.001 s, ERP 0.2, CFM 1e-05"
 

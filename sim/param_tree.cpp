@@ -120,6 +120,11 @@ int wholeIterations(double v) {
   return static_cast<int>(v);
 }
 
+double sorFactor(double v) {
+  require(v >= 0.01 && v <= 1.99, "the over-relaxation factor must be within 0.01..1.99 (SOR converges for 0 < w < 2)");
+  return v;
+}
+
 double inertiaFloor(double v) {
   require(v >= 0 && v <= 1, "the inertia floor must be within 0..1 kg m^2");
   return v;
@@ -127,15 +132,17 @@ double inertiaFloor(double v) {
 
 /// The solver's leaves. The two plain-run options are listed only when the file states them
 /// (unset means "as the full pipeline"), so they come in two tables.
-const std::array<Field<SolverSettings>, 2> kSolverFields{{
+const std::array<Field<SolverSettings>, 3> kSolverFields{{
     {"iterations", "-", "QuickStep iterations per step",
      [](const SolverSettings& s) { return static_cast<double>(s.iterations); },
      [](SolverSettings& s, double v) { s.iterations = wholeIterations(v); }},
     {"min_inertia", "kg*m^2", "floor on every body's principal moments of inertia (docs/solver.md)",
      [](const SolverSettings& s) { return s.min_inertia_kgm2; },
      [](SolverSettings& s, double v) { s.min_inertia_kgm2 = inertiaFloor(v); }},
+    {"sor_w", "-", "QuickStep's over-relaxation factor (docs/solver.md)",
+     [](const SolverSettings& s) { return s.sor_w; }, [](SolverSettings& s, double v) { s.sor_w = sorFactor(v); }},
 }};
-const std::array<Field<SolverSettings>, 2> kSolverPlainFields{{
+const std::array<Field<SolverSettings>, 3> kSolverPlainFields{{
     {"iterations_plain", "-", "QuickStep iterations per step of plain runs (--plain: ideal servos, rigid links)",
      [](const SolverSettings& s) { return static_cast<double>(s.plain_iterations.value_or(s.iterations)); },
      [](SolverSettings& s, double v) { s.plain_iterations = wholeIterations(v); }},
@@ -143,6 +150,9 @@ const std::array<Field<SolverSettings>, 2> kSolverPlainFields{{
      "the inertia floor of plain runs (--plain: ideal servos, rigid links; docs/solver.md)",
      [](const SolverSettings& s) { return s.plain_min_inertia_kgm2.value_or(s.min_inertia_kgm2); },
      [](SolverSettings& s, double v) { s.plain_min_inertia_kgm2 = inertiaFloor(v); }},
+    {"sor_w_plain", "-", "QuickStep's over-relaxation factor of plain runs (--plain: ideal servos, rigid links)",
+     [](const SolverSettings& s) { return s.plain_sor_w.value_or(s.sor_w); },
+     [](SolverSettings& s, double v) { s.plain_sor_w = sorFactor(v); }},
 }};
 
 const std::array<Field<SceneBox>, 3> kSceneFields{{
@@ -385,13 +395,15 @@ void addWorld(const RobotModel& m, std::vector<ParamSubtree>& tree) {
       "contact", kContactFields, [](auto& r) -> auto& { return r.contact; }, "contact", "contact/mu"));
   auto solver = [](auto& r) -> auto& { return r.solver; };
   ParamSubtree s = tableSubtree("solver", kSolverFields, solver, "solver",
-                                "solver/{iterations,iterations_plain,min_inertia,min_inertia_plain}");
+                                "solver/{iterations,iterations_plain,min_inertia,min_inertia_plain,sor_w,sor_w_plain}");
   // The plain-run options are listed where the file states them, and settable everywhere.
   const std::vector<ParamInfo> plain = infoOf(kSolverPlainFields);
   s.leaves = {s.leaves[0]};
   (m.solver.plain_iterations ? s.leaves : s.unlisted).push_back(plain[0]);
   s.leaves.push_back(infoOf(kSolverFields)[1]);
   (m.solver.plain_min_inertia_kgm2 ? s.leaves : s.unlisted).push_back(plain[1]);
+  s.leaves.push_back(infoOf(kSolverFields)[2]);
+  (m.solver.plain_sor_w ? s.leaves : s.unlisted).push_back(plain[2]);
   s.get = [](const RobotModel& r, const std::string& leaf) {
     const Field<SolverSettings>* f = fieldOf(kSolverFields, leaf);
     return (f ? f : fieldOf(kSolverPlainFields, leaf))->get(r.solver);

@@ -132,6 +132,7 @@ void makePlain(RobotModel& m) {
   m.soft_links.clear();
   if (m.solver.plain_min_inertia_kgm2) m.solver.min_inertia_kgm2 = *m.solver.plain_min_inertia_kgm2;
   if (m.solver.plain_iterations) m.solver.iterations = *m.solver.plain_iterations;
+  if (m.solver.plain_sor_w) m.solver.sor_w = *m.solver.plain_sor_w;
 }
 
 }  // namespace gapsim

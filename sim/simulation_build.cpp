@@ -183,6 +183,7 @@ void Simulation::Impl::createWorld() {
   dWorldSetERP(world, m.solver.erp);
   dWorldSetCFM(world, m.solver.cfm);
   dWorldSetQuickStepNumIterations(world, c.iterations);
+  dWorldSetQuickStepW(world, c.sor_w);
   dWorldSetContactSurfaceLayer(world, m.contact.surface_layer_m);
   dWorldSetAutoDisableFlag(world, 0);
   robot_space = dSimpleSpaceCreate(nullptr);

@@ -743,6 +743,8 @@ void parseSolver(Ctx&, const Reader& r, RobotModel& m) {
   if (r.has("iterations_plain")) s.plain_iterations = r.whole("iterations_plain");
   s.min_inertia_kgm2 = r.number("min_inertia_kgm2", s.min_inertia_kgm2);
   if (r.has("min_inertia_plain_kgm2")) s.plain_min_inertia_kgm2 = r.number("min_inertia_plain_kgm2");
+  s.sor_w = r.number("sor_w", s.sor_w);
+  if (r.has("sor_w_plain")) s.plain_sor_w = r.number("sor_w_plain");
   s.weld_mass_ratio = r.number("weld_mass_ratio", s.weld_mass_ratio);
   s.light_link_mass_ratio = r.number("light_link_mass_ratio", s.light_link_mass_ratio);
   s.erp = r.number("erp", s.erp);

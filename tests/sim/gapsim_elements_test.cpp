@@ -37,6 +37,8 @@ const std::map<std::string, std::string> kValid = {
     {"gapsim/solver@iterations_plain", "15"},
     {"gapsim/solver@min_inertia_kgm2", "0.001"},
     {"gapsim/solver@min_inertia_plain_kgm2", "0"},
+    {"gapsim/solver@sor_w", "1.5"},
+    {"gapsim/solver@sor_w_plain", "1.2"},
     {"gapsim/solver@weld_mass_ratio", "1e-4"},
     {"gapsim/solver@light_link_mass_ratio", "0.2"},
     {"gapsim/solver@erp", "0.2"},
@@ -249,7 +251,7 @@ TEST(GapsimElements, ATypoIsRefusedWithFileLineFieldTheLikelyNameAndTheAllowedOn
     EXPECT_EQ(std::string(e.what()),
               "r.urdf:5: gapsim/solver@iterattions: unknown attribute of <solver> (did you mean 'iterations'?); "
               "allowed: dt_s, stepper, iterations, iterations_plain, min_inertia_kgm2, min_inertia_plain_kgm2, "
-              "weld_mass_ratio, light_link_mass_ratio, erp, cfm, gravity_m_s2");
+              "sor_w, sor_w_plain, weld_mass_ratio, light_link_mass_ratio, erp, cfm, gravity_m_s2");
   }
   expectRefused(R"(<sensors><imu name="t" lnk="arm"/></sensors>)", "gapsim/sensors/imu@lnk",
                 "(did you mean 'link'?); allowed: name, link, rpy");
