@@ -166,7 +166,7 @@ struct SolverSettings {
   /// QuickStep's over-relaxation factor w (ODE's default 1.3): each projected Gauss-Seidel sweep
   /// moves a row's impulse w times its own correction. The Nao's stance legs under a compliant
   /// drive converge slowly at 1.3 (the walks fell 2-3.6 % short of the exact solver's distance);
-  /// at 1.7 and the same 15 iterations they come within 2.4 % (docs/solver.md). 0 < w < 2.
+  /// at 1.5 and the same 15 iterations they come within 2.2 % (docs/solver.md). 0 < w < 2.
   double sor_w = 1.3;
   /// w when the robot runs plain, if the file states it; unset = sor_w.
   std::optional<double> plain_sor_w;

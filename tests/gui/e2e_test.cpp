@@ -177,7 +177,7 @@ class GuiEndToEndTest : public QObject {
   }
 
   void fallShowsABannerOverHalfTheWindow() {
-    // The walk with weak pitch servos falls at 4.211 s (tests/gui/data/nao_weak_legs.params). The
+    // The walk with weak pitch servos falls at 4.230 s (tests/gui/data/nao_weak_legs.params). The
     // last line names the fall; the window shows the banner in the fall's orange (run_event.cpp)
     // across the 3D view, which takes about half of a 1280 px window (the docks 20 % and 30 %).
     QTemporaryDir dir;
@@ -187,7 +187,7 @@ class GuiEndToEndTest : public QObject {
                           QString(GAPSIM_TEST_DATA_DIR) + "/nao_weak_legs.params", "--play-for", "6", "--speed", "10",
                           "--size", "1280x800", "--window-screenshot", shot, "--quit"});
     QVERIFY2(r.code == 0, qPrintable(r.output));
-    QVERIFY2(r.output.contains("fell at 4.21 s: torso tilt"), qPrintable(r.output));
+    QVERIFY2(r.output.contains("fell at 4.23 s: torso tilt"), qPrintable(r.output));
     const QImage img(shot);
     QVERIFY(!img.isNull());
     const QColor orange(230, 115, 0);

@@ -708,7 +708,7 @@ class GuiWidgetsTest : public QObject {
 
   void fallShowsBannerMarkersAndUnwrappedRoll() {
     // The shipped 200 mm/s walk with weak pitch servos falls (tests/gui/data/nao_weak_legs.params):
-    // `gapsim-cli run ... --params` prints fell=4.211, and the torso roll passes +-pi from 4.56 s.
+    // `gapsim-cli run ... --params` prints fell=4.230, and the torso roll passes +-pi from 4.51 s.
     MainWindow w(false);
     QVERIFY(w.openRobot("nao"));
     QVERIFY2(w.followAction()->isChecked(), "a robot with a floating base is followed from the start");
@@ -725,10 +725,10 @@ class GuiWidgetsTest : public QObject {
     QVERIFY(s->currentTime_s() > 6.5);
     QVERIFY(s->fallTime_s().has_value());
     const double fall = *s->fallTime_s();
-    QVERIFY2(std::abs(fall - 4.211) < 1e-6, qPrintable(QString::number(fall, 'f', 4)));
+    QVERIFY2(std::abs(fall - 4.230) < 1e-6, qPrintable(QString::number(fall, 'f', 4)));
     QCOMPARE(s->events().size(), std::size_t(1));
     QVERIFY(!w.banner()->isHidden());
-    QVERIFY2(w.banner()->text().startsWith("fell at 4.21 s: torso tilt"), qPrintable(w.banner()->text()));
+    QVERIFY2(w.banner()->text().startsWith("fell at 4.23 s: torso tilt"), qPrintable(w.banner()->text()));
     // A marker at the fall on every plot, drawn (inside the followed 10 s), and a tick on the scrubber
     // at the first frame at or after it.
     w.plots()->redrawNow();
