@@ -88,7 +88,7 @@ int jointAbove(const RobotModel& m, int link) {
 
 }  // namespace
 
-AnkleBalance::AnkleBalance(const RobotModel& m, const BalanceParams& p) : p_(p), model_(&m) {
+AnkleBalance::AnkleBalance(const RobotModel& m, const BalanceParams& p) : p_(p) {
   p_.validate();
   if (m.foot_contacts.size() < 2)
     throw InputError(m.source_file, 0, "balance",
@@ -113,6 +113,11 @@ AnkleBalance::AnkleBalance(const RobotModel& m, const BalanceParams& p) : p_(p),
       if (std::abs(js.axis.z()) > 0.3) {
         f.yaw_joint = j;
         f.yaw_axis_z = js.axis.z();
+        f.yaw_target_joint = js.mimic.master >= 0 ? js.mimic.master : j;
+        if (js.mimic.master >= 0) {
+          f.yaw_target_multiplier = js.mimic.multiplier;
+          f.yaw_target_offset_rad = js.mimic.offset;
+        }
       }
       j = jointAbove(m, js.parent);
     }
@@ -210,10 +215,8 @@ void AnkleBalance::updateYawCorrection(const BalanceSensors& s, const std::vecto
 }
 
 double AnkleBalance::yawTarget(const std::vector<double>& target, std::size_t foot) const {
-  const auto& j = model_->joints[static_cast<std::size_t>(feet_[foot].yaw_joint)];
-  if (j.mimic.master >= 0)
-    return target[static_cast<std::size_t>(j.mimic.master)] * j.mimic.multiplier + j.mimic.offset;
-  return target[static_cast<std::size_t>(feet_[foot].yaw_joint)];
+  const Foot& f = feet_[foot];
+  return target[static_cast<std::size_t>(f.yaw_target_joint)] * f.yaw_target_multiplier + f.yaw_target_offset_rad;
 }
 
 }  // namespace gapsim

@@ -113,9 +113,8 @@ class AnkleBalance {
   const BalanceParams& params() const { return p_; }
   /// The corrections currently held (rad): per foot, roll then pitch.
   const std::array<std::array<double, 2>, 2>& corrections_rad() const { return corr_; }
-  /// The hip yaw correction currently held (rad), the heading integrated from the gyro and the
-  /// heading the motion's hip yaw targets plan (rad, 0 at the start).
-  double yawCorrection_rad() const { return yaw_correction_rad_; }
+  /// The heading integrated from the gyro and the heading the motion's hip yaw targets plan
+  /// (rad, 0 at the start).
   double heading_rad() const { return heading_est_rad_; }
   double plannedHeading_rad() const { return heading_plan_rad_; }
 
@@ -126,10 +125,13 @@ class AnkleBalance {
     double roll_sign = 1, pitch_sign = 1;
     int yaw_joint = -1;     ///< the leg's joint with a vertical axis component (hip yaw), or -1
     double yaw_axis_z = 0;  ///< that axis' vertical component in the zero pose
+    /// Where that joint's target comes from: its own, or its master's for a mimic joint
+    /// (target = multiplier * master's + offset).
+    int yaw_target_joint = -1;
+    double yaw_target_multiplier = 1, yaw_target_offset_rad = 0;
   };
   double yawTarget(const std::vector<double>& target, std::size_t foot) const;
   BalanceParams p_;
-  const RobotModel* model_;
   std::array<Foot, 2> feet_;
   long period_steps_ = 0;  ///< set on the first adjust(), from the simulation's step
   std::array<std::array<double, 2>, 2> corr_{};

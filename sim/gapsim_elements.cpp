@@ -16,7 +16,6 @@ constexpr Range kIterations{1, 10000, ""};
 constexpr Range kMaxContacts{1, 64, ""};  // ODE's contact buffer per geometry pair
 constexpr Range kSoftSegments{1, 16, ""};
 constexpr Range kInertiaFloor_kgm2{0, 1, "kg m^2"};  // a floor above 1 kg m^2 would rewrite whole robots
-constexpr Range kSorW{0.01, 1.99, ""};               // projected SOR converges for 0 < w < 2
 constexpr Range kTilt_deg{0, 180, "deg", true};
 constexpr Range kEncoderResolution_rad{0, 1e3, "rad"};
 constexpr Range kServoSpeed{0, 1e6, "rad/s (m/s for a prismatic joint)", true};
@@ -89,8 +88,8 @@ GapsimElement makeSchema() {
         whole("iterations_plain", kIterations, "QuickStep iterations of plain runs (default: iterations)"),
         number("min_inertia_kgm2", kInertiaFloor_kgm2, "floor on every body's principal moments (0 = none)"),
         number("min_inertia_plain_kgm2", kInertiaFloor_kgm2, "the floor of plain runs (default: min_inertia_kgm2)"),
-        number("sor_w", kSorW, "QuickStep's over-relaxation factor (ODE's default 1.3)"),
-        number("sor_w_plain", kSorW, "the over-relaxation of plain runs (default: sor_w)"),
+        number("sor_w", plausible::kSorW, "QuickStep's over-relaxation factor (ODE's default 1.3)"),
+        number("sor_w_plain", plausible::kSorW, "the over-relaxation of plain runs (default: sor_w)"),
         number("weld_mass_ratio", plausible::kFraction,
                "movable joints moving less than this fraction of the robot's mass are welded (0 = never)"),
         number("light_link_mass_ratio", plausible::kFraction,

@@ -14,6 +14,7 @@
 #include "motorgear/servo_drive.h"
 #include "sim/closest_name.h"
 #include "sim/input_error.h"
+#include "sim/plausible.h"
 
 namespace gapsim {
 namespace {
@@ -121,7 +122,8 @@ int wholeIterations(double v) {
 }
 
 double sorFactor(double v) {
-  require(v >= 0.01 && v <= 1.99, "the over-relaxation factor must be within 0.01..1.99 (SOR converges for 0 < w < 2)");
+  require(v >= plausible::kSorW.lo && v <= plausible::kSorW.hi,
+          "the over-relaxation factor must be within 0.01..1.99 (SOR converges for 0 < w < 2)");
   return v;
 }
 

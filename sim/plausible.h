@@ -35,6 +35,7 @@ inline constexpr Range kPosition_m{-1e3, 1e3, "m"};   ///< origins, COMs, poses,
 inline constexpr Range kAngle_rad{-1e3, 1e3, "rad"};  ///< rpy of origins and sensors
 inline constexpr Range kSize_m{0, 1e3, "m", true};    ///< box sizes, radii
 inline constexpr Range kLength_m{0, 1e3, "m"};        ///< cylinder and capsule lengths
+inline constexpr Range kSorW{0.01, 1.99, ""};         ///< QuickStep's over-relaxation: SOR converges for 0 < w < 2
 /// Link masses: from a picogram (CAD exports give sensor frames micrograms) to 1000 t. Not
 /// (0, 1e6]: a subnormal mass passes ODE's mass check and its inverse overflows in the step.
 inline constexpr Range kMass_kg{1e-12, 1e6, "kg"};
