@@ -97,6 +97,8 @@ struct BadCase {
   std::string value;  ///< quoted in the message
 };
 
+/// Long on purpose: a table of malformed manifests (data, a case per entry) and one loop that
+/// checks each error names file, line, field and value.
 TEST_F(Manifest, MalformedManifestsNameFileLineFieldAndValue) {
   const std::string head = "{\n  \"format\": \"gapsim-recordings 1\",\n  \"trials\": [\n";
   auto one = [&](const std::string& trial) { return head + trial + "\n  ]\n}\n"; };  // the trial is on line 4

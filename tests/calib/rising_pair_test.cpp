@@ -74,19 +74,44 @@ TEST(RisingPair, CommandedMotionIsTheControllerAtEveryTime) {
   }
 }
 
-TEST(RisingTwin, RecordsTheRealDialectDeterministicallyAndItsReplayMatchesTheHiddenModel) {
-  const auto model = bioloid();
-  auto hidden = std::make_shared<RobotModel>(*model);
-  loadParameterFile(*hidden, std::string(GAPSIM_ROBOTS_DIR) + "/bioloid/calibration/twin_hidden.params");
-  EXPECT_NEAR(hidden->totalMass_kg(), 1.5, 1e-3);  // the twin: 1.5 kg
-  const RisingTask task = makeRisingTask("lean", *model), hidden_task = makeRisingTask("lean", *hidden);
-  const KeyframeController ctrl = shortLean();
-  const std::string cmd = tmp("twin_cmd.csv");
-  writeText(cmd, commandedMotionCsv(task, ctrl));
-  const Motion motion = loadMotion(cmd);
-  RisingTwinSettings s;
-  const double horizon = ctrl.duration_s() + 1.0;
-  const RisingTwinRun a = runRisingTwin(hidden_task, motion, motorMap(), horizon, s);
+/// The twin (hidden parameters) records the short lean once for the tests below.
+class RisingTwinPair : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    model_ = bioloid();
+    hidden_ = std::make_shared<RobotModel>(*model_);
+    loadParameterFile(*hidden_, std::string(GAPSIM_ROBOTS_DIR) + "/bioloid/calibration/twin_hidden.params");
+    task_ = std::make_unique<RisingTask>(makeRisingTask("lean", *model_));
+    hidden_task_ = std::make_unique<RisingTask>(makeRisingTask("lean", *hidden_));
+    writeText(cmd_, commandedMotionCsv(*task_, shortLean()));
+    motion_ = std::make_unique<Motion>(loadMotion(cmd_));
+    horizon_s_ = shortLean().duration_s() + 1.0;
+    run_ = std::make_unique<RisingTwinRun>(runRisingTwin(*hidden_task_, *motion_, motorMap(), horizon_s_, settings_));
+  }
+  static void TearDownTestSuite() {
+    run_.reset();
+    motion_.reset();
+    hidden_task_.reset();
+    task_.reset();
+    hidden_.reset();
+    model_.reset();
+  }
+  static inline std::shared_ptr<RobotModel> model_, hidden_;
+  static inline std::unique_ptr<RisingTask> task_, hidden_task_;
+  static inline const std::string cmd_ = tmp("twin_cmd.csv");
+  static inline std::unique_ptr<Motion> motion_;
+  static inline double horizon_s_ = 0;
+  static inline RisingTwinSettings settings_;
+  static inline std::unique_ptr<RisingTwinRun> run_;
+};
+
+TEST_F(RisingTwinPair, RecordsTheRealDialectDeterministically) {
+  EXPECT_NEAR(hidden_->totalMass_kg(), 1.5, 1e-3);  // the twin: 1.5 kg
+  const RisingTask& hidden_task = *hidden_task_;
+  const Motion& motion = *motion_;
+  const double horizon = horizon_s_;
+  const RisingTwinSettings& s = settings_;
+  const RisingTwinRun& a = *run_;
   const RisingTwinRun b = runRisingTwin(hidden_task, motion, motorMap(), horizon, s);
   ASSERT_FALSE(a.diverged) << a.error;
   EXPECT_EQ(a.recording.toCsv(), b.recording.toCsv());
@@ -111,8 +136,16 @@ TEST(RisingTwin, RecordsTheRealDialectDeterministicallyAndItsReplayMatchesTheHid
   RisingTwinSettings s2 = s;
   s2.noise_seed = 2;
   EXPECT_NE(runRisingTwin(hidden_task, motion, motorMap(), horizon, s2).recording.toCsv(), a.recording.toCsv());
+}
 
-  // The pair replayed on the hidden parameters matches the recording far better than on the model.
+/// The pair replayed on the hidden parameters matches the recording far better than on the model.
+TEST_F(RisingTwinPair, ItsReplayMatchesTheHiddenModel) {
+  const auto& model = model_;
+  const auto& hidden = hidden_;
+  const RisingTask& task = *task_;
+  const std::string& cmd = cmd_;
+  const RisingTwinRun& a = *run_;
+  ASSERT_FALSE(a.diverged) << a.error;
   const std::string rec = tmp("twin_rec.csv");
   a.recording.write(rec);
   const ReplayTrial trial = risingPairTrial("lean", task, cmd, rec);

@@ -173,7 +173,8 @@ std::vector<std::pair<std::size_t, std::size_t>> lines(const std::string& s) {
   return out;
 }
 
-/// One mutation of `s`; `what` says which (for the failure report).
+/// One mutation of `s`; `what` says which (for the failure report). One switch on purpose: the
+/// mutation kinds as one table, a case of a few lines each, so their odds are read together.
 void mutateOnce(std::string& s, Rng& r, std::string& what) {
   const std::size_t kinds = 12;
   const std::size_t k = r.below(kinds);
