@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "sim/drive_registry.h"
 
+#include "motorgear/dc_motor.h"
 #include "motorgear/drives.h"
 #include "motorgear/mabel_leg_drive.h"
 #include "motorgear/servo_drive.h"
@@ -56,6 +57,12 @@ std::unique_ptr<motorgear::Drive> makeDrive(const Joint& j, bool hinge, double d
         std::move(d),
         BacklashDrive::Params{r.backlash_rad, r.backlash_drive_inertia_kgm2, BacklashDrive::Encoder::Motor}, q0_rad);
   return d;
+}
+
+std::optional<double> noLoadJointSpeed_rad_s(const Drivetrain& d) {
+  if (d.kind != DriveKind::MoToFlex) return std::nullopt;
+  const motorgear::JointDrivetrain::Params& p = d.motoflex;
+  return motorgear::DcMotor(p.motor).noLoadJointSpeed_rad_s(p.pid.U_bat_V, p.gear.sigma);
 }
 
 std::vector<CoupledDriveSlot> makeCoupledDrives(const RobotModel& m) {

@@ -6,6 +6,7 @@
 /// A new drive: a class in motorgear/drives.h and one case here.
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,11 @@ struct CompiledChain {
 /// Stribeck friction, backlash.
 std::unique_ptr<motorgear::Drive> makeDrive(const Joint& joint, bool hinge, double dt_s, double q0_rad,
                                             const CompiledChain& chain, const RealityEffects& reality = {});
+
+/// The most a joint's drive turns it unloaded at its supply voltage (rad/s): the MoToFlex chain's
+/// no-load speed (motorgear::DcMotor::noLoadJointSpeed_rad_s). None for the other drives, whose
+/// speed limits are not a voltage law.
+std::optional<double> noLoadJointSpeed_rad_s(const Drivetrain& drive);
 
 /// A drive that moves several joints (motorgear/coupled_drive.h) and those joints, in its order.
 struct CoupledDriveSlot {

@@ -4,10 +4,13 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "app/cli/commands.h"
 #include "app/cli/output_paths.h"
 #include "sim/input_error.h"
+#include "sim/motion_speed_check.h"
 #include "sim/robot_library.h"
 #include "sim/urdf_parser.h"
 #include "sim/walk_generator.h"
@@ -16,6 +19,21 @@
 namespace gapsim::cli {
 
 namespace {
+
+/// One note when joints' targets outrun their drives (sim/motion_speed_check.h): the full
+/// pipeline will play the motion slower there than planned.
+void noteJointsTooFast(const char* what, const RobotModel& model, const GeneratedMotion& motion) {
+  const std::vector<JointTooFast> too_fast = jointsFasterThanTheirDrives(model, motion);
+  if (too_fast.empty()) return;
+  std::string names;
+  for (const JointTooFast& j : too_fast) names += (names.empty() ? "" : " ") + j.joint;
+  const JointTooFast& j = too_fast.front();
+  std::printf(
+      "%s: note: the targets of %zu joint(s) turn faster than their drives can (%s); %s: %.1f rad/s at t = %.2f s, "
+      "%.2f times its no-load speed %.1f rad/s. With the full pipeline they lag behind (docs/walk.md)\n",
+      what, too_fast.size(), names.c_str(), j.joint.c_str(), j.peak_rad_s, j.at_s, j.peak_rad_s / j.no_load_rad_s,
+      j.no_load_rad_s);
+}
 
 struct WalkArgs {
   std::string robot = "nao";
@@ -71,6 +89,7 @@ Action addWalk(CLI::App& app) {
       const GeneratedMotion k = planKick(model);
       k.writeCsv(a->out);
       std::printf("kick: %zu frames, %.2f s -> %s\n", k.frame_times_s.size(), k.frame_times_s.back(), a->out.c_str());
+      noteJointsTooFast("kick", model, k);
       return kExitOk;
     }
     WalkParams p = parseWalkParams(a->params);
@@ -99,6 +118,7 @@ Action addWalk(CLI::App& app) {
         "motion %.2f s, %zu frames -> %s\n",
         p.stepCount(), p.stepTime_s(), p.forward_speed_m_s, last.x_m, last.y_m, last.yaw_rad, plan.walk_start_s,
         plan.walk_end_s, plan.frame_times_s.back(), plan.frame_times_s.size(), a->out.c_str());
+    noteJointsTooFast("walk", model, plan);
     return kExitOk;
   };
 }

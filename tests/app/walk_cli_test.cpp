@@ -27,6 +27,21 @@ TEST(WalkCli, Help) {
   EXPECT_TRUE(contains(cli("run --help").out, "--walk"));
 }
 
+// Long steps in a slow cycle ask the knees for more than the type B drive's no-load speed
+// (8.5 rad/s): the generator says so; a slow walk gets no note.
+TEST(WalkCli, NotesJointsWhoseTargetsOutrunTheirDrives) {
+  const std::string out = tmp("gapsim_walk_cli_fast.csv");
+  Result fast = cli("walk --speed 0.25 --step-duration 1.0 --steps 12 --force --out " + out);
+  EXPECT_EQ(fast.code, 0) << fast.out;
+  EXPECT_TRUE(contains(fast.out, "walk: note: the targets of")) << fast.out;
+  EXPECT_TRUE(contains(fast.out, "LKneePitch: 11.8 rad/s")) << fast.out;
+  EXPECT_TRUE(contains(fast.out, "no-load speed 8.5 rad/s")) << fast.out;
+  Result slow = cli("walk --speed 0.1 --step-duration 1.5 --steps 12 --force --out " + out);
+  EXPECT_EQ(slow.code, 0) << slow.out;
+  EXPECT_FALSE(contains(slow.out, "note:")) << slow.out;
+  std::filesystem::remove(out);
+}
+
 TEST(WalkCli, WritesAMotionThatRunPlays) {
   const std::string out = tmp("gapsim_walk_cli.csv");
   ASSERT_TRUE(
