@@ -466,6 +466,18 @@ def xml_escape(s):
     return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
 
 
+def gapsim_head(src_lines, z0, rpy, joints, comment=None):
+    """The <gapsim> element's opening lines: its sources, an optional comment, the initial pose
+    (torso z0 above the ground, rpy, one (name, value_rad) per joint)."""
+    g = ['<gapsim version="1">', "  <source>" + xml_escape("\n    ".join(src_lines)) + "</source>"]
+    if comment:
+        g.append("  <!-- " + comment + " -->")
+    g.append('  <initial_pose xyz="0 0 %s" rpy="%s" ground_clearance_m="0.0005">' % (fmt(round(z0, 4)), rpy))
+    g += ['    <joint name="%s" value_rad="%s"/>' % (n, fmt(v)) for n, v in joints]
+    g.append("  </initial_pose>")
+    return g
+
+
 # ----------------------------------------------------------------------------------------------
 # Nao V3.3
 
@@ -779,15 +791,8 @@ def build_nao(data):
         % (fmt(round(com[0], 4)), fmt(round(com[1], 4)), fmt(round(com[2], 4)), fmt(round(-sole_z, 4))),
     ]
 
-    pose_lines = ['<initial_pose xyz="0 0 %s" rpy="0 0 0" ground_clearance_m="0.0005">' % fmt(round(z0, 4))]
-    for n in NAO_JOINT_ORDER:
-        if n == "RHipYawPitch":
-            continue  # mimic joint follows LHipYawPitch
-        pose_lines.append('  <joint name="%s" value_rad="%s"/>' % (n, fmt(NAO_STAND[n])))
-    pose_lines.append("</initial_pose>")
-    g = ['<gapsim version="1">',
-         "  <source>" + xml_escape("\n    ".join(src_lines)) + "</source>"]
-    g += ["  " + ln for ln in pose_lines]
+    # RHipYawPitch is a mimic joint: it follows LHipYawPitch.
+    g = gapsim_head(src_lines, z0, "0 0 0", [(n, NAO_STAND[n]) for n in NAO_JOINT_ORDER if n != "RHipYawPitch"])
     g += [
         "  <!-- QuickStep, 15 iterations, with an inertia floor of 1e-3 kg m^2 on every body: the light pelvis,",
         "       hip and ankle links (0.07-0.16 kg) otherwise make the solver need ~1000 iterations to hold a",
@@ -1146,13 +1151,8 @@ def build_bioloid_files(bio, data, real, outdir):
         % tuple([fmt(round(x, 4)) for x in bio["com"]] + [fmt(round(bio["stand_height"], 4))]),
         "The CAD l_shin joint roll is 2.0943483319483085 (r_shin: 2.0943951023932 = 120 deg): copied as given (4.7e-5 rad).",
     ]
-    pose_lines = ['<initial_pose xyz="0 0 %s" rpy="0 0 1.5707963267949" ground_clearance_m="0.0005">' % fmt(round(bio["z0"], 4))]
-    for n in BIO_JOINT_ORDER:
-        pose_lines.append('  <joint name="%s" value_rad="%s"/>' % (n, fmt(bio["stand"][n])))
-    pose_lines.append("</initial_pose>")
-    g = ['<gapsim version="1">', "  <source>" + xml_escape("\n    ".join(src_lines)) + "</source>"]
-    g += ["  <!-- torso frame: x left, y back, z up; rpy yaw pi/2 makes the robot face world +x, z up -->"]
-    g += ["  " + ln for ln in pose_lines]
+    g = gapsim_head(src_lines, bio["z0"], "0 0 1.5707963267949", [(n, bio["stand"][n]) for n in BIO_JOINT_ORDER],
+                    "torso frame: x left, y back, z up; rpy yaw pi/2 makes the robot face world +x, z up")
     g += [
         "  <!-- stepper big (dWorldStep): with its light links (4 g shoulder brackets, 8 g shins next to a",
         "       0.2 kg torso) QuickStep with 20 iterations leaves a solver error that the servos hold as a",
