@@ -13,6 +13,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 cli="${1:-build/gapsim-cli}"
 only_shipped=0; [[ "${2:-}" == "--shipped-only" || "${1:-}" == "--shipped-only" ]] && only_shipped=1
 [[ "$cli" == "--shipped-only" ]] && cli=build/gapsim-cli
+fast_note=0
 work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
 
 motions=()
@@ -34,7 +35,10 @@ if ((!only_shipped)); then
   for e in "${envelope[@]}"; do
     IFS='|' read -r name args <<< "$e"
     # shellcheck disable=SC2086
-    if "$cli" walk $args --out "$work/$name.csv" > "$work/$name.gen" 2>&1; then motions+=("$name|$work/$name.csv")
+    if "$cli" walk $args --out "$work/$name.csv" > "$work/$name.gen" 2>&1; then
+      # '*': the generator notes joint targets faster than the drives' no-load speed (docs/walk.md).
+      if grep -q "note:" "$work/$name.gen"; then motions+=("$name*|$work/$name.csv"); fast_note=1
+      else motions+=("$name|$work/$name.csv"); fi
     else echo "$name: the generator refuses it: $(tail -1 "$work/$name.gen")"; fi
   done
 fi
@@ -61,3 +65,5 @@ print(f'{100*rel:+.1f}%', 'yes' if ok else 'NO')")
     printf '%-20s %-5s | %-8s %9s %8s | %-8s %9s %8s | %7s %7s\n' "$name" "$pipe" "$fq" "$dq" "$hq" "$fb" "$db" "$hb" "$dd" "$agree"
   done
 done
+((fast_note)) && echo "* the walk asks joints to turn faster than their drives can (gapsim-cli walk notes it; docs/walk.md)"
+exit 0
