@@ -244,7 +244,11 @@ std::string toString(ScenarioSubset s) {
   return "?";
 }
 
-std::shared_ptr<RobotModel> CalibrationProblem::configured(const Eigen::VectorXd& values, std::string& error) const {
+ScenarioSubset subsetOf(const Scenario& sc) {
+  return !sc.holdout ? ScenarioSubset::Train : sc.validate ? ScenarioSubset::Validate : ScenarioSubset::Holdout;
+}
+
+std::unique_ptr<Simulation> CalibrationProblem::simulationOf(const Eigen::VectorXd& values, std::string& error) const {
   auto model = std::make_shared<RobotModel>(*base_);
   try {
     space_.apply(*model, values);
@@ -252,29 +256,24 @@ std::shared_ptr<RobotModel> CalibrationProblem::configured(const Eigen::VectorXd
     error = std::string("refused: ") + e.what();
     return nullptr;
   }
-  return model;
-}
-
-SimOptions CalibrationProblem::simOptions() const {
   SimOptions so;
   so.seed = settings_.sim_seed;
   so.quickstep = settings_.quickstep;
-  return so;
+  return std::make_unique<Simulation>(model, so);
 }
 
 ScenarioScore CalibrationProblem::runScenario(const Eigen::VectorXd& values, int k, Log* log_out) const {
   ScenarioScore r;
   const Scenario& sc = set_.scenarios[static_cast<std::size_t>(k)];
-  auto model = configured(values, r.error);
-  if (!model) return r;
-  Simulation sim(model, simOptions());
+  const std::unique_ptr<Simulation> sim = simulationOf(values, r.error);
+  if (!sim) return r;
   RunConfig rc;
   rc.duration_s = sc.duration_s;
   rc.log_period_s = settings_.log_period_s;
   rc.stop_on_fall = settings_.kind == ObjectiveKind::F;  // F stops counting at the fall anyway
   rc.balance = sc.balance;
-  Log log(Recorder(*model).columns());
-  const RunSummary s = runMotion(sim, motions_[static_cast<std::size_t>(k)].get(), rc, &log);
+  Log log(Recorder(sim->model()).columns());
+  const RunSummary s = runMotion(*sim, motions_[static_cast<std::size_t>(k)].get(), rc, &log);
   const Motion& motion = *motions_[static_cast<std::size_t>(k)];
   const std::vector<std::string>* joints = settings_.f_motion_joints_only ? &motion.joints() : nullptr;
   if (s.diverged) {
@@ -302,16 +301,15 @@ ScenarioScore CalibrationProblem::runScenario(const Eigen::VectorXd& values, int
 ScenarioScore CalibrationProblem::runResyncScenario(const Eigen::VectorXd& values, int k, Log* log_out) const {
   ScenarioScore r;
   const Scenario& sc = set_.scenarios[static_cast<std::size_t>(k)];
-  auto model = configured(values, r.error);
-  if (!model) return r;
-  Simulation sim(model, simOptions());
+  const std::unique_ptr<Simulation> sim = simulationOf(values, r.error);
+  if (!sim) return r;
   const Motion& motion = *motions_[static_cast<std::size_t>(k)];
   ResyncSettings rs;
   rs.horizon_s = settings_.resync_horizon_s;
   rs.log_period_s = settings_.log_period_s;
   rs.fall_penalty_rad = settings_.fall_penalty_rad;
   const ResyncScore s =
-      runResynchronised(sim, &motion, sc.balance, sc.duration_s, references_[static_cast<std::size_t>(k)], rs,
+      runResynchronised(*sim, &motion, sc.balance, sc.duration_s, references_[static_cast<std::size_t>(k)], rs,
                         settings_.f_motion_joints_only ? &motion.joints() : nullptr, log_out);
   r.resync_rad = s.rms_rad;
   r.diverged = s.diverged == s.windows && s.windows > 0;
@@ -326,10 +324,7 @@ EvalResult CalibrationProblem::evaluate(const Eigen::VectorXd& values, ScenarioS
   std::vector<double> per;
   for (std::size_t k = 0; k < set_.scenarios.size(); ++k) {
     const Scenario& sc = set_.scenarios[k];
-    const ScenarioSubset of = !sc.holdout   ? ScenarioSubset::Train
-                              : sc.validate ? ScenarioSubset::Validate
-                                            : ScenarioSubset::Holdout;
-    if (of != subset) continue;
+    if (subsetOf(sc) != subset) continue;
     ++n;
     const ScenarioScore s = settings_.kind == ObjectiveKind::Resync
                                 ? runResyncScenario(values, static_cast<int>(k), nullptr)
