@@ -24,6 +24,14 @@
 #include "sim/simulation.h"
 
 namespace gapsim::calib {
+namespace {
+
+/// Every scenario role with its name in a set file's role column and in reports, once.
+constexpr std::array<std::pair<ScenarioSubset, std::string_view>, 3> kSubsetNames{
+    {{ScenarioSubset::Train, "train"}, {ScenarioSubset::Validate, "validate"}, {ScenarioSubset::Holdout, "holdout"}}};
+
+}  // namespace
+
 ScenarioSet ScenarioSet::load(const std::string& path, bool need_references) {
   std::ifstream in(path);
   if (!in) throw InputError(path, 0, "", "cannot open the scenario set file");
@@ -75,12 +83,12 @@ ScenarioSet ScenarioSet::load(const std::string& path, bool need_references) {
     if (c.size() > 4 && !c[4].empty()) s.weight = finiteCell(c[4], path, n, "weight");
     if (!(s.weight >= 0)) throw InputError(path, n, "weight", "must be >= 0");
     if (c.size() > 5 && !c[5].empty()) {
-      if (c[5] == "holdout")
-        s.holdout = true;
-      else if (c[5] == "validate")
-        s.holdout = s.validate = true;
-      else if (c[5] != "train")
+      const auto role = std::find_if(kSubsetNames.begin(), kSubsetNames.end(),
+                                     [&](const auto& named) { return named.second == c[5]; });
+      if (role == kSubsetNames.end())
         throw InputError(path, n, "role", "expected train, validate or holdout, not '" + c[5] + "'");
+      s.holdout = role->first != ScenarioSubset::Train;
+      s.validate = role->first == ScenarioSubset::Validate;
     }
     if (c.size() > 6 && !c[6].empty()) {
       try {
@@ -119,6 +127,23 @@ constexpr std::array<std::pair<ObjectiveKind, std::string_view>, 5> kObjectiveNa
      {ObjectiveKind::Sum, "sum"},
      {ObjectiveKind::Resync, "resync"},
      {ObjectiveKind::GaitW1, "gait_w1"}}};
+
+/// The objective's fitness from F, E_cali and G (resync's or gait_w1's distance): of one scenario
+/// (then weighted) and of a whole subset (F summed, E and G averaged) alike.
+double fitnessOf(const ObjectiveSettings& o, double F, double E, double G) {
+  switch (o.kind) {
+    case ObjectiveKind::F:
+      return F;
+    case ObjectiveKind::ECali:
+      return E;
+    case ObjectiveKind::Sum:
+      return o.weight_F * F + o.weight_E * E;
+    case ObjectiveKind::Resync:
+    case ObjectiveKind::GaitW1:
+      return G;
+  }
+  return std::numeric_limits<double>::infinity();
+}
 
 }  // namespace
 
@@ -233,14 +258,8 @@ bool CalibrationProblem::hasValidation() const {
 }
 
 std::string toString(ScenarioSubset s) {
-  switch (s) {
-    case ScenarioSubset::Train:
-      return "train";
-    case ScenarioSubset::Validate:
-      return "validate";
-    case ScenarioSubset::Holdout:
-      return "holdout";
-  }
+  for (const auto& [subset, name] : kSubsetNames)
+    if (subset == s) return std::string(name);
   return "?";
 }
 
@@ -336,43 +355,14 @@ EvalResult CalibrationProblem::evaluate(const Eigen::VectorXd& values, ScenarioS
     }
     F += sc.weight * s.F;
     E += sc.weight * s.E;
-    G += sc.weight * (settings_.kind == ObjectiveKind::Resync ? s.resync_rad : s.w1_rad);
-    switch (settings_.kind) {
-      case ObjectiveKind::F:
-        per.push_back(sc.weight * s.F);
-        break;
-      case ObjectiveKind::ECali:
-        per.push_back(sc.weight * s.E);
-        break;
-      case ObjectiveKind::Sum:
-        per.push_back(sc.weight * (settings_.weight_F * s.F + settings_.weight_E * s.E));
-        break;
-      case ObjectiveKind::Resync:
-        per.push_back(sc.weight * s.resync_rad);
-        break;
-      case ObjectiveKind::GaitW1:
-        per.push_back(sc.weight * s.w1_rad);
-        break;
-    }
+    const double g = settings_.kind == ObjectiveKind::Resync ? s.resync_rad : s.w1_rad;
+    G += sc.weight * g;
+    per.push_back(sc.weight * fitnessOf(settings_, s.F, s.E, g));
   }
   if (n == 0) return res;
   E /= n;
   G /= n;
-  switch (settings_.kind) {
-    case ObjectiveKind::F:
-      res.fitness = F;
-      break;
-    case ObjectiveKind::ECali:
-      res.fitness = E;
-      break;
-    case ObjectiveKind::Sum:
-      res.fitness = settings_.weight_F * F + settings_.weight_E * E;
-      break;
-    case ObjectiveKind::Resync:
-    case ObjectiveKind::GaitW1:
-      res.fitness = G;
-      break;
-  }
+  res.fitness = fitnessOf(settings_, F, E, G);
   res.parts = {F, E};
   res.parts.insert(res.parts.end(), per.begin(), per.end());
   if (subset == ScenarioSubset::Train && settings_.prior_weight > 0)
