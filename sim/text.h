@@ -3,7 +3,7 @@
 /// \file
 /// Small text helpers that every reader and writer shares: a number as the shortest text that
 /// reads back as the same double, a cell or line with its surrounding blanks removed, a line cut
-/// into cells, a text walked line by line.
+/// into cells, a text walked line by line, a text read as one finite number.
 
 #include <charconv>
 #include <cmath>
@@ -28,6 +28,13 @@ inline std::string_view trimBlanks(std::string_view s) {
   while (!s.empty() && blank(s.front())) s.remove_prefix(1);
   while (!s.empty() && blank(s.back())) s.remove_suffix(1);
   return s;
+}
+
+/// Whether the whole of `text` is one finite number in std::from_chars' form (no blanks, no
+/// leading '+'), then stored in `value` (what `value` holds otherwise is unspecified).
+inline bool readFinite(std::string_view text, double& value) {
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  return ec == std::errc() && end == text.data() + text.size() && std::isfinite(value);
 }
 
 /// `line` cut at every `delim` into `cells` (views into `line`; cleared first). An empty line is
