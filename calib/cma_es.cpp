@@ -11,9 +11,7 @@ namespace gapsim::calib {
 
 void CmaEsSettings::validate() const {
   std::ostringstream e;
-  if (x0.size() < 1) e << "CMA-ES needs at least one dimension; ";
-  if (!x0.allFinite()) e << "x0 not finite; ";
-  if (!(sigma0 > 0) || !std::isfinite(sigma0)) e << "sigma0 = " << sigma0 << " must be > 0; ";
+  checkStart(x0, sigma0, "CMA-ES", e);
   if (lambda != 0 && lambda < 2) e << "lambda = " << lambda << " must be >= 2; ";
   if (mu < 0 || (mu > 0 && lambda > 0 && mu > lambda)) e << "mu = " << mu << " must be in [1, lambda]; ";
   if (ipop_restarts < 0) e << "ipop_restarts = " << ipop_restarts << " must be >= 0; ";

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "calib/csv_cells.h"
 
-#include <charconv>
 #include <cmath>
 #include <sstream>
 
@@ -22,11 +21,9 @@ std::vector<std::string> splitCells(const std::string& line) {
 
 double finiteCell(const std::string& t, const std::string& file, int line, const std::string& field) {
   double v = 0;
-  const char* b = t.data();
-  if (!t.empty() && t[0] == '+') ++b;
-  auto [p, ec] = std::from_chars(b, t.data() + t.size(), v);
-  if (t.empty() || ec != std::errc() || p != t.data() + t.size() || !std::isfinite(v))
-    throw InputError(file, line, field, "not a finite number: '" + t + "'");
+  std::string_view number = t;
+  if (!number.empty() && number.front() == '+') number.remove_prefix(1);  // spreadsheets write it
+  if (t.empty() || !readFinite(number, v)) throw InputError(file, line, field, "not a finite number: '" + t + "'");
   return v;
 }
 

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "calib/gnuplot_figure.h"
 
+#include <array>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
+#include <string_view>
+#include <utility>
 
 namespace gapsim::calib {
 
@@ -20,21 +23,23 @@ FigureStatus plotWithGnuplot(const std::string& script, const std::string& png) 
   return rc == 0 && std::filesystem::exists(png) ? FigureStatus::kWritten : FigureStatus::kFailed;
 }
 
+namespace {
+
+/// Every status with its JSON name, once, for both directions.
+constexpr std::array<std::pair<FigureStatus, std::string_view>, 3> kStatusNames{
+    {{FigureStatus::kWritten, "written"}, {FigureStatus::kNoGnuplot, "no_gnuplot"}, {FigureStatus::kFailed, "failed"}}};
+
+}  // namespace
+
 std::string figureStatusName(FigureStatus s) {
-  switch (s) {
-    case FigureStatus::kWritten:
-      return "written";
-    case FigureStatus::kNoGnuplot:
-      return "no_gnuplot";
-    case FigureStatus::kFailed:
-      break;
-  }
+  for (const auto& [status, name] : kStatusNames)
+    if (status == s) return std::string(name);
   return "failed";
 }
 
 FigureStatus figureStatusFromName(const std::string& name) {
-  for (FigureStatus s : {FigureStatus::kWritten, FigureStatus::kNoGnuplot, FigureStatus::kFailed})
-    if (figureStatusName(s) == name) return s;
+  for (const auto& [status, named] : kStatusNames)
+    if (named == name) return status;
   throw std::invalid_argument("unknown figure status '" + name + "'");
 }
 

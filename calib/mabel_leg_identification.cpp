@@ -15,6 +15,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "calib/dense_fit.h"
 #include "calib/jacobian_gram.h"
 #include "calib/log_sampling.h"
 #include "calib/rng.h"
@@ -510,16 +511,7 @@ LegFitResult fitLegParameters(const RobotModel& stand, const LegExperiment& e,
     const LegResponse y0 = functor->simulate(x.data());  // DivergenceError propagates: a bad start
     f.initial_cost_J_rad = std::sqrt(sumSquares(log, e, y0));
   }
-  ceres::Solver::Options so;
-  so.linear_solver_type = ceres::DENSE_QR;
-  so.max_num_iterations = o.max_iterations;
-  so.function_tolerance = 1e-10;
-  so.parameter_tolerance = 1e-9;
-  so.gradient_tolerance = 1e-14;
-  so.num_threads = 1;  // deterministic
-  so.logging_type = ceres::SILENT;
-  ceres::Solver::Summary summary;
-  ceres::Solve(so, &problem, &summary);
+  const ceres::Solver::Summary summary = solveDense(problem, o.max_iterations, 1e-10, 1e-9, 1e-14);
   f.iterations = static_cast<int>(summary.iterations.size());
   f.converged = summary.termination_type == ceres::CONVERGENCE;
 

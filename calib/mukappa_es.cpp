@@ -9,9 +9,7 @@ namespace gapsim::calib {
 
 void EsSettings::validate() const {
   std::ostringstream e;
-  if (x0.size() < 1) e << "the ES needs at least one dimension; ";
-  if (!x0.allFinite()) e << "x0 not finite; ";
-  if (!(sigma0 > 0) || !std::isfinite(sigma0)) e << "sigma0 = " << sigma0 << " must be > 0; ";
+  checkStart(x0, sigma0, "the ES", e);
   if (mu < 1) e << "mu = " << mu << " must be >= 1; ";
   if (lambda < mu) e << "lambda = " << lambda << " must be >= mu = " << mu << "; ";
   if (kappa < 1) e << "kappa = " << kappa << " must be >= 1; ";

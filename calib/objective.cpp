@@ -24,6 +24,14 @@
 #include "sim/simulation.h"
 
 namespace gapsim::calib {
+namespace {
+
+/// Every scenario role with its name in a set file's role column and in reports, once.
+constexpr std::array<std::pair<ScenarioSubset, std::string_view>, 3> kSubsetNames{
+    {{ScenarioSubset::Train, "train"}, {ScenarioSubset::Validate, "validate"}, {ScenarioSubset::Holdout, "holdout"}}};
+
+}  // namespace
+
 ScenarioSet ScenarioSet::load(const std::string& path, bool need_references) {
   std::ifstream in(path);
   if (!in) throw InputError(path, 0, "", "cannot open the scenario set file");
@@ -75,12 +83,12 @@ ScenarioSet ScenarioSet::load(const std::string& path, bool need_references) {
     if (c.size() > 4 && !c[4].empty()) s.weight = finiteCell(c[4], path, n, "weight");
     if (!(s.weight >= 0)) throw InputError(path, n, "weight", "must be >= 0");
     if (c.size() > 5 && !c[5].empty()) {
-      if (c[5] == "holdout")
-        s.holdout = true;
-      else if (c[5] == "validate")
-        s.holdout = s.validate = true;
-      else if (c[5] != "train")
+      const auto role = std::find_if(kSubsetNames.begin(), kSubsetNames.end(),
+                                     [&](const auto& named) { return named.second == c[5]; });
+      if (role == kSubsetNames.end())
         throw InputError(path, n, "role", "expected train, validate or holdout, not '" + c[5] + "'");
+      s.holdout = role->first != ScenarioSubset::Train;
+      s.validate = role->first == ScenarioSubset::Validate;
     }
     if (c.size() > 6 && !c[6].empty()) {
       try {
@@ -119,6 +127,23 @@ constexpr std::array<std::pair<ObjectiveKind, std::string_view>, 5> kObjectiveNa
      {ObjectiveKind::Sum, "sum"},
      {ObjectiveKind::Resync, "resync"},
      {ObjectiveKind::GaitW1, "gait_w1"}}};
+
+/// The objective's fitness from F, E_cali and G (resync's or gait_w1's distance): of one scenario
+/// (then weighted) and of a whole subset (F summed, E and G averaged) alike.
+double fitnessOf(const ObjectiveSettings& o, double F, double E, double G) {
+  switch (o.kind) {
+    case ObjectiveKind::F:
+      return F;
+    case ObjectiveKind::ECali:
+      return E;
+    case ObjectiveKind::Sum:
+      return o.weight_F * F + o.weight_E * E;
+    case ObjectiveKind::Resync:
+    case ObjectiveKind::GaitW1:
+      return G;
+  }
+  return std::numeric_limits<double>::infinity();
+}
 
 }  // namespace
 
@@ -233,18 +258,16 @@ bool CalibrationProblem::hasValidation() const {
 }
 
 std::string toString(ScenarioSubset s) {
-  switch (s) {
-    case ScenarioSubset::Train:
-      return "train";
-    case ScenarioSubset::Validate:
-      return "validate";
-    case ScenarioSubset::Holdout:
-      return "holdout";
-  }
+  for (const auto& [subset, name] : kSubsetNames)
+    if (subset == s) return std::string(name);
   return "?";
 }
 
-std::shared_ptr<RobotModel> CalibrationProblem::configured(const Eigen::VectorXd& values, std::string& error) const {
+ScenarioSubset subsetOf(const Scenario& sc) {
+  return !sc.holdout ? ScenarioSubset::Train : sc.validate ? ScenarioSubset::Validate : ScenarioSubset::Holdout;
+}
+
+std::unique_ptr<Simulation> CalibrationProblem::simulationOf(const Eigen::VectorXd& values, std::string& error) const {
   auto model = std::make_shared<RobotModel>(*base_);
   try {
     space_.apply(*model, values);
@@ -252,29 +275,24 @@ std::shared_ptr<RobotModel> CalibrationProblem::configured(const Eigen::VectorXd
     error = std::string("refused: ") + e.what();
     return nullptr;
   }
-  return model;
-}
-
-SimOptions CalibrationProblem::simOptions() const {
   SimOptions so;
   so.seed = settings_.sim_seed;
   so.quickstep = settings_.quickstep;
-  return so;
+  return std::make_unique<Simulation>(model, so);
 }
 
 ScenarioScore CalibrationProblem::runScenario(const Eigen::VectorXd& values, int k, Log* log_out) const {
   ScenarioScore r;
   const Scenario& sc = set_.scenarios[static_cast<std::size_t>(k)];
-  auto model = configured(values, r.error);
-  if (!model) return r;
-  Simulation sim(model, simOptions());
+  const std::unique_ptr<Simulation> sim = simulationOf(values, r.error);
+  if (!sim) return r;
   RunConfig rc;
   rc.duration_s = sc.duration_s;
   rc.log_period_s = settings_.log_period_s;
   rc.stop_on_fall = settings_.kind == ObjectiveKind::F;  // F stops counting at the fall anyway
   rc.balance = sc.balance;
-  Log log(Recorder(*model).columns());
-  const RunSummary s = runMotion(sim, motions_[static_cast<std::size_t>(k)].get(), rc, &log);
+  Log log(Recorder(sim->model()).columns());
+  const RunSummary s = runMotion(*sim, motions_[static_cast<std::size_t>(k)].get(), rc, &log);
   const Motion& motion = *motions_[static_cast<std::size_t>(k)];
   const std::vector<std::string>* joints = settings_.f_motion_joints_only ? &motion.joints() : nullptr;
   if (s.diverged) {
@@ -302,16 +320,15 @@ ScenarioScore CalibrationProblem::runScenario(const Eigen::VectorXd& values, int
 ScenarioScore CalibrationProblem::runResyncScenario(const Eigen::VectorXd& values, int k, Log* log_out) const {
   ScenarioScore r;
   const Scenario& sc = set_.scenarios[static_cast<std::size_t>(k)];
-  auto model = configured(values, r.error);
-  if (!model) return r;
-  Simulation sim(model, simOptions());
+  const std::unique_ptr<Simulation> sim = simulationOf(values, r.error);
+  if (!sim) return r;
   const Motion& motion = *motions_[static_cast<std::size_t>(k)];
   ResyncSettings rs;
   rs.horizon_s = settings_.resync_horizon_s;
   rs.log_period_s = settings_.log_period_s;
   rs.fall_penalty_rad = settings_.fall_penalty_rad;
   const ResyncScore s =
-      runResynchronised(sim, &motion, sc.balance, sc.duration_s, references_[static_cast<std::size_t>(k)], rs,
+      runResynchronised(*sim, &motion, sc.balance, sc.duration_s, references_[static_cast<std::size_t>(k)], rs,
                         settings_.f_motion_joints_only ? &motion.joints() : nullptr, log_out);
   r.resync_rad = s.rms_rad;
   r.diverged = s.diverged == s.windows && s.windows > 0;
@@ -326,10 +343,7 @@ EvalResult CalibrationProblem::evaluate(const Eigen::VectorXd& values, ScenarioS
   std::vector<double> per;
   for (std::size_t k = 0; k < set_.scenarios.size(); ++k) {
     const Scenario& sc = set_.scenarios[k];
-    const ScenarioSubset of = !sc.holdout   ? ScenarioSubset::Train
-                              : sc.validate ? ScenarioSubset::Validate
-                                            : ScenarioSubset::Holdout;
-    if (of != subset) continue;
+    if (subsetOf(sc) != subset) continue;
     ++n;
     const ScenarioScore s = settings_.kind == ObjectiveKind::Resync
                                 ? runResyncScenario(values, static_cast<int>(k), nullptr)
@@ -341,43 +355,14 @@ EvalResult CalibrationProblem::evaluate(const Eigen::VectorXd& values, ScenarioS
     }
     F += sc.weight * s.F;
     E += sc.weight * s.E;
-    G += sc.weight * (settings_.kind == ObjectiveKind::Resync ? s.resync_rad : s.w1_rad);
-    switch (settings_.kind) {
-      case ObjectiveKind::F:
-        per.push_back(sc.weight * s.F);
-        break;
-      case ObjectiveKind::ECali:
-        per.push_back(sc.weight * s.E);
-        break;
-      case ObjectiveKind::Sum:
-        per.push_back(sc.weight * (settings_.weight_F * s.F + settings_.weight_E * s.E));
-        break;
-      case ObjectiveKind::Resync:
-        per.push_back(sc.weight * s.resync_rad);
-        break;
-      case ObjectiveKind::GaitW1:
-        per.push_back(sc.weight * s.w1_rad);
-        break;
-    }
+    const double g = settings_.kind == ObjectiveKind::Resync ? s.resync_rad : s.w1_rad;
+    G += sc.weight * g;
+    per.push_back(sc.weight * fitnessOf(settings_, s.F, s.E, g));
   }
   if (n == 0) return res;
   E /= n;
   G /= n;
-  switch (settings_.kind) {
-    case ObjectiveKind::F:
-      res.fitness = F;
-      break;
-    case ObjectiveKind::ECali:
-      res.fitness = E;
-      break;
-    case ObjectiveKind::Sum:
-      res.fitness = settings_.weight_F * F + settings_.weight_E * E;
-      break;
-    case ObjectiveKind::Resync:
-    case ObjectiveKind::GaitW1:
-      res.fitness = G;
-      break;
-  }
+  res.fitness = fitnessOf(settings_, F, E, G);
   res.parts = {F, E};
   res.parts.insert(res.parts.end(), per.begin(), per.end());
   if (subset == ScenarioSubset::Train && settings_.prior_weight > 0)

@@ -50,6 +50,10 @@
 #include "sim/motion.h"
 #include "sim/robot_model.h"
 
+namespace gapsim {
+class Simulation;
+}  // namespace gapsim
+
 namespace gapsim::calib {
 
 struct Scenario {
@@ -118,6 +122,8 @@ void validateObjectiveSettings(const ObjectiveSettings& s);
 /// Which scenarios an evaluation runs (Scenario::holdout, Scenario::validate).
 enum class ScenarioSubset { Train, Validate, Holdout };
 std::string toString(ScenarioSubset s);
+/// The subset a scenario's role puts it in.
+ScenarioSubset subsetOf(const Scenario& sc);
 
 /// Result of one evaluation. parts = {F, E_cali, then the fitness of each scenario evaluated}
 /// (objective resync runs no continuous simulation: its F and E_cali parts are 0).
@@ -169,10 +175,9 @@ class CalibrationProblem {
   ObjectiveSettings settings_;
   std::vector<std::shared_ptr<const Motion>> motions_;
   std::vector<Log> references_;
-  /// The solver seed and stepper of every evaluation (ObjectiveSettings).
-  SimOptions simOptions() const;
-  /// The model with these values, or null with the reason in `error`.
-  std::shared_ptr<RobotModel> configured(const Eigen::VectorXd& values, std::string& error) const;
+  /// A simulation of the model with these values, with the solver seed and stepper of every
+  /// evaluation (ObjectiveSettings); null with the reason in `error` when the values are refused.
+  std::unique_ptr<Simulation> simulationOf(const Eigen::VectorXd& values, std::string& error) const;
 };
 
 /// F_s and E_s of a simulated log against a reference (the formulas of the file comment);

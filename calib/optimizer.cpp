@@ -17,6 +17,12 @@ std::vector<int> rankOrder(const std::vector<double>& f) {
   return idx;
 }
 
+void checkStart(const Eigen::VectorXd& x0, double sigma0, const std::string& who, std::ostream& errors) {
+  if (x0.size() < 1) errors << who << " needs at least one dimension; ";
+  if (!x0.allFinite()) errors << "x0 not finite; ";
+  if (!(sigma0 > 0) || !std::isfinite(sigma0)) errors << "sigma0 = " << sigma0 << " must be > 0; ";
+}
+
 void Optimizer::noteBest(const std::vector<Eigen::VectorXd>& xs, const std::vector<double>& f) {
   for (std::size_t i = 0; i < f.size(); ++i)
     if (std::isfinite(f[i]) && (f[i] < best_f_ || best_x_.size() == 0)) {

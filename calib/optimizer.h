@@ -14,6 +14,7 @@
 #include <Eigen/Core>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -65,6 +66,11 @@ class Optimizer {
 
 /// Indices 0..n-1 sorted by fitness ascending; non-finite last; ties by index.
 std::vector<int> rankOrder(const std::vector<double>& f);
+
+/// The start every optimizer's settings must give, checked by their validate(): at least one
+/// dimension (`who` names the optimizer in that message), a finite x0, a finite sigma0 > 0. What
+/// is off is appended to `errors`, each ending in "; ".
+void checkStart(const Eigen::VectorXd& x0, double sigma0, const std::string& who, std::ostream& errors);
 
 // --- JSON helpers: doubles keep every bit (non-finite values as strings, which JSON lacks) ---
 nlohmann::json toJson(double v);

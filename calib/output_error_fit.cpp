@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "calib/dense_fit.h"
 #include "calib/jacobian_gram.h"
 #include "calib/servo_identification.h"
 
@@ -84,16 +85,7 @@ OutputErrorFit refineFirstOrderOutputError(std::span<const double> u, std::span<
     problem.Evaluate(ceres::Problem::EvaluateOptions(), &c0, nullptr, nullptr, nullptr);
     f.initial_rms = std::sqrt(2.0 * c0 / static_cast<double>(n_res));
   }
-  ceres::Solver::Options so;
-  so.linear_solver_type = ceres::DENSE_QR;
-  so.max_num_iterations = o.max_iterations;
-  so.function_tolerance = 1e-14;
-  so.parameter_tolerance = 1e-12;
-  so.gradient_tolerance = 1e-16;
-  so.num_threads = 1;  // deterministic, and the problem is tiny
-  so.logging_type = ceres::SILENT;
-  ceres::Solver::Summary summary;
-  ceres::Solve(so, &problem, &summary);
+  const ceres::Solver::Summary summary = solveDense(problem, o.max_iterations, 1e-14, 1e-12, 1e-16);
   f.iterations = static_cast<int>(summary.iterations.size());
   f.converged = summary.termination_type == ceres::CONVERGENCE;
   f.residual_rms = std::sqrt(2.0 * summary.final_cost / static_cast<double>(n_res));

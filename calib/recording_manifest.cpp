@@ -9,6 +9,8 @@
 #include <nlohmann/json.hpp>
 #include <numbers>
 #include <set>
+#include <string_view>
+#include <utility>
 
 #include "calib/lean_to_stand_layout.h"
 #include "sim/input_error.h"
@@ -179,6 +181,17 @@ class Fields {
     return v->get<std::string>();
   }
 
+  /// What the text at `keys` (`fallback` when absent) stands for in `choices`; any other text
+  /// fails saying `expected`.
+  template <class T>
+  T choice(const std::vector<std::string>& keys, const std::string& fallback,
+           std::initializer_list<std::pair<std::string_view, T>> choices, const std::string& expected) const {
+    const std::string v = text(keys, fallback);
+    for (const auto& [name, value] : choices)
+      if (v == name) return value;
+    failValue(keys, expected);
+  }
+
   double number(const std::vector<std::string>& keys, double fallback, double lo, double hi, const char* unit) const {
     const json* v = find(keys);
     if (!v) return fallback;
@@ -282,15 +295,11 @@ std::string unitList() {
 /// "initial_pose": where the trial starts (the recording's first frame, the robot file, or explicit joints and root).
 void readInitialPose(const Fields& f, ManifestTrial& t) {
   f.onlyKeys({"initial_pose"}, {"from", "root_columns", "joints_rad", "root", "settle_s"});
-  const std::string from = f.text({"initial_pose", "from"}, "first_frame");
-  if (from == "first_frame")
-    t.initial = InitialPoseSource::kFirstFrame;
-  else if (from == "robot")
-    t.initial = InitialPoseSource::kRobotFile;
-  else if (from == "explicit")
-    t.initial = InitialPoseSource::kExplicit;
-  else
-    f.failValue({"initial_pose", "from"}, "expected first_frame, robot or explicit");
+  t.initial = f.choice<InitialPoseSource>({"initial_pose", "from"}, "first_frame",
+                                          {{"first_frame", InitialPoseSource::kFirstFrame},
+                                           {"robot", InitialPoseSource::kRobotFile},
+                                           {"explicit", InitialPoseSource::kExplicit}},
+                                          "expected first_frame, robot or explicit");
   t.root_columns = f.text({"initial_pose", "root_columns"}, "torso");
   if (const json* js = f.find({"initial_pose", "joints_rad"})) {
     if (t.initial != InitialPoseSource::kExplicit)
@@ -344,17 +353,12 @@ void readCommands(const Fields& f, const std::string& dir, ManifestTrial& t) {
   std::string why;
   if (!regularFile(t.commands, why))
     f.failValue({"commands", "file"}, why + " (relative paths start at the manifest's directory)");
-  const std::string hold = f.text({"commands", "hold"}, "frames");
-  if (hold == "frames")
-    t.hold = CommandHold::kFrames;
-  else if (hold == "rows")
-    t.hold = CommandHold::kRows;
-  else if (hold == "rate")
-    t.hold = CommandHold::kRate;
-  else if (hold == "continuous")
-    t.hold = CommandHold::kContinuous;
-  else
-    f.failValue({"commands", "hold"}, "expected frames, rows, rate or continuous");
+  t.hold = f.choice<CommandHold>({"commands", "hold"}, "frames",
+                                 {{"frames", CommandHold::kFrames},
+                                  {"rows", CommandHold::kRows},
+                                  {"rate", CommandHold::kRate},
+                                  {"continuous", CommandHold::kContinuous}},
+                                 "expected frames, rows, rate or continuous");
   if (t.hold == CommandHold::kRate) {
     if (!f.find({"commands", "rate_hz"})) f.fail({"commands", "rate_hz"}, "", "hold \"rate\" needs rate_hz");
     t.rate_hz = f.number({"commands", "rate_hz"}, 0, 0.1, 1e4, "Hz");
@@ -362,18 +366,11 @@ void readCommands(const Fields& f, const std::string& dir, ManifestTrial& t) {
     // A trial's own rate without "rate" is a mistake; a default rate serves the trials that hold at a rate.
     f.failValue({"commands", "rate_hz"}, "only with \"hold\": \"rate\"");
   }
-  const std::string units = f.text({"commands", "units"}, "rad");
-  if (units == "rad")
-    t.command_scale_to_rad = 1.0;
-  else if (units == "deg")
-    t.command_scale_to_rad = std::numbers::pi / 180.0;
-  else
-    f.failValue({"commands", "units"}, "expected rad or deg (the command file's joint columns)");
-  const std::string sent = f.text({"commands", "sent_as"}, "rad");
-  if (sent == "dynamixel_ticks")
-    t.whole_ticks = true;
-  else if (sent != "rad")
-    f.failValue({"commands", "sent_as"}, "expected rad or dynamixel_ticks");
+  t.command_scale_to_rad =
+      f.choice<double>({"commands", "units"}, "rad", {{"rad", 1.0}, {"deg", std::numbers::pi / 180.0}},
+                       "expected rad or deg (the command file's joint columns)");
+  t.whole_ticks = f.choice<bool>({"commands", "sent_as"}, "rad", {{"rad", false}, {"dynamixel_ticks", true}},
+                                 "expected rad or dynamixel_ticks");
   if (t.whole_ticks && t.hold == CommandHold::kContinuous)
     f.failValue({"commands", "sent_as"}, "whole ticks are sent at discrete times: not with \"hold\": \"continuous\"");
   if (const json* b = f.find({"commands", "balance"})) {

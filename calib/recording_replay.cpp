@@ -31,6 +31,19 @@ std::vector<std::string> splitPatterns(const std::string& s) {
   return out;
 }
 
+/// The comma-separated glob `patterns` of the command-line `option`, each checked to match at
+/// least one of `trials`: a pattern that matches none is a typo, not an empty selection.
+std::vector<std::string> patternsMatchingTrials(const std::string& patterns, const std::vector<ReplayTrial>& trials,
+                                                const std::string& root, const char* option) {
+  auto ps = splitPatterns(patterns);
+  for (const auto& p : ps) {
+    bool any = false;
+    for (const auto& t : trials) any |= globMatch(p, t.name);
+    if (!any) throw InputError(root, 0, option, "no trial matches '" + p + "'");
+  }
+  return ps;
+}
+
 }  // namespace
 
 ReplayTrial readTrial(const ManifestTrial& spec) {
@@ -104,12 +117,7 @@ ReplaySet ReplaySet::fromManifest(const RecordingManifest& m) {
 ReplaySet ReplaySet::load(const std::string& path) { return fromManifest(loadRecordings(path)); }
 
 void ReplaySet::select(const std::string& patterns) {
-  const auto ps = splitPatterns(patterns);
-  for (const auto& p : ps) {
-    bool any = false;
-    for (const auto& t : trials) any |= globMatch(p, t.name);
-    if (!any) throw InputError(root, 0, "--trials", "no trial matches '" + p + "'");
-  }
+  const auto ps = patternsMatchingTrials(patterns, trials, root, "--trials");
   std::vector<ReplayTrial> kept;
   for (auto& t : trials)
     for (const auto& p : ps)
@@ -121,12 +129,7 @@ void ReplaySet::select(const std::string& patterns) {
 }
 
 void ReplaySet::markHoldout(const std::string& patterns) {
-  const auto ps = splitPatterns(patterns);
-  for (const auto& p : ps) {
-    bool any = false;
-    for (const auto& t : trials) any |= globMatch(p, t.name);
-    if (!any) throw InputError(root, 0, "--holdout", "no trial matches '" + p + "'");
-  }
+  const auto ps = patternsMatchingTrials(patterns, trials, root, "--holdout");
   for (auto& t : trials) {
     t.holdout = false;
     for (const auto& p : ps) t.holdout |= globMatch(p, t.name);

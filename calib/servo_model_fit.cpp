@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "calib/cma_es.h"
+#include "calib/dense_fit.h"
 
 namespace gapsim::calib {
 namespace {
@@ -194,15 +195,7 @@ Eigen::VectorXd polishWithCeres(const ServoModelSpec& base, const std::vector<Se
   cf->SetNumResiduals(static_cast<int>(residualCount(train)));
   ceres::Problem problem;
   problem.AddResidualBlock(cf, nullptr, x.data());
-  ceres::Solver::Options so;
-  so.linear_solver_type = ceres::DENSE_QR;
-  so.max_num_iterations = o.polish_iterations;
-  so.function_tolerance = 1e-12;
-  so.parameter_tolerance = 1e-10;
-  so.num_threads = 1;
-  so.logging_type = ceres::SILENT;
-  ceres::Solver::Summary summary;
-  ceres::Solve(so, &problem, &summary);
+  solveDense(problem, o.polish_iterations, 1e-12, 1e-10);
   return Eigen::Map<Eigen::VectorXd>(x.data(), n);
 }
 

@@ -35,10 +35,7 @@ void DcMotor::Params::validate() const {
                                 " N*m*s/rad, K_e = " + num(K_e_V_s_rad) + " V*s/rad");
 }
 
-std::vector<std::string> DcMotor::Params::paramNames() { return fieldNames<P>(kFields); }
-std::vector<ParamInfo> DcMotor::Params::paramInfo() { return fieldInfo<P>(kFields); }
-double DcMotor::Params::get(std::string_view name) const { return getField<P>(kFields, *this, "DcMotor", name); }
-void DcMotor::Params::set(std::string_view name, double value) { setField<P>(kFields, *this, "DcMotor", name, value); }
+std::span<const Field<P>> DcMotor::Params::fields() { return kFields; }
 
 DcMotor::DcMotor(const Params& params) : params_(params) { params_.validate(); }
 

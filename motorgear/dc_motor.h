@@ -27,6 +27,7 @@
 // Validity: L, R, K_t > 0, S in [0, 1], B_v, K_e >= 0. step() never throws; non-finite inputs
 // propagate.
 
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,7 +38,7 @@ namespace gapsim::motorgear {
 
 class DcMotor {
  public:
-  struct Params {
+  struct Params : FieldParams<Params> {
     double L_H = 3.09e-4;            ///< armature inductance [H]                      name "L"
     double R_Ohm = 6.44;             ///< armature resistance [Ohm]                    name "R"
     double K_t_Nm_A = 1.95e-2;       ///< torque constant [N m/A]                      name "K_t"
@@ -50,11 +51,9 @@ class DcMotor {
     void validate() const;
     double electricalTimeConstant_s() const { return L_H / R_Ohm; }
 
-    /// Names: L, R, K_t, S, B_v, K_e.
-    static std::vector<std::string> paramNames();
-    static std::vector<ParamInfo> paramInfo();
-    double get(std::string_view name) const;
-    void set(std::string_view name, double value);
+    /// The field table (names L, R, K_t, S, B_v, K_e) behind paramNames, paramInfo, get and set.
+    static std::span<const Field<Params>> fields();
+    static constexpr std::string_view kComponent = "DcMotor";
   };
 
   struct State {

@@ -77,14 +77,7 @@ void DynamixelFirmware::Params::checkLawRegisters() const {
                               own + "or law = " + std::to_string(static_cast<int>(other)));
 }
 
-std::vector<std::string> DynamixelFirmware::Params::paramNames() { return fieldNames<P>(kFields); }
-std::vector<ParamInfo> DynamixelFirmware::Params::paramInfo() { return fieldInfo<P>(kFields); }
-double DynamixelFirmware::Params::get(std::string_view name) const {
-  return getField<P>(kFields, *this, "DynamixelFirmware", name);
-}
-void DynamixelFirmware::Params::set(std::string_view name, double value) {
-  setField<P>(kFields, *this, "DynamixelFirmware", name, value);
-}
+std::span<const Field<P>> DynamixelFirmware::Params::fields() { return kFields; }
 
 int DynamixelFirmware::effectiveSlope(double data) {
   const int d = std::max(2, static_cast<int>(std::floor(data)));

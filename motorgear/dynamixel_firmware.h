@@ -35,6 +35,7 @@
 /// step() never throws; validate() throws std::invalid_argument with the numbers.
 
 #include <numbers>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -47,7 +48,7 @@ class DynamixelFirmware {
  public:
   enum class Law { Compliance = 0, Pid = 1 };
 
-  struct Params {
+  struct Params : FieldParams<Params> {
     Law law = Law::Compliance;                                ///< "law": 0 compliance (AX/RX), 1 PID (MX/X)
     double tick_rad = 5.0 * std::numbers::pi / 3.0 / 1024.0;  ///< "tick": resolution (AX: 300 deg / 1024); 0 = none
     double supply_V = 12.0;                                   ///< "supply": V_supply
@@ -72,10 +73,9 @@ class DynamixelFirmware {
     /// The registers only `law` reads, by parameter name: the PID gains kp, ki, kd (Pid); the
     /// compliance margins, slopes and punch (Compliance).
     static const std::vector<std::string>& registersOf(Law law);
-    static std::vector<std::string> paramNames();
-    static std::vector<ParamInfo> paramInfo();
-    double get(std::string_view name) const;
-    void set(std::string_view name, double value);
+    /// The field table behind paramNames, paramInfo, get and set.
+    static std::span<const Field<Params>> fields();
+    static constexpr std::string_view kComponent = "DynamixelFirmware";
   };
 
   /// The slope register's representative value: 2^floor(log2(max(data, 2))), capped at 128.

@@ -50,14 +50,7 @@ void DynamixelServo::Params::validate() const {
     throw std::invalid_argument("DynamixelServo: delay_s must be in [0, 1] s, got " + num(delay_s) + " s");
 }
 
-std::vector<std::string> DynamixelServo::Params::paramNames() { return fieldNames<P>(kFields); }
-std::vector<ParamInfo> DynamixelServo::Params::paramInfo() { return fieldInfo<P>(kFields); }
-double DynamixelServo::Params::get(std::string_view name) const {
-  return getField<P>(kFields, *this, "DynamixelServo", name);
-}
-void DynamixelServo::Params::set(std::string_view name, double value) {
-  setField<P>(kFields, *this, "DynamixelServo", name, value);
-}
+std::span<const Field<P>> DynamixelServo::Params::fields() { return kFields; }
 
 DynamixelServo::DynamixelServo(const Params& params) : params_(params) { params_.validate(); }
 

@@ -18,6 +18,7 @@
 //    firmware latency; the real trials move about 50 ms after the first new command). Applied by
 //    the Simulation to the goal (a delay line of whole steps); the static law here has no time.
 
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,7 +29,7 @@ namespace gapsim::motorgear {
 
 class DynamixelServo {
  public:
-  struct Params {
+  struct Params : FieldParams<Params> {
     double kp_Nm_rad = 9.272;      ///< "kp"
     double kd_Nm_s_rad = 0.3069;   ///< "kd"
     double kc_Nm = 0.03;           ///< Coulomb friction "kc"
@@ -38,11 +39,10 @@ class DynamixelServo {
     double delay_s = 0.0;          ///< "delay_s": goal-position dead time (Simulation only)
 
     void validate() const;
-    /// Names: kp, kd, kc, tau_min, tau_max, speed_max, delay_s.
-    static std::vector<std::string> paramNames();
-    static std::vector<ParamInfo> paramInfo();
-    double get(std::string_view name) const;
-    void set(std::string_view name, double value);
+    /// The field table (names kp, kd, kc, tau_min, tau_max, speed_max, delay_s) behind paramNames, paramInfo, get and
+    /// set.
+    static std::span<const Field<Params>> fields();
+    static constexpr std::string_view kComponent = "DynamixelServo";
   };
 
   struct State {

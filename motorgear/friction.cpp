@@ -98,14 +98,7 @@ std::vector<std::string> GearFriction::Params::modelParamNames(FrictionModel m) 
   return n;
 }
 
-std::vector<std::string> GearFriction::Params::paramNames() { return fieldNames<P>(kFields); }
-std::vector<ParamInfo> GearFriction::Params::paramInfo() { return fieldInfo<P>(kFields); }
-double GearFriction::Params::get(std::string_view name) const {
-  return getField<P>(kFields, *this, "GearFriction", name);
-}
-void GearFriction::Params::set(std::string_view name, double value) {
-  setField<P>(kFields, *this, "GearFriction", name, value);
-}
+std::span<const Field<P>> GearFriction::Params::fields() { return kFields; }
 
 GearFriction::GearFriction(const Params& p) : p_(p) { p_.validate(); }
 

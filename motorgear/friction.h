@@ -47,6 +47,7 @@
 /// enum decides which coefficients are read (the others are ignored, so one Params can be
 /// switched between models).
 
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -65,7 +66,7 @@ std::string frictionModelTitle(FrictionModel m);
 
 class GearFriction {
  public:
-  struct Params {
+  struct Params : FieldParams<Params> {
     FrictionModel model = FrictionModel::M1;  ///< "model": index 1..6
     double tau_c_Nm = 0.0;                    ///< "tau_c": Coulomb friction
     double tau_s_Nm = 0.0;                    ///< "tau_s": Stribeck (static) excess, M2 M4 M5 M6
@@ -85,10 +86,9 @@ class GearFriction {
     void validate() const;  ///< throws std::invalid_argument with the numbers
     /// The names a model reads, in a fixed order (tau_c first, b_v last; b_2 not included).
     static std::vector<std::string> modelParamNames(FrictionModel m);
-    static std::vector<std::string> paramNames();
-    static std::vector<ParamInfo> paramInfo();
-    double get(std::string_view name) const;
-    void set(std::string_view name, double value);
+    /// The field table behind paramNames, paramInfo, get and set.
+    static std::span<const Field<Params>> fields();
+    static constexpr std::string_view kComponent = "GearFriction";
   };
 
   /// What the solver gets: Coulomb bound (motor row, target 0) and viscous coefficient (damper row).

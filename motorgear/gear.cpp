@@ -115,10 +115,7 @@ Gear::Params Gear::Params::typeB() {
   return p;
 }
 
-std::vector<std::string> Gear::Params::paramNames() { return fieldNames<P>(kFields); }
-std::vector<ParamInfo> Gear::Params::paramInfo() { return fieldInfo<P>(kFields); }
-double Gear::Params::get(std::string_view name) const { return getField<P>(kFields, *this, "Gear", name); }
-void Gear::Params::set(std::string_view name, double value) { setField<P>(kFields, *this, "Gear", name, value); }
+std::span<const Field<P>> Gear::Params::fields() { return kFields; }
 
 double Gear::springDeflection(Variant variant, double x, double l_h) {
   // Written so that a NaN deflection yields NaN (comparisons with NaN are false).

@@ -96,6 +96,7 @@
 // InnerDamping), gear type A (201.3: HipYawPitch, HipRoll, AnkleRoll) and B (130.85: HipPitch,
 // KneePitch, AnklePitch). step() never throws; non-finite inputs propagate.
 
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -119,7 +120,7 @@ class Gear {
   enum class Variant { kMotoflex2011 = 0, kCoupled = 1 };
   enum class Integrator { kSubsteps = 0, kExact = 1 };
 
-  struct Params {
+  struct Params : FieldParams<Params> {
     Variant variant = Variant::kMotoflex2011;       ///< name "variant": 0 motoflex2011, 1 coupled
     double sigma = 201.3;                           ///< reduction ratio omega_motor/omega_joint [-]   "sigma"
     double m_g_kgm2 = 1.0808e-3;                    ///< gear mass, joint side [kg m^2]                "m_g"
@@ -151,12 +152,10 @@ class Gear {
     static Params typeA();  ///< kExact; substeps 100 (as the paper) if switched to kSubsteps
     static Params typeB();  ///< kExact; substeps 1000 (see the limit-cycle note above)
 
-    /// Names: variant, sigma, m_g, D_g, B_g, l_h, B_m, substeps, frame, J_rotor, J_joint,
-    /// integrator.
-    static std::vector<std::string> paramNames();
-    static std::vector<ParamInfo> paramInfo();
-    double get(std::string_view name) const;
-    void set(std::string_view name, double value);
+    /// The field table (names variant, sigma, m_g, D_g, B_g, l_h, B_m, substeps, frame, J_rotor, J_joint, integrator)
+    /// behind paramNames, paramInfo, get and set.
+    static std::span<const Field<Params>> fields();
+    static constexpr std::string_view kComponent = "Gear";
   };
 
   struct State {

@@ -27,12 +27,7 @@ void IdealServo::Params::validate() const {
                                 " N*m");
 }
 
-std::vector<std::string> IdealServo::Params::paramNames() { return fieldNames<P>(kFields); }
-std::vector<ParamInfo> IdealServo::Params::paramInfo() { return fieldInfo<P>(kFields); }
-double IdealServo::Params::get(std::string_view name) const { return getField<P>(kFields, *this, "IdealServo", name); }
-void IdealServo::Params::set(std::string_view name, double value) {
-  setField<P>(kFields, *this, "IdealServo", name, value);
-}
+std::span<const Field<P>> IdealServo::Params::fields() { return kFields; }
 
 IdealServo::IdealServo(const Params& params) : params_(params) { params_.validate(); }
 

@@ -10,6 +10,7 @@
 // velocity limit, robot-data/nao_motors.csv), fmax 100 N m (MoToFlex fMax,
 // motoflex_nao_parameters.csv). Stateless; never throws in velocity().
 
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,17 +21,15 @@ namespace gapsim::motorgear {
 
 class IdealServo {
  public:
-  struct Params {
+  struct Params : FieldParams<Params> {
     double gain_1_s = 100.0;          ///< proportional velocity gain [1/s]  "gain"
     double max_velocity_rad_s = 6.4;  ///< velocity clamp [rad/s]            "max_velocity"
     double fmax_Nm = 100.0;           ///< ODE joint-motor force limit [N m] "fmax"
 
     void validate() const;
-    /// Names: gain, max_velocity, fmax.
-    static std::vector<std::string> paramNames();
-    static std::vector<ParamInfo> paramInfo();
-    double get(std::string_view name) const;
-    void set(std::string_view name, double value);
+    /// The field table (names gain, max_velocity, fmax) behind paramNames, paramInfo, get and set.
+    static std::span<const Field<Params>> fields();
+    static constexpr std::string_view kComponent = "IdealServo";
   };
 
   IdealServo() = default;

@@ -26,12 +26,7 @@ const std::array<Field<P>, 10> kFields{{
 }  // namespace
 
 void CompliantGround::Params::validate() const {
-  for (const auto& f : kFields) {
-    const double v = f.get(*this);
-    if (!std::isfinite(v) || v < 0)
-      throw std::invalid_argument("compliant ground: " + std::string(f.name) + " = " + detail::num(v) +
-                                  " must be finite and >= 0");
-  }
+  requireFiniteNonNegative<P>(kFields, *this, kComponent);
   if (k <= 0) throw std::invalid_argument("compliant ground: k = " + detail::num(k) + " must be > 0");
   if (n < 1) throw std::invalid_argument("compliant ground: n = " + detail::num(n) + " must be >= 1");
   if (alpha_h3 <= 0 || alpha_h0 <= 0 || v_s <= 0)
@@ -39,13 +34,7 @@ void CompliantGround::Params::validate() const {
                                 detail::num(alpha_h3) + " and v_s = " + detail::num(v_s) + " must be > 0");
 }
 
-std::vector<ParamInfo> CompliantGround::Params::paramInfo() { return fieldInfo<P>(kFields); }
-double CompliantGround::Params::get(std::string_view n) const {
-  return getField<P>(kFields, *this, "compliant ground", n);
-}
-void CompliantGround::Params::set(std::string_view n, double v) {
-  setField<P>(kFields, *this, "compliant ground", n, v);
-}
+std::span<const Field<P>> CompliantGround::Params::fields() { return kFields; }
 
 double CompliantGround::normalForce_N(const Params& p, double z, double zd) {
   if (z <= 0) return 0.0;

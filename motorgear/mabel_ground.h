@@ -25,6 +25,7 @@
 // penetration, velocity and the ground normal (world z). Pure: no ODE types.
 
 #include <Eigen/Core>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,7 +36,7 @@ namespace gapsim::motorgear {
 
 class CompliantGround {
  public:
-  struct Params {
+  struct Params : FieldParams<Params> {
     double lambda_a = 3.0e6;  ///< N s/m^(n+1): damping while penetrating
     double lambda_b = 4.5e6;  ///< N s/m^(n+1): damping while rebounding
     double n = 1.5;           ///< exponent
@@ -48,9 +49,9 @@ class CompliantGround {
     double v_s = 0.01;        ///< m/s Stribeck speed
 
     void validate() const;  ///< throws std::invalid_argument naming the field
-    static std::vector<ParamInfo> paramInfo();
-    double get(std::string_view name) const;
-    void set(std::string_view name, double value);
+    /// The field table behind paramNames, paramInfo, get and set.
+    static std::span<const Field<Params>> fields();
+    static constexpr std::string_view kComponent = "compliant ground";
   };
 
   struct State {

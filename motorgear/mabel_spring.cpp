@@ -22,20 +22,13 @@ const std::array<Field<P>, 6> kFields{{
 }  // namespace
 
 void MabelSpring::Params::validate() const {
-  for (const auto& f : kFields) {
-    const double v = f.get(*this);
-    if (!std::isfinite(v) || v < 0)
-      throw std::invalid_argument("MABEL spring: " + std::string(f.name) + " = " + detail::num(v) +
-                                  " must be finite and >= 0");
-  }
+  requireFiniteNonNegative<P>(kFields, *this, kComponent);
   if (K_B_Nm_rad <= 0) throw std::invalid_argument("MABEL spring: K_B = " + detail::num(K_B_Nm_rad) + " must be > 0");
   if (v_eps_rad_s <= 0)
     throw std::invalid_argument("MABEL spring: v_eps = " + detail::num(v_eps_rad_s) + " must be > 0");
 }
 
-std::vector<ParamInfo> MabelSpring::Params::paramInfo() { return fieldInfo<P>(kFields); }
-double MabelSpring::Params::get(std::string_view n) const { return getField<P>(kFields, *this, "MABEL spring", n); }
-void MabelSpring::Params::set(std::string_view n, double v) { setField<P>(kFields, *this, "MABEL spring", n, v); }
+std::span<const Field<P>> MabelSpring::Params::fields() { return kFields; }
 
 MabelSpring::Output MabelSpring::torque(const Params& p, double q, double qd) {
   Output o;

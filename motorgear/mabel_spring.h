@@ -18,6 +18,7 @@
 // default), which keeps the implicit step finite and only changes how fast the last 1e-3 rad/s
 // of closing speed is removed.
 
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,7 +29,7 @@ namespace gapsim::motorgear {
 
 class MabelSpring {
  public:
-  struct Params {
+  struct Params : FieldParams<Params> {
     double K_B_Nm_rad = 115.1;      ///< spring stiffness (left 115.1, right 111.7), Fig. 22
     double Kd_B_Nms_rad = 1.5;      ///< damping of the free spring, Table VII
     double Kd_1_Nm_rad3 = 100.0;    ///< cubic stiffness of the hard stop, Table VII
@@ -37,9 +38,9 @@ class MabelSpring {
     double v_eps_rad_s = 1e-3;      ///< floor of |qd| for the sqrt term's derivative
 
     void validate() const;  ///< all finite and >= 0, K_B and v_eps > 0 (throws std::invalid_argument)
-    static std::vector<ParamInfo> paramInfo();
-    double get(std::string_view name) const;
-    void set(std::string_view name, double value);
+    /// The field table behind paramNames, paramInfo, get and set.
+    static std::span<const Field<Params>> fields();
+    static constexpr std::string_view kComponent = "MABEL spring";
   };
 
   enum class Branch { Free = 0, Stop = 1, StopClosing = 2 };

@@ -104,6 +104,23 @@ void setField(std::span<const Field<P>> table, P& p, std::string_view component,
   throwUnknown(component, name, fieldNames(table));
 }
 
+/// The by-name accessors of a Params struct, written once over its field table (CRTP):
+/// `struct Params : FieldParams<Params>` declares `static std::span<const Field<Params>> fields()`
+/// (its table) and `static constexpr std::string_view kComponent` (the name its errors start
+/// with), and has paramNames(), paramInfo(), get() and set(). The base is empty: no member, no
+/// virtual, Params keeps its layout.
+template <class P>
+struct FieldParams {
+  static std::vector<std::string> paramNames() { return fieldNames<P>(P::fields()); }
+  static std::vector<ParamInfo> paramInfo() { return fieldInfo<P>(P::fields()); }
+  double get(std::string_view name) const {
+    return getField<P>(P::fields(), static_cast<const P&>(*this), P::kComponent, name);
+  }
+  void set(std::string_view name, double value) {
+    setField<P>(P::fields(), static_cast<P&>(*this), P::kComponent, name, value);
+  }
+};
+
 /// One row of a probe table: a named value of a drive's last step, read from its Probes struct
 /// (logs and plots ask for probes by name, as for parameters).
 template <class S>
@@ -150,4 +167,18 @@ inline std::string num(double v) {
 }
 
 }  // namespace detail
+
+/// Throws std::invalid_argument "<component>: <name> = <value> must be finite and >= 0" for the
+/// first row of `table` whose value in `p` is negative or not finite: the common floor of a part
+/// whose every parameter is a stiffness, damping or length (the further bounds are its own).
+template <class P>
+void requireFiniteNonNegative(std::span<const Field<P>> table, const P& p, std::string_view component) {
+  for (const auto& f : table) {
+    const double v = f.get(p);
+    if (!std::isfinite(v) || v < 0)
+      throw std::invalid_argument(std::string(component) + ": " + std::string(f.name) + " = " + detail::num(v) +
+                                  " must be finite and >= 0");
+  }
+}
+
 }  // namespace gapsim::motorgear

@@ -48,10 +48,7 @@ Pid::Params Pid::Params::fromContinuous(double Kp, double Ki, double Kd, double 
   return p;
 }
 
-std::vector<std::string> Pid::Params::paramNames() { return fieldNames<P>(kFields); }
-std::vector<ParamInfo> Pid::Params::paramInfo() { return fieldInfo<P>(kFields); }
-double Pid::Params::get(std::string_view name) const { return getField<P>(kFields, *this, "Pid", name); }
-void Pid::Params::set(std::string_view name, double value) { setField<P>(kFields, *this, "Pid", name, value); }
+std::span<const Field<P>> Pid::Params::fields() { return kFields; }
 
 Pid::Pid(const Params& params) : params_(params) { params_.validate(); }
 

@@ -39,6 +39,7 @@
 // Validity: any finite inputs; gains >= 0, U_bat > 0 (+infinity disables the clamp), dt > 0. step() never throws; a
 // non-finite input propagates to the output (the simulator detects it).
 
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -51,7 +52,7 @@ class Pid {
  public:
   enum class AntiWindup { kNone = 0, kConditional = 1, kClamp = 2 };
 
-  struct Params {
+  struct Params : FieldParams<Params> {
     double p_V_rad = 319.47;                            ///< discrete proportional gain p = Kp [V/rad]
     double i_V_rad_s = 14.186;                          ///< integral gain Ki (MoToFlex integrates e dt) [V/(rad s)]
     double d_V_rad = 163.56;                            ///< discrete derivative gain per control period [V/rad]
@@ -69,11 +70,9 @@ class Pid {
     static Params fromContinuous(double Kp_V_rad, double Ki_V_rad_s, double Kd_V_s_rad, double dt_ref_s,
                                  double U_bat_V = 21.6);
 
-    /// Names: p, i, d, dt_ref, U_bat, anti_windup.
-    static std::vector<std::string> paramNames();
-    static std::vector<ParamInfo> paramInfo();
-    double get(std::string_view name) const;
-    void set(std::string_view name, double value);
+    /// The field table (names p, i, d, dt_ref, U_bat, anti_windup) behind paramNames, paramInfo, get and set.
+    static std::span<const Field<Params>> fields();
+    static constexpr std::string_view kComponent = "Pid";
   };
 
   struct State {

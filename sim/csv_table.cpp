@@ -160,17 +160,9 @@ CsvTable CsvTable::parse(std::string_view text, const std::string& name, const C
   std::vector<std::string_view> cells;
   int time_col = -1;
   TimeOrderCheck order{name, opt};
-  int line_no = 0;
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    std::size_t end = text.find('\n', pos);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(pos, end - pos);
-    pos = end + 1;
-    ++line_no;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  forEachLine(text, [&](std::string_view line, int line_no) {
     const std::string_view content = trimBlanks(line);
-    if (content.empty() || content.front() == '#') continue;
+    if (content.empty() || content.front() == '#') return;
 
     if (t.header_line_ == 0) {
       t.header_line_ = line_no;
@@ -184,13 +176,13 @@ CsvTable CsvTable::parse(std::string_view text, const std::string& name, const C
                                (opt.missing_time_hint.empty() ? std::string() : "; " + opt.missing_time_hint));
         }
       }
-      continue;
+      return;
     }
     appendDataRow(line, line_no, name, t.delimiter_, t.columns_, opt, time_col, cells, t.data_);
     if (time_col >= 0)
       order.next(t.data_[t.data_.size() - t.columns_.size() + static_cast<std::size_t>(time_col)], line_no);
     t.row_lines_.push_back(line_no);
-  }
+  });
 
   if (t.header_line_ == 0)
     throw InputError(name, 1, "header", "empty file: no header row (only blank or comment lines)");

@@ -14,7 +14,7 @@ std::unique_ptr<motorgear::Drive> makeModelDrive(const Joint& j, bool hinge, dou
                                                  const CompiledChain& chain) {
   using namespace motorgear;
   const Drivetrain& d = j.drive;
-  const IdealServo::Params ideal{j.servo.gain_1_s, j.servo.max_velocity_rad_s, j.servo.fmax_Nm};
+  const IdealServo::Params ideal{{}, j.servo.gain_1_s, j.servo.max_velocity_rad_s, j.servo.fmax_Nm};
   const bool chain_or_servo =
       d.kind == DriveKind::MoToFlex || d.kind == DriveKind::Dynamixel || d.kind == DriveKind::DynamixelVoltage;
   switch (!hinge && chain_or_servo ? DriveKind::Ideal : d.kind) {

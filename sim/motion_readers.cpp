@@ -221,17 +221,8 @@ Motion readWebotsMotion(const std::string& path) {
   std::vector<int> lines;
   std::vector<std::string_view> cells;
   int header_line = 0;
-  int line_no = 0;
-  std::size_t pos = 0;
-  const std::string_view all(text);
-  while (pos < all.size()) {
-    std::size_t end = all.find('\n', pos);
-    if (end == std::string_view::npos) end = all.size();
-    std::string_view line = all.substr(pos, end - pos);
-    pos = end + 1;
-    ++line_no;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (trimBlanks(line).empty()) continue;
+  forEachLine(text, [&](std::string_view line, int line_no) {
+    if (trimBlanks(line).empty()) return;
 
     splitCells(line, ',', cells);
     if (cells.size() > 1 && trimBlanks(cells.back()).empty()) cells.pop_back();
@@ -239,7 +230,7 @@ Motion readWebotsMotion(const std::string& path) {
     if (header_line == 0) {
       header_line = line_no;
       joints = webotsHeaderJoints(cells, path, line_no);
-      continue;
+      return;
     }
 
     if (cells.size() != joints.size() + 2) {
@@ -263,7 +254,7 @@ Motion readWebotsMotion(const std::string& path) {
     times.push_back(t_s);
     values.push_back(std::move(row));
     lines.push_back(line_no);
-  }
+  });
   if (header_line == 0)
     throw InputError(path, 1, "header", "empty file: no #WEBOTS_MOTION header (only blank or comment lines)");
   if (times.empty()) throw InputError(path, header_line, "", "no poses after the header");

@@ -62,11 +62,9 @@ bool parseInt(const std::string& s, int& v) {
 }
 
 bool parseDouble(const std::string& s, double& v) {
-  const char* b = s.data();
-  const char* e = b + s.size();
-  if (b != e && *b == '+') ++b;
-  auto r = std::from_chars(b, e, v);
-  return r.ec == std::errc() && r.ptr == e && b != e && std::isfinite(v);
+  std::string_view t = s;
+  if (!t.empty() && t.front() == '+') t.remove_prefix(1);
+  return readFinite(t, v);
 }
 
 }  // namespace

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "sim/parameters.h"
 
-#include <charconv>
 #include <cmath>
 #include <fstream>
 #include <optional>
@@ -76,9 +75,7 @@ void setParameterAssignment(RobotModel& m, const std::string& a) {
   if (eq == std::string::npos || eq == 0) throw InputError("", 0, "--set", "expected name=value, got '" + a + "'");
   const std::string name = a.substr(0, eq), text = a.substr(eq + 1);
   double v = 0;
-  auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || p != text.data() + text.size() || !std::isfinite(v))
-    throw InputError("", 0, name, "not a finite number: '" + text + "'");
+  if (!readFinite(text, v)) throw InputError("", 0, name, "not a finite number: '" + text + "'");
   setInputParameter(m, name, v);
 }
 
@@ -108,10 +105,7 @@ void loadParameterFile(RobotModel& model, const std::string& path) {
     }
     if (cells.size() < 2) throw InputError(path, n, "value", "expected name,value");
     double v = 0;
-    const std::string& t = cells[1];
-    auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
-    if (ec != std::errc() || p != t.data() + t.size() || !std::isfinite(v))
-      throw InputError(path, n, cells[0], "not a finite number: '" + t + "'");
+    if (!readFinite(cells[1], v)) throw InputError(path, n, cells[0], "not a finite number: '" + cells[1] + "'");
     setInputParameter(m, cells[0], v, path, n);
   }
   if (!header)

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "sim/reality.h"
 
-#include <charconv>
 #include <cmath>
 #include <random>
 #include <sstream>
 
 #include "sim/input_error.h"
+#include "sim/text.h"
 
 namespace gapsim {
 namespace {
@@ -26,9 +26,7 @@ void inRange(double v, double lo, double hi, const std::string& option, const st
 
 double parseNumber(const std::string& t, const std::string& option, const std::string& item) {
   double v = 0;
-  auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
-  if (t.empty() || ec != std::errc() || p != t.data() + t.size() || !std::isfinite(v))
-    throw InputError("", 0, option, "'" + item + "': '" + t + "' is not a finite number");
+  if (!readFinite(t, v)) throw InputError("", 0, option, "'" + item + "': '" + t + "' is not a finite number");
   return v;
 }
 

@@ -53,8 +53,6 @@ struct CalibrateArgs {
   double w1_settle_s = calib::ObjectiveSettings{}.w1_settle_s;
 };
 
-const char* roleName(const calib::Scenario& sc) { return !sc.holdout ? "train" : sc.validate ? "validate" : "holdout"; }
-
 void writeBestLogsAndSummary(const calib::CalibrationProblem& problem, const calib::Calibration& cal) {
   const auto& set = problem.scenarios();
   const Eigen::VectorXd init = problem.space().initialValues();
@@ -67,8 +65,8 @@ void writeBestLogsAndSummary(const calib::CalibrationProblem& problem, const cal
     const calib::ScenarioScore a = problem.runScenario(init, static_cast<int>(k), nullptr);
     const calib::ScenarioScore b = problem.runScenario(best, static_cast<int>(k), &log);
     if (log.rows() > 0) calib::writeFileAtomically(cal.outDir() + "/best_" + sc.name + ".csv", log.toCsv());
-    const char* role = roleName(sc);
-    std::printf("%-16s %-8s %12.5g %12.5g %12.5g %12.5g%s\n", sc.name.c_str(), role, a.F, b.F, a.E, b.E,
+    const std::string role = calib::toString(calib::subsetOf(sc));
+    std::printf("%-16s %-8s %12.5g %12.5g %12.5g %12.5g%s\n", sc.name.c_str(), role.c_str(), a.F, b.F, a.E, b.E,
                 b.error.empty() ? "" : ("  " + b.error).c_str());
     csv += sc.name + "," + role;
     for (double v : {a.F, b.F, a.E, b.E, a.fall_time_s, b.fall_time_s}) csv += "," + sixDigits(v);

@@ -40,6 +40,20 @@ QString exampleFile(const QString& name) {
       QFileInfo(QString::fromStdString(robotsDirectory())).absolutePath() + "/calib/examples/nao_twin/" + name;
   return QFileInfo(p).isFile() ? QFileInfo(p).absoluteFilePath() : QString();
 }
+
+QPushButton* buttonWithTip(const QString& text, const QString& tip) {
+  auto* b = new QPushButton(text);
+  b->setToolTip(tip);
+  return b;
+}
+
+// A message of the panel: wrapped, and selectable so that a path or number can be copied.
+QLabel* messageLabel(const QString& text = QString()) {
+  auto* l = new QLabel(text);
+  l->setWordWrap(true);
+  l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  return l;
+}
 }  // namespace
 
 /// Long on purpose: the panel's form, buttons, progress and results built top to bottom in the
@@ -55,12 +69,10 @@ CalibratePanel::CalibratePanel(SignalStore* store, QWidget* parent)
   layout->addWidget(buildForm());
 
   auto* buttons = new QHBoxLayout;
-  start_ = new QPushButton(tr("Start"));
-  start_->setToolTip(tr("Run gapsim-cli calibrate with these settings as a separate process"));
-  stop_ = new QPushButton(tr("Stop"));
-  stop_->setToolTip(tr("Terminate the calibration (killed after 3 s); resume it later from its checkpoint"));
-  open_ = new QPushButton(tr("Open results..."));
-  open_->setToolTip(tr("Show an existing results directory (history.csv, best.params)"));
+  start_ = buttonWithTip(tr("Start"), tr("Run gapsim-cli calibrate with these settings as a separate process"));
+  stop_ = buttonWithTip(tr("Stop"),
+                        tr("Terminate the calibration (killed after 3 s); resume it later from its checkpoint"));
+  open_ = buttonWithTip(tr("Open results..."), tr("Show an existing results directory (history.csv, best.params)"));
   buttons->addWidget(start_);
   buttons->addWidget(stop_);
   buttons->addStretch(1);
@@ -76,13 +88,9 @@ CalibratePanel::CalibratePanel(SignalStore* store, QWidget* parent)
     if (!jobRunning() && bar_->value() == 0) bar_->setRange(0, n);
   });
   layout->addWidget(bar_);
-  progress_ = new QLabel(tr("No calibration yet."));
-  progress_->setWordWrap(true);
-  progress_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  progress_ = messageLabel(tr("No calibration yet."));
   layout->addWidget(progress_);
-  status_ = new QLabel;
-  status_->setWordWrap(true);
-  status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  status_ = messageLabel();
   layout->addWidget(status_);
 
   // Convergence, results and output each get the whole height below the form: the plots need it.
@@ -101,18 +109,18 @@ CalibratePanel::CalibratePanel(SignalStore* store, QWidget* parent)
   auto* cl = new QVBoxLayout(cmp);
   cl->setContentsMargins(2, 2, 2, 2);
   auto* row1 = new QHBoxLayout;
-  apply_ = new QPushButton(tr("Apply best parameters"));
-  apply_->setToolTip(tr("Load DIR/best.params into the simulation (it restarts from t = 0)"));
-  play_ = new QPushButton(tr("Play scenario"));
-  play_->setToolTip(tr("Play the scenario's motion in the 3D view with its reference log overlaid"));
+  apply_ = buttonWithTip(tr("Apply best parameters"),
+                         tr("Load DIR/best.params into the simulation (it restarts from t = 0)"));
+  play_ = buttonWithTip(tr("Play scenario"),
+                        tr("Play the scenario's motion in the 3D view with its reference log overlaid"));
   row1->addWidget(apply_);
   row1->addWidget(play_);
   row1->addStretch(1);
   cl->addLayout(row1);
   auto* row2 = new QHBoxLayout;
   scenario_ = new QComboBox;
-  compare_ = new QPushButton(tr("Before/after"));
-  compare_->setToolTip(
+  compare_ = buttonWithTip(
+      tr("Before/after"),
       tr("Simulate the scenario with the initial and the best parameters and overlay both on its reference"));
   column_ = new QComboBox;
   column_->setToolTip(tr("Signal shown: torso tilt or a joint angle"));
@@ -121,9 +129,7 @@ CalibratePanel::CalibratePanel(SignalStore* store, QWidget* parent)
   row2->addWidget(compare_);
   row2->addWidget(column_, 1);
   cl->addLayout(row2);
-  compare_label_ = new QLabel;
-  compare_label_->setWordWrap(true);
-  compare_label_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  compare_label_ = messageLabel();
   cl->addWidget(compare_label_);
   compare_plot_ = new PlotWidget(store_);
   compare_plot_->setMinimumHeight(180);
@@ -133,9 +139,7 @@ CalibratePanel::CalibratePanel(SignalStore* store, QWidget* parent)
   auto* par = new QWidget;
   auto* pl = new QVBoxLayout(par);
   pl->setContentsMargins(2, 2, 2, 2);
-  params_label_ = new QLabel(tr("The parameter report appears when a run ends."));
-  params_label_->setWordWrap(true);
-  params_label_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  params_label_ = messageLabel(tr("The parameter report appears when a run ends."));
   pl->addWidget(params_label_);
   params_table_ = new QTableWidget;
   params_table_->setEditTriggers(QAbstractItemView::NoEditTriggers);

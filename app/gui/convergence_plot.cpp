@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/gui/convergence_plot.h"
 
-#include <QGraphicsLayout>
 #include <QLegendMarker>
 #include <algorithm>
 #include <cmath>
 #include <initializer_list>
 #include <vector>
 
+#include "app/gui/flat_chart.h"
 #include "app/gui/nice_ticks.h"
 
 namespace gapsim::gui {
@@ -35,10 +35,7 @@ ConvergencePlot::ConvergencePlot(QWidget* parent)
       median_(new QLineSeries),
       validation_(new QLineSeries),
       pick_(new QScatterSeries) {
-  chart_->setAnimationOptions(QChart::NoAnimation);
-  chart_->setMargins(QMargins(2, 0, 12, 0));
-  chart_->layout()->setContentsMargins(0, 0, 0, 0);
-  chart_->setBackgroundRoundness(0);
+  makeFlat(chart_, QMargins(2, 0, 12, 0));
   chart_->legend()->setAlignment(Qt::AlignTop);
   QFont f = chart_->legend()->font();
   f.setPointSizeF(8);

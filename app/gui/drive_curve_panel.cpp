@@ -6,7 +6,6 @@
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
-#include <QGraphicsLayout>
 #include <QLabel>
 #include <QLegendMarker>
 #include <QLineSeries>
@@ -15,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "app/gui/flat_chart.h"
 #include "sim/input_error.h"
 
 namespace gapsim::gui {
@@ -61,10 +61,7 @@ DriveCurvePanel::DriveCurvePanel(QWidget* parent)
   status_->setWordWrap(true);
   status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   layout->addWidget(status_);
-  chart_->setAnimationOptions(QChart::NoAnimation);
-  chart_->setMargins(QMargins(2, 0, 8, 0));
-  chart_->layout()->setContentsMargins(0, 0, 0, 0);
-  chart_->setBackgroundRoundness(0);
+  makeFlat(chart_, QMargins(2, 0, 8, 0));
   chart_->legend()->setAlignment(Qt::AlignBottom);
   QFont f = chart_->legend()->font();
   f.setPointSizeF(7.5);

@@ -35,6 +35,17 @@ QTableWidget* makeTable(QWidget* parent) {
   return t;
 }
 
+// `content` under a one-line title, edge to edge (a splitter pane).
+QWidget* titled(const QString& title, QWidget* content) {
+  auto* box = new QWidget;
+  auto* l = new QVBoxLayout(box);
+  l->setContentsMargins(0, 0, 0, 0);
+  l->setSpacing(1);
+  l->addWidget(new QLabel(title));
+  l->addWidget(content);
+  return box;
+}
+
 // Parameters under `prefix`/ in listParameters' order: leaf -> parameter.
 std::map<std::string, ModelParameter> under(const std::vector<ModelParameter>& all, const std::string& prefix,
                                             std::vector<std::string>& leaves) {
@@ -121,26 +132,14 @@ MabelPanel::MabelPanel(QWidget* parent) : QWidget(parent) {
   l->addWidget(box);
 
   auto* split = new QSplitter(Qt::Vertical);
-  auto* legs_box = new QWidget;
-  auto* ll = new QVBoxLayout(legs_box);
-  ll->setContentsMargins(0, 0, 0, 0);
-  ll->setSpacing(1);
-  ll->addWidget(new QLabel(tr("Transmission and spring (per leg)")));
   legs_ = makeTable(this);
   legs_->setToolTip(
       tr("Cable-differential transmission and unilateral spring (docs/mabel.md): gear ratios, K_T, mu,\n"
          "inertias, cable K_C/Kd_C, spring K_B/Kd_B and hard stop. Double-click to edit; Apply (reset)."));
-  ll->addWidget(legs_);
-  auto* ground_box = new QWidget;
-  auto* gl = new QVBoxLayout(ground_box);
-  gl->setContentsMargins(0, 0, 0, 0);
-  gl->setSpacing(1);
-  gl->addWidget(new QLabel(tr("Compliant ground")));
   ground_ = makeTable(this);
   ground_->setToolTip(tr("Marhefka-Orin normal force and the tangential model of Table VII. Double-click to edit."));
-  gl->addWidget(ground_);
-  split->addWidget(legs_box);
-  split->addWidget(ground_box);
+  split->addWidget(titled(tr("Transmission and spring (per leg)"), legs_));
+  split->addWidget(titled(tr("Compliant ground"), ground_));
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 1);
   l->addWidget(split, 1);

@@ -5,8 +5,24 @@
 #include <QPainter>
 #include <QStyle>
 #include <QStyleOptionSlider>
+#include <algorithm>
 
 namespace gapsim::gui {
+namespace {
+
+/// Where the style lets the handle's centre go: from x0 (the handle at one end) over span pixels.
+struct Track {
+  int x0 = 0;
+  int span = 0;
+};
+
+Track trackOf(const QSlider& s, const QStyleOptionSlider& opt) {
+  const QRect groove = s.style()->subControlRect(QStyle::CC_Slider, &opt, QStyle::SC_SliderGroove, &s);
+  const QRect handle = s.style()->subControlRect(QStyle::CC_Slider, &opt, QStyle::SC_SliderHandle, &s);
+  return {groove.left() + handle.width() / 2, std::max(0, groove.width() - handle.width())};
+}
+
+}  // namespace
 
 void MarkedSlider::setMarks(const std::vector<Mark>& marks) {
   marks_ = marks;
@@ -16,21 +32,15 @@ void MarkedSlider::setMarks(const std::vector<Mark>& marks) {
 int MarkedSlider::markX(int value) const {
   QStyleOptionSlider opt;
   initStyleOption(&opt);
-  const QRect groove = style()->subControlRect(QStyle::CC_Slider, &opt, QStyle::SC_SliderGroove, this);
-  const QRect handle = style()->subControlRect(QStyle::CC_Slider, &opt, QStyle::SC_SliderHandle, this);
-  const int span = groove.width() - handle.width();
-  return groove.left() + handle.width() / 2 +
-         QStyle::sliderPositionFromValue(minimum(), maximum(), value, std::max(0, span), opt.upsideDown);
+  const Track t = trackOf(*this, opt);
+  return t.x0 + QStyle::sliderPositionFromValue(minimum(), maximum(), value, t.span, opt.upsideDown);
 }
 
 int MarkedSlider::valueAt(int x) const {
   QStyleOptionSlider opt;
   initStyleOption(&opt);
-  const QRect groove = style()->subControlRect(QStyle::CC_Slider, &opt, QStyle::SC_SliderGroove, this);
-  const QRect handle = style()->subControlRect(QStyle::CC_Slider, &opt, QStyle::SC_SliderHandle, this);
-  const int span = groove.width() - handle.width();
-  return QStyle::sliderValueFromPosition(minimum(), maximum(), x - groove.left() - handle.width() / 2,
-                                         std::max(0, span), opt.upsideDown);
+  const Track t = trackOf(*this, opt);
+  return QStyle::sliderValueFromPosition(minimum(), maximum(), x - t.x0, t.span, opt.upsideDown);
 }
 
 void MarkedSlider::mousePressEvent(QMouseEvent* e) {

@@ -2,7 +2,6 @@
 #include "app/gui/plot_widget.h"
 
 #include <QContextMenuEvent>
-#include <QDragEnterEvent>
 #include <QGraphicsLayout>
 #include <QLegendMarker>
 #include <QMenu>
@@ -12,9 +11,9 @@
 #include <cmath>
 
 #include "app/gui/decimate.h"
+#include "app/gui/flat_chart.h"
 #include "app/gui/legend_labels.h"
 #include "app/gui/nice_ticks.h"
-#include "app/gui/signal_mime.h"
 
 namespace gapsim::gui {
 
@@ -29,12 +28,9 @@ void PlotWidget::setUseOpenGL(bool on) { g_use_opengl = on; }
 bool PlotWidget::useOpenGL() { return g_use_opengl; }
 
 PlotWidget::PlotWidget(SignalStore* store, QWidget* parent)
-    : QChartView(parent), store_(store), chart_(new QChart), ax_(new QCategoryAxis), legend_(chart_) {
-  chart_->setAnimationOptions(QChart::NoAnimation);
+    : SignalDropView(parent), store_(store), chart_(new QChart), ax_(new QCategoryAxis), legend_(chart_) {
+  makeFlat(chart_, QMargins(2, 0, kRightMargin_px, 0));
   chart_->legend()->hide();  // plot_legend.h draws the whole names
-  chart_->setMargins(QMargins(2, 0, kRightMargin_px, 0));
-  chart_->layout()->setContentsMargins(0, 0, 0, 0);
-  chart_->setBackgroundRoundness(0);
   QFont f = font();
   f.setPointSizeF(8);
   ax_->setLabelsFont(f);
@@ -43,8 +39,6 @@ PlotWidget::PlotWidget(SignalStore* store, QWidget* parent)
   chart_->addAxis(ax_, Qt::AlignBottom);
   setChart(chart_);
   setRenderHint(QPainter::Antialiasing, false);  // crisp 1 px lines and twice as fast
-  setAcceptDrops(true);
-  viewport()->setAcceptDrops(true);  // drag events arrive at the viewport of a scroll area
   setRubberBand(QChartView::NoRubberBand);
   setMinimumHeight(130);
   cursor_item_ = new QGraphicsLineItem;
@@ -424,15 +418,8 @@ double PlotWidget::timeAt(const QPointF& pos) const {
   return x0_ + (scene.x() - area.left()) / std::max(1.0, area.width()) * (x1_ - x0_);
 }
 
-void PlotWidget::dragEnterEvent(QDragEnterEvent* e) { acceptSignalDrag(e); }
-
-void PlotWidget::dragMoveEvent(QDragMoveEvent* e) { acceptSignalDrag(e); }
-
-void PlotWidget::dropEvent(QDropEvent* e) {
-  const auto refs = decodeSignals(e->mimeData());
-  if (refs.empty()) return e->ignore();
+void PlotWidget::dropSignals(const std::vector<SignalRef>& refs) {
   for (const SignalRef& r : refs) addSignal(r);
-  e->acceptProposedAction();
 }
 
 void PlotWidget::wheelEvent(QWheelEvent* e) {

@@ -19,7 +19,6 @@
 /// markers (the run's fall or divergence, run_event.h) are vertical lines across the plot area.
 
 #include <QCategoryAxis>
-#include <QChartView>
 #include <QGraphicsLineItem>
 #include <QGraphicsSimpleTextItem>
 #include <QLineSeries>
@@ -30,6 +29,7 @@
 #include "app/gui/ab_cursors.h"
 #include "app/gui/column_unit.h"
 #include "app/gui/plot_legend.h"
+#include "app/gui/signal_drop_view.h"
 #include "app/gui/signal_store.h"
 #include "app/gui/unwrap.h"
 
@@ -42,7 +42,7 @@ struct TimeMarker {
   QString label;  ///< e.g. "fell"
 };
 
-class PlotWidget : public QChartView {
+class PlotWidget : public SignalDropView {
   Q_OBJECT
  public:
   PlotWidget(SignalStore* store, QWidget* parent = nullptr);
@@ -133,9 +133,8 @@ class PlotWidget : public QChartView {
   void removeRequested();
 
  protected:
-  void dragEnterEvent(QDragEnterEvent* e) override;
-  void dragMoveEvent(QDragMoveEvent* e) override;
-  void dropEvent(QDropEvent* e) override;
+  /// Each dropped signal is added.
+  void dropSignals(const std::vector<SignalRef>& refs) override;
   void wheelEvent(QWheelEvent* e) override;
   void mousePressEvent(QMouseEvent* e) override;
   void mouseMoveEvent(QMouseEvent* e) override;

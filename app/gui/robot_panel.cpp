@@ -18,6 +18,7 @@
 #include <cmath>
 #include <map>
 #include <numbers>
+#include <type_traits>
 
 #include "app/gui/drive_curve_panel.h"
 #include "app/gui/index_of.h"
@@ -115,22 +116,22 @@ RobotPanel::RobotPanel(QWidget* parent) : QWidget(parent) {
   split->addWidget(pbox);
   layout->addWidget(split, 1);
   connect(params_, &QTreeWidget::itemChanged, this, &RobotPanel::onItemChanged);
-  connect(servos_, &ServoTable::parameterEdited, this, [this](const std::string& name, double v) {
-    applyEdit(name, v);
-    refillLater();
-  });
-  connect(servos_, &ServoTable::invalidText, this, [this](const std::string& name, const QString& text) {
-    emit errorOccurred(tr("Bad parameter value"), QString::fromStdString(name) + tr(": not a number: '%1'").arg(text));
-    refillLater();
-  });
-  connect(mabel_, &MabelPanel::parameterEdited, this, [this](const std::string& name, double v) {
-    applyEdit(name, v);
-    refillLater();
-  });
-  connect(mabel_, &MabelPanel::invalidText, this, [this](const std::string& name, const QString& text) {
-    emit errorOccurred(tr("Bad parameter value"), QString::fromStdString(name) + tr(": not a number: '%1'").arg(text));
-    refillLater();
-  });
+  // The servo and MABEL tables edit one parameter a cell: applied as the tree's edits are, or
+  // reported when the cell's text is not a number.
+  auto connectTable = [this](auto* table) {
+    using Table = std::remove_pointer_t<decltype(table)>;
+    connect(table, &Table::parameterEdited, this, [this](const std::string& name, double v) {
+      applyEdit(name, v);
+      refillLater();
+    });
+    connect(table, &Table::invalidText, this, [this](const std::string& name, const QString& text) {
+      emit errorOccurred(tr("Bad parameter value"),
+                         QString::fromStdString(name) + tr(": not a number: '%1'").arg(text));
+      refillLater();
+    });
+  };
+  connectTable(servos_);
+  connectTable(mabel_);
   connect(mabel_, &MabelPanel::hopToggled, this, &RobotPanel::hopControllerToggled);
   connect(apply_, &QPushButton::clicked, this, [this] {
     if (!edited_) return;

@@ -7,6 +7,8 @@
 #include <QFileInfo>
 #include <cstdio>
 #include <iostream>
+#include <optional>
+#include <string>
 
 #include "app/gui/calibrate_panel.h"
 #include "app/gui/drive_curve_panel.h"
@@ -210,31 +212,37 @@ bool ScriptedRun::loadInputs() {
   return true;
 }
 
+namespace {
+
+/// A controller's "name=value;..." option read by `parse`, or nullopt after the parse error is
+/// printed as the command line's errors are.
+template <class Parse>
+auto parsedOrSaid(const Parse& parse, const QString& text) -> std::optional<decltype(parse(std::string()))> {
+  try {
+    return parse(text.toStdString());
+  } catch (const InputError& e) {
+    std::cerr << "gapsim: " << e.what() << "\n";
+    return std::nullopt;
+  }
+}
+
+}  // namespace
+
 /// The ankle balance, MABEL's hop controller or a keyframe controller.
 bool ScriptedRun::setUpControllers() {
   if (!o_.balance.isEmpty()) {
-    BalanceParams bp;
-    try {
-      bp = parseBalanceParams(o_.balance.toStdString());
-    } catch (const InputError& e) {
-      std::cerr << "gapsim: " << e.what() << "\n";
-      return false;
-    }
-    if (!w_->setAnkleBalance(true, bp)) return false;
+    const std::optional<BalanceParams> bp =
+        parsedOrSaid([](const std::string& t) { return parseBalanceParams(t); }, o_.balance);
+    if (!bp || !w_->setAnkleBalance(true, *bp)) return false;
   }
   if (!o_.hop.isEmpty() && o_.controller != "hop") {
     std::cerr << "gapsim: --hop needs --controller hop\n";
     return false;
   }
   if (o_.controller == "hop") {
-    MabelHopController::Params hp;
-    try {
-      hp = parseHopParams(o_.hop.toStdString());
-    } catch (const InputError& e) {
-      std::cerr << "gapsim: " << e.what() << "\n";
-      return false;
-    }
-    if (!w_->setHopController(true, hp)) return false;
+    const std::optional<MabelHopController::Params> hp =
+        parsedOrSaid([](const std::string& t) { return parseHopParams(t); }, o_.hop);
+    if (!hp || !w_->setHopController(true, *hp)) return false;
   } else if (!o_.controller.isEmpty() && !w_->openController(o_.controller)) {
     return false;
   }

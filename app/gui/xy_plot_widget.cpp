@@ -2,16 +2,14 @@
 #include "app/gui/xy_plot_widget.h"
 
 #include <QContextMenuEvent>
-#include <QDragEnterEvent>
-#include <QGraphicsLayout>
 #include <QMenu>
 #include <QMimeData>
 #include <algorithm>
 #include <cmath>
 
 #include "app/gui/column_unit.h"
+#include "app/gui/flat_chart.h"
 #include "app/gui/nice_ticks.h"
-#include "app/gui/signal_mime.h"
 
 namespace gapsim::gui {
 
@@ -20,18 +18,15 @@ constexpr int kMaxPoints = 4000;  // a stride above this: an XY curve of 10 min 
 }
 
 XyPlotWidget::XyPlotWidget(SignalStore* store, QWidget* parent)
-    : QChartView(parent),
+    : SignalDropView(parent),
       store_(store),
       chart_(new QChart),
       axis_x_(new QCategoryAxis),
       axis_y_(new QCategoryAxis),
       curve_(new QLineSeries),
       dot_(new QScatterSeries) {
-  chart_->setAnimationOptions(QChart::NoAnimation);
+  makeFlat(chart_, QMargins(2, 2, 12, 0));
   chart_->legend()->hide();
-  chart_->setMargins(QMargins(2, 2, 12, 0));
-  chart_->layout()->setContentsMargins(0, 0, 0, 0);
-  chart_->setBackgroundRoundness(0);
   QFont f = font();
   f.setPointSizeF(8);
   for (QCategoryAxis* a : {axis_x_, axis_y_}) {
@@ -52,8 +47,6 @@ XyPlotWidget::XyPlotWidget(SignalStore* store, QWidget* parent)
   }
   setChart(chart_);
   setRenderHint(QPainter::Antialiasing, false);
-  setAcceptDrops(true);
-  viewport()->setAcceptDrops(true);
   setMinimumHeight(130);
   updateTitles();
 }
@@ -141,18 +134,11 @@ void XyPlotWidget::setCursorTime(double t) {
 QStringList XyPlotWidget::xTickLabels() const { return axisTickLabels(*axis_x_); }
 QStringList XyPlotWidget::yTickLabels() const { return axisTickLabels(*axis_y_); }
 
-void XyPlotWidget::dragEnterEvent(QDragEnterEvent* e) { acceptSignalDrag(e); }
-
-void XyPlotWidget::dragMoveEvent(QDragMoveEvent* e) { acceptSignalDrag(e); }
-
-void XyPlotWidget::dropEvent(QDropEvent* e) {
-  const auto refs = decodeSignals(e->mimeData());
-  if (refs.empty()) return e->ignore();
+void XyPlotWidget::dropSignals(const std::vector<SignalRef>& refs) {
   if (refs.size() >= 2)
     setSignals(refs[0], refs[1]);
   else
     addSignal(refs[0]);
-  e->acceptProposedAction();
 }
 
 void XyPlotWidget::contextMenuEvent(QContextMenuEvent* e) {

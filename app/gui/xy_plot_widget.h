@@ -8,16 +8,16 @@
 /// nice-number ticks and are titled with the signal and its unit.
 
 #include <QCategoryAxis>
-#include <QChartView>
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <optional>
 
+#include "app/gui/signal_drop_view.h"
 #include "app/gui/signal_store.h"
 
 namespace gapsim::gui {
 
-class XyPlotWidget : public QChartView {
+class XyPlotWidget : public SignalDropView {
   Q_OBJECT
  public:
   XyPlotWidget(SignalStore* store, QWidget* parent = nullptr);
@@ -45,9 +45,8 @@ class XyPlotWidget : public QChartView {
   void removeRequested();
 
  protected:
-  void dragEnterEvent(QDragEnterEvent* e) override;
-  void dragMoveEvent(QDragMoveEvent* e) override;
-  void dropEvent(QDropEvent* e) override;
+  /// Two or more dropped signals set X and Y; one is added as addSignal does.
+  void dropSignals(const std::vector<SignalRef>& refs) override;
   void contextMenuEvent(QContextMenuEvent* e) override;
 
  private:

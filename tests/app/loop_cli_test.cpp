@@ -7,9 +7,6 @@
 // recording is there), a bad twin parameter file or option is exit 2 naming file, line and field,
 // --robust-models scores a controller by the worst of the gain-scaled models.
 #include <gtest/gtest.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <cmath>
@@ -17,9 +14,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <thread>
 
 #include "tests/app/cli_runner.h"
+#include "tests/kill_when.h"
 
 namespace gapsim::test {
 namespace {
@@ -73,23 +70,9 @@ TEST(LoopCli, OneIterationIsDeterministicResumesAfterAKillAndWaitsForARealRecord
   // Same seed, two worker processes, killed once the twin's recording is written (during the
   // calibration), then resumed: the same files as the uninterrupted serial run.
   const std::string args = std::string(GAPSIM_CLI_PATH) + " " + tiny() + "--jobs 2 --out " + d + "/k";
-  const pid_t pid = fork();
-  if (pid == 0) {
-    setpgid(0, 0);
-    execl("/bin/sh", "sh", "-c", (args + " >/dev/null 2>&1").c_str(), static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  bool killed = false;
-  for (int i = 0; i < 12000 && !killed; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    if (fs::exists(d + "/k/iter1/lean_recording.csv")) {
-      kill(-pid, SIGKILL);
-      killed = true;
-    }
-  }
-  int st = 0;
-  waitpid(pid, &st, 0);
-  ASSERT_TRUE(killed);
+  const KilledRun k = killWhen(
+      args, [&] { return fs::exists(d + "/k/iter1/lean_recording.csv"); }, std::chrono::milliseconds(5), 12000);
+  ASSERT_TRUE(k.killed);
   ASSERT_FALSE(fs::exists(d + "/k/loop.csv")) << "the loop finished before it could be killed";
   const CliResult resumed = cli("loop --resume " + d + "/k --jobs 2");
   ASSERT_EQ(resumed.code, 1) << resumed.out;

@@ -3,17 +3,14 @@
 // with 1 and 2 workers is bit-identical, a run killed with SIGKILL and resumed equals the
 // uninterrupted one, a malformed controller file is exit 2 naming file and line.
 #include <gtest/gtest.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <thread>
 
 #include "tests/app/cli_runner.h"
+#include "tests/kill_when.h"
 
 namespace gapsim::test {
 namespace {
@@ -48,23 +45,11 @@ TEST(OptimizeControllerCli, AKilledRunResumedEqualsTheUninterruptedRun) {
   const std::string args = std::string(GAPSIM_CLI_PATH) + " " + kSmall + "--generations 4 --workers 2 --out ";
   ASSERT_EQ(std::system((args + d + "/full.csv >/dev/null 2>&1").c_str()), 0);
   // Start the same run, SIGKILL it once generation 2 is checkpointed (during generation 3), resume.
-  const pid_t pid = fork();
-  if (pid == 0) {
-    setpgid(0, 0);
-    execl("/bin/sh", "sh", "-c", (args + d + "/killed.csv >/dev/null 2>&1").c_str(), static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  bool killed = false;
-  for (int i = 0; i < 6000 && !killed; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    if (slurp(d + "/killed.csv.run/history.csv").find("\n2,") != std::string::npos) {
-      kill(-pid, SIGKILL);
-      killed = true;
-    }
-  }
-  int st = 0;
-  waitpid(pid, &st, 0);
-  ASSERT_TRUE(killed);
+  const KilledRun k = killWhen(
+      args + d + "/killed.csv",
+      [&] { return slurp(d + "/killed.csv.run/history.csv").find("\n2,") != std::string::npos; },
+      std::chrono::milliseconds(10), 6000);
+  ASSERT_TRUE(k.killed);
   ASSERT_FALSE(fs::exists(d + "/killed.csv")) << "the run finished before it could be killed";
   ASSERT_TRUE(
       cliExits("optimize-controller --resume " + d + "/killed.csv.run --workers 2", 0, {"resumed at generation 2"}));

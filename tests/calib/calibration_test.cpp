@@ -4,16 +4,13 @@
 #include "calib/calibration.h"
 
 #include <gtest/gtest.h>
-#include <signal.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <thread>
 
 #include "calib/evaluator.h"
 #include "calib/mpi_evaluator.h"
@@ -24,7 +21,9 @@
 #include "sim/parameters.h"
 #include "sim/robot_library.h"
 #include "sim/urdf_parser.h"
+#include "tests/kill_when.h"
 #include "tests/scratch_files.h"
+#include "tests/sim/expect_input_error.h"
 #include "tests/throws_saying.h"
 
 namespace gapsim::calib {
@@ -140,26 +139,14 @@ TEST(SpaceFile, ErrorsNameFileLineAndField) {
   // Unknown names are caught against the model, with the line.
   const auto p = writeFile(d + "/unknown.csv", "name,value,lower,upper,frozen\nlegs/typeA/motor/nonsense,1,0,2,0\n");
   RobotModel m = loadRobotFile(resolveRobotFile("nao"));
-  try {
-    ParameterSpace::load(p).checkAgainst(m);
-    ADD_FAILURE();
-  } catch (const InputError& e) {
-    EXPECT_EQ(e.line(), 2);
-    EXPECT_EQ(e.field(), "legs/typeA/motor/nonsense");
-  }
+  test::expectInputError([&] { ParameterSpace::load(p).checkAgainst(m); }, 2, "legs/typeA/motor/nonsense");
 }
 
 TEST(ScenarioFile, ErrorsNameFileLineAndField) {
   const std::string d = tempDir("set_err");
   const auto p = writeFile(d + "/set.csv",
                            "name,motion,reference,duration_s\nx," + kExample + "/motions/sway.csv,missing.csv,1\n");
-  try {
-    ScenarioSet::load(p);
-    ADD_FAILURE();
-  } catch (const InputError& e) {
-    EXPECT_EQ(e.line(), 2);
-    EXPECT_EQ(e.field(), "reference");
-  }
+  test::expectInputError([&] { ScenarioSet::load(p); }, 2, "reference");
   EXPECT_NO_THROW(ScenarioSet::load(p, false));  // twin writes the references
 }
 
@@ -197,22 +184,9 @@ TEST(ScenarioFile, ReadsTheAnkleBalanceColumnAndNamesItsErrors) {
   EXPECT_DOUBLE_EQ(set.scenarios[0].balance->period_s, 0.005);
   EXPECT_FALSE(set.scenarios[1].balance.has_value());  // empty cell: played open loop
   const auto bad = writeFile(d + "/bad.csv", head + row + "roll_rate=0.2;gain=3\n");
-  try {
-    ScenarioSet::load(bad, false);
-    ADD_FAILURE();
-  } catch (const InputError& e) {
-    EXPECT_EQ(e.line(), 2);
-    EXPECT_EQ(e.field(), "balance");
-    EXPECT_NE(std::string(e.what()).find("unknown balance parameter 'gain'"), std::string::npos) << e.what();
-  }
+  test::expectInputError([&] { ScenarioSet::load(bad, false); }, 2, "balance", "unknown balance parameter 'gain'");
   // A robot without ankles is refused before anything runs, with the scenario's line.
-  try {
-    set.checkAgainst(loadRobotFile(resolveRobotFile("mabel")));
-    ADD_FAILURE();
-  } catch (const InputError& e) {
-    EXPECT_EQ(e.line(), 2);
-    EXPECT_EQ(e.field(), "balance");
-  }
+  test::expectInputError([&] { set.checkAgainst(loadRobotFile(resolveRobotFile("mabel"))); }, 2, "balance");
   EXPECT_NO_THROW(set.checkAgainst(loadRobotFile(resolveRobotFile("nao"))));
 }
 
@@ -337,24 +311,11 @@ TEST(Resume, AKilledRunResumedEqualsTheUninterruptedRun) {
                            "/space.csv --scenarios " + set + " --generations 6 --lambda 4 --seed 3 --jobs 2 --out ";
   ASSERT_EQ(run(args + d + "/full"), 0);
   // Start the same run, SIGKILL it once generation 3 is checkpointed (mid-generation 4), resume.
-  const pid_t pid = fork();
-  if (pid == 0) {
-    setpgid(0, 0);
-    execl("/bin/sh", "sh", "-c", (args + d + "/killed >/dev/null 2>&1").c_str(), static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  bool killed = false;
-  for (int i = 0; i < 3000 && !killed; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    if (test::slurp(d + "/killed/history.csv").find("\n3,") != std::string::npos) {
-      kill(-pid, SIGKILL);
-      killed = true;
-    }
-  }
-  int st = 0;
-  waitpid(pid, &st, 0);
-  ASSERT_TRUE(killed);
-  ASSERT_TRUE(WIFSIGNALED(st) || WEXITSTATUS(st) != 0 ||
+  const test::KilledRun k = test::killWhen(
+      args + d + "/killed", [&] { return test::slurp(d + "/killed/history.csv").find("\n3,") != std::string::npos; },
+      std::chrono::milliseconds(10), 3000);
+  ASSERT_TRUE(k.killed);
+  ASSERT_TRUE(WIFSIGNALED(k.status) || WEXITSTATUS(k.status) != 0 ||
               test::slurp(d + "/killed/history.csv").find("\n6,") == std::string::npos)
       << "the run finished before it could be killed";
   ASSERT_EQ(run(std::string(GAPSIM_CLI_PATH) + " calibrate --resume " + d + "/killed --generations 6 --jobs 2"), 0);

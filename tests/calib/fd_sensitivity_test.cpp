@@ -15,6 +15,7 @@
 #include "calib/calibration.h"
 #include "calib/evaluator.h"
 #include "calib/parameter_space.h"
+#include "tests/scratch_files.h"
 
 namespace gapsim::calib {
 namespace {
@@ -76,10 +77,7 @@ TEST(FdSensitivity, AFailingProbeBoundsTheHalfWidthByItsStep) {
 }
 
 TEST(FdSensitivity, ParametersFilesCarryTheCurvatureAfterComputeSensitivity) {
-  namespace fs = std::filesystem;
-  const std::string d = (fs::temp_directory_path() / "gapsim_fd_sensitivity").string();
-  fs::remove_all(d);
-  fs::create_directories(d);
+  const std::string d = test::freshDir("gapsim_fd_sensitivity").string();
   std::ofstream(d + "/space.csv") << "name,value,lower,upper,frozen,tie,scale\n"
                                   << "legs/typeB/motor/K_e,0.02,0.01,0.03,0\n"
                                   << "legs/soft/D_B,2000,1000,3000,0\n";

@@ -13,6 +13,7 @@
 
 #include "calib/leg_id_workflow.h"
 #include "sim/input_error.h"
+#include "tests/scratch_files.h"
 #include "tests/throws_saying.h"
 
 using namespace gapsim;
@@ -25,9 +26,7 @@ namespace fs = std::filesystem;
 }  // namespace
 
 TEST(LegExciteWorkflow, WritesTheMimoLogWithTheTableVBiasesAndRoundTrips) {
-  const fs::path dir = fs::temp_directory_path() / "gapsim_leg_excite_workflow_test";
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  const fs::path dir = test::freshDir("gapsim_leg_excite_workflow_test");
   LegExciteOptions o;
   o.out = (dir / "mimo.csv").string();
   o.dof = "both";

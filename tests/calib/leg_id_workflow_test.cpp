@@ -13,6 +13,7 @@
 
 #include "sim/csv_table.h"
 #include "sim/input_error.h"
+#include "tests/scratch_files.h"
 #include "tests/throws_saying.h"
 
 using namespace gapsim;
@@ -50,9 +51,7 @@ std::string writeSisoLog(const fs::path& dir) {
 }  // namespace
 
 TEST(LegIdWorkflow, FrictionFitRecoversTableVAndWritesTheComparison) {
-  const fs::path dir = fs::temp_directory_path() / "gapsim_leg_id_workflow_test";
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  const fs::path dir = test::freshDir("gapsim_leg_id_workflow_test");
   LegIdOptions o;
   o.log = writeSisoLog(dir);
   o.out_dir = (dir / "out").string();

@@ -12,6 +12,7 @@
 
 #include "sim/input_error.h"
 #include "sim/log_writer.h"
+#include "tests/scratch_files.h"
 #include "tests/throws_saying.h"
 
 using namespace gapsim;
@@ -33,9 +34,7 @@ RecordingReplayOptions squatOptions() {
 }  // namespace
 
 TEST(ReplayWorkflow, ReplaysItsOwnSetToZeroAndTellsAnotherModelApart) {
-  const fs::path dir = fs::temp_directory_path() / "gapsim_replay_workflow_test";
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  const fs::path dir = test::freshDir("gapsim_replay_workflow_test");
   std::ofstream(dir / "weak.params") << "name,value\nservos/servo/stall_torque,1.4\n";
   RecordingReplayOptions o = squatOptions();
   o.compare_params = (dir / "weak.params").string();

@@ -31,6 +31,7 @@
 #include "calib/parameter_space.h"
 #include "sim/input_error.h"
 #include "sim/parameters.h"
+#include "tests/gui/temp_file.h"
 
 using namespace gapsim;
 using namespace gapsim::gui;
@@ -156,9 +157,8 @@ class CalibrateTest : public QObject {
 
   void historyIsReadAndBadHistoryNamed() {
     QTemporaryDir dir;
-    const QString p = dir.filePath("history.csv");
-    std::ofstream(p.toStdString())
-        << "generation,evaluations,best,median,sigma,a,b\n0,0,2,2,0.2,1,1\n1,6,1.5,3,0.18,1,1\n";
+    const QString p = test::writeIn(
+        dir, "history.csv", "generation,evaluations,best,median,sigma,a,b\n0,0,2,2,0.2,1,1\n1,6,1.5,3,0.18,1,1\n");
     const auto h = readHistory(p);
     QCOMPARE(h.size(), std::size_t(2));
     QCOMPARE(h[1].generation, 1);
@@ -172,8 +172,8 @@ class CalibrateTest : public QObject {
 
   void validationIsReadAndBadValidationNamed() {
     QTemporaryDir dir;
-    const QString p = dir.filePath("validation.csv");
-    std::ofstream(p.toStdString()) << "generation,train_fitness,validation_fitness\n0,2,3\n2,1,inf\n";
+    const QString p =
+        test::writeIn(dir, "validation.csv", "generation,train_fitness,validation_fitness\n0,2,3\n2,1,inf\n");
     const auto v = readValidation(p);
     QCOMPARE(v.size(), std::size_t(2));
     QCOMPARE(v[1].generation, 2);
@@ -284,8 +284,8 @@ class CalibrateTest : public QObject {
   void failingJobLeavesTheGuiAliveWithTheError() {
     QTemporaryDir dir;
     CalibJobSettings s = tinyRun(dir.filePath("out"));
-    const QString bad_space = dir.filePath("bad_space.csv");
-    std::ofstream(bad_space.toStdString()) << "name,value,lower,upper,frozen\nlegs/typeB/motor/B_v,abc,0.01,0.1,0\n";
+    const QString bad_space =
+        test::writeIn(dir, "bad_space.csv", "name,value,lower,upper,frozen\nlegs/typeB/motor/B_v,abc,0.01,0.1,0\n");
     s.space = bad_space;
     SignalStore store;
     CalibratePanel panel(&store);
@@ -433,8 +433,7 @@ class CalibrateTest : public QObject {
 
   void applyingAParameterFileOfAnotherRobotFailsCleanly() {
     QTemporaryDir dir;
-    const QString p = dir.filePath("bad.params");
-    std::ofstream(p.toStdString()) << "name,value\nno_such_joint/servo/kp,1\n";
+    const QString p = test::writeIn(dir, "bad.params", "name,value\nno_such_joint/servo/kp,1\n");
     MainWindow w(false);
     QVERIFY(w.openRobot("nao"));
     const auto model = w.session()->model();

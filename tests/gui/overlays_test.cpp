@@ -29,6 +29,7 @@
 #include "sim/log_writer.h"
 #include "sim/robot_library.h"
 #include "sim/urdf_parser.h"
+#include "tests/gui/temp_file.h"
 
 using namespace gapsim;
 using namespace gapsim::gui;
@@ -375,10 +376,10 @@ class GuiOverlaysTest : public QObject {
 
     // A layout made elsewhere: an unknown signal and a log that is not there are named in the
     // status bar, the rest is laid out.
-    const QString odd = dir.filePath("odd.json");
-    std::ofstream(odd.toStdString())
-        << R"({"gapsim_layout": 1, "robot": "other", "overlays": [{"path": "/nowhere/x.csv", "offset_s": 1}],
-      "plots": [{"type": "time", "signals": ["torso/pitch_rad", "LElbowYaw/q_rad", "no/such_Nm", {"overlay": 0, "column": "a/b_rad"}]}]})";
+    const QString odd =
+        test::writeIn(dir, "odd.json",
+                      R"({"gapsim_layout": 1, "robot": "other", "overlays": [{"path": "/nowhere/x.csv", "offset_s": 1}],
+      "plots": [{"type": "time", "signals": ["torso/pitch_rad", "LElbowYaw/q_rad", "no/such_Nm", {"overlay": 0, "column": "a/b_rad"}]}]})");
     QVERIFY(w.loadLayout(odd));
     QCOMPARE(plots->plots().size(), std::size_t(1));
     QCOMPARE(columnsOf(plots->plots()[0]), (std::vector<std::string>{"torso/pitch_rad", "LElbowYaw/q_rad"}));
@@ -392,8 +393,7 @@ class GuiOverlaysTest : public QObject {
     QCOMPARE(plots->plots().size(), std::size_t(3));
     QCOMPARE(plots->xyPlots().size(), std::size_t(1));
     // Not a layout: refused, the plots stay.
-    const QString bad = dir.filePath("bad.json");
-    std::ofstream(bad.toStdString()) << "[1, 2]";
+    const QString bad = test::writeIn(dir, "bad.json", "[1, 2]");
     QVERIFY(!w.loadLayout(bad));
     QVERIFY(w.lastError().contains("not a gapsim plot layout"));
     QCOMPARE(plots->plots().size(), std::size_t(3));

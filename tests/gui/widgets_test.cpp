@@ -51,6 +51,7 @@
 #include "sim/runner.h"
 #include "sim/simulation.h"
 #include "sim/urdf_parser.h"
+#include "tests/gui/temp_file.h"
 
 using namespace gapsim;
 using namespace gapsim::gui;
@@ -326,8 +327,7 @@ class GuiWidgetsTest : public QObject {
 
   void aMotionWithoutTimesIsExplainedInTheGuisWords() {
     QTemporaryDir dir;
-    const QString path = dir.filePath("no_time.csv");
-    std::ofstream(path.toStdString()) << "LKneePitch,RKneePitch\n0.1,0.1\n0.2,0.2\n";
+    const QString path = test::writeIn(dir, "no_time.csv", "LKneePitch,RKneePitch\n0.1,0.1\n0.2,0.2\n");
     MainWindow w(false);
     QVERIFY(w.openRobot("nao"));
     QVERIFY(!w.openMotion(path));

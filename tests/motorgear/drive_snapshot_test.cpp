@@ -6,6 +6,7 @@
 
 #include "motorgear/drives.h"
 #include "motorgear/servo_drive.h"
+#include "tests/motorgear/servo_fixtures.h"
 
 namespace gapsim::motorgear {
 namespace {
@@ -30,13 +31,7 @@ std::vector<double> terms(Drive& d, double goal_rad, int steps) {
 // A goal delayed by three steps: the two goals fed before the snapshot come out after it, from the
 // restored drive as from the original (a fresh drive would still give the initial goal's 0 N m).
 TEST(DriveSnapshot, RestoreCarriesTheDelayLine) {
-  DynamixelServo::Params p;
-  p.kp_Nm_rad = 10;
-  p.kd_Nm_s_rad = 0.0;
-  p.tau_min_Nm = -0.75;
-  p.tau_max_Nm = 0.75;
-  p.delay_s = 0.003;
-  DynamixelDrive d(p, 0.001, 0.0);
+  DynamixelDrive d(test::delayedExplicitServo(), 0.001, 0.0);
   torques(d, 0.05, 2);
   const std::unique_ptr<Drive> snapshot = d.clone();
   const std::vector<double> first = torques(d, 1.0, 4);
@@ -76,7 +71,7 @@ TEST(DriveSnapshot, WrappedDrivesRestoreTheirInnerDrive) {
 // The reality effect's command delay around an ideal servo: the goals in its line are part of the
 // snapshot, and the clone is a drive of its own (stepping it leaves the original alone).
 TEST(DriveSnapshot, ACommandDelayCarriesItsLineAndItsInnerDrive) {
-  CommandDelayDrive d(std::make_unique<IdealServoDrive>(IdealServo::Params{20.0, 2.0, 7.5}), 0.003, 0.001, 0.0);
+  CommandDelayDrive d(std::make_unique<IdealServoDrive>(test::idealServo()), 0.003, 0.001, 0.0);
   terms(d, 0.4, 2);
   const std::unique_ptr<Drive> snapshot = d.clone();
   const std::vector<double> first = terms(d, -0.1, 6);
@@ -84,18 +79,18 @@ TEST(DriveSnapshot, ACommandDelayCarriesItsLineAndItsInnerDrive) {
   const std::unique_ptr<Drive> again = snapshot->clone();
   d.restore(*again);
   EXPECT_NE(terms(d, -0.1, 6), first);  // the clone's line, not the original's
-  CommandDelayDrive fresh(std::make_unique<IdealServoDrive>(IdealServo::Params{20.0, 2.0, 7.5}), 0.003, 0.001, 0.0);
+  CommandDelayDrive fresh(std::make_unique<IdealServoDrive>(test::idealServo()), 0.003, 0.001, 0.0);
   terms(fresh, 0.4, 2);
   const std::unique_ptr<Drive> s2 = fresh.clone();
   const std::vector<double> second = terms(fresh, -0.1, 6);
   fresh.restore(*s2);
   EXPECT_EQ(terms(fresh, -0.1, 6), second);
   EXPECT_EQ(second, first);
-  EXPECT_THROW(d.restore(IdealServoDrive({20.0, 2.0, 7.5})), std::invalid_argument);
+  EXPECT_THROW(d.restore(IdealServoDrive(test::idealServo())), std::invalid_argument);
 }
 
 TEST(DriveSnapshot, ASnapshotOfAnotherTypeIsRefused) {
-  IdealServoDrive ideal({20.0, 2.0, 7.5});
+  IdealServoDrive ideal(test::idealServo());
   FrictionDrive friction(0.1);
   EXPECT_THROW(ideal.restore(friction), std::invalid_argument);
 }

@@ -4,11 +4,13 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/motorgear/servo_fixtures.h"
+
 namespace gapsim::motorgear {
 namespace {
 
 TEST(Drives, IdealServoCommandsClampedProportionalVelocity) {
-  IdealServoDrive d({20.0, 2.0, 7.5});
+  IdealServoDrive d(test::idealServo());
   const SolverTerms t = d.step(0.001, {0.05, 0.0, 0.0, 0.0});
   EXPECT_DOUBLE_EQ(t.motor_velocity_rad_s, 1.0);  // 20 1/s x 0.05 rad
   EXPECT_DOUBLE_EQ(t.motor_fmax_Nm, 7.5);
@@ -37,13 +39,7 @@ TEST(Drives, DynamixelDamperRowTargetAndBoundSide) {
 }
 
 TEST(Drives, DynamixelExplicitWithoutKdAndGoalDelayedByWholeSteps) {
-  DynamixelServo::Params p;
-  p.kp_Nm_rad = 10;
-  p.kd_Nm_s_rad = 0.0;
-  p.tau_min_Nm = -0.75;
-  p.tau_max_Nm = 0.75;
-  p.delay_s = 0.003;  // three steps of 1 ms
-  DynamixelDrive d(p, 0.001, 0.0);
+  DynamixelDrive d(test::delayedExplicitServo(), 0.001, 0.0);
   for (int k = 0; k < 3; ++k) {  // the goal of 3 steps ago is the initial target, 0
     const SolverTerms t = d.step(0.001, {0.05, 0.0, 0.0, 0.0});
     EXPECT_TRUE(t.has_explicit_torque);

@@ -16,6 +16,7 @@
 #include "motorgear/dynamixel_firmware.h"
 #include "motorgear/joint_rig.h"
 #include "motorgear/servo_datasheet.h"
+#include "tests/motorgear/servo_fixtures.h"
 
 namespace gapsim::motorgear {
 namespace {
@@ -282,7 +283,7 @@ TEST(GearFrictionDrive, JoinsTheMotorRowOfAnyDrive) {
   // At rest on the goal the law pushes 0: budget tau_c + k_l |0.2 - 0| on top of kc.
   EXPECT_NEAR(t.motor_fmax_Nm, 0.03 + 0.01 + 0.02, 1e-12);
   // Ideal servo (velocity row): the friction becomes an explicit sliding torque.
-  GearFrictionDrive i(std::make_unique<IdealServoDrive>(IdealServo::Params{20.0, 2.0, 7.5}), f);
+  GearFrictionDrive i(std::make_unique<IdealServoDrive>(test::idealServo()), f);
   const SolverTerms ti = i.step(0.001, {0.05, 0.0, 0.0, 1.0, 0.0});
   EXPECT_TRUE(ti.has_explicit_torque);
   EXPECT_NEAR(ti.explicit_torque_Nm, -0.01, 1e-12);

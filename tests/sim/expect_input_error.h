@@ -10,9 +10,10 @@
 
 namespace gapsim::test {
 
-/// Runs `f`, expects an InputError at `line` naming `field` whose message contains `text`.
+/// Runs `f`, expects an InputError at `line` naming `field` whose message contains `text` (any
+/// message when `text` is empty).
 inline void expectInputError(const std::function<void()>& f, int line, const std::string& field,
-                             const std::string& text) {
+                             const std::string& text = "") {
   try {
     f();
     ADD_FAILURE() << "no InputError thrown (expected line " << line << ", field '" << field << "')";
