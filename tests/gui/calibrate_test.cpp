@@ -325,6 +325,8 @@ class CalibrateTest : public QObject {
     QVERIFY(fin.back()[2].toString().contains("stopped"));
   }
 
+  // Long on purpose: one calibration run (the costly part) followed as a user goes through it:
+  // progress, results, apply, before/after, reopened in another window.
   void tinyCalibrationCompletesAndItsBestParametersApply() {
     QTemporaryDir dir;
     const QString out = dir.filePath("run");
