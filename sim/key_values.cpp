@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "sim/key_values.h"
 
-#include <charconv>
-
 #include "sim/input_error.h"
+#include "sim/text.h"
 
 namespace gapsim {
 
@@ -23,9 +22,7 @@ std::vector<KeyValue> parseKeyValues(const std::string& spec, const std::string&
     if (eq == std::string::npos)
       throw InputError(source, 0, malformed_field, "'" + item + "' is not key=value (keys: " + keys + ")");
     KeyValue kv{item.substr(0, eq), item.substr(eq + 1), 0.0};
-    const auto r = std::from_chars(kv.text.data(), kv.text.data() + kv.text.size(), kv.value);
-    if (kv.text.empty() || r.ec != std::errc() || r.ptr != kv.text.data() + kv.text.size())
-      throw InputError(source, 0, kv.key, "not a number: '" + kv.text + "'");
+    if (!readFinite(kv.text, kv.value)) throw InputError(source, 0, kv.key, "not a number: '" + kv.text + "'");
     out.push_back(std::move(kv));
   }
   return out;

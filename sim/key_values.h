@@ -24,8 +24,9 @@ struct KeyValue {
 
 /// Splits `spec` at any of `separators`, trims blanks and skips empty items. Throws
 /// InputError(source, 0, malformed_field, "'item' is not key=value (keys: KEYS)") for an item
-/// without '=' and InputError(source, 0, key, "not a number: 'text'") for a value that is not a
-/// number. Which keys exist is the caller's business (`keys` only goes into the message).
+/// without '=' and InputError(source, 0, key, "not a number: 'text'") for a value that is not
+/// one finite number (sim/text.h, readFinite: NaN and infinities are refused here). Which keys
+/// exist is the caller's business (`keys` only goes into the message).
 std::vector<KeyValue> parseKeyValues(const std::string& spec, const std::string& source, const std::string& keys,
                                      const std::string& separators = ",", const std::string& malformed_field = "");
 
