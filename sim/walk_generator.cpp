@@ -12,6 +12,7 @@
 #include "sim/key_values.h"
 #include "sim/kinematics.h"
 #include "sim/log_writer.h"
+#include "sim/motion_speed_check.h"
 #include "sim/text_file.h"
 
 namespace gapsim {
@@ -130,7 +131,7 @@ using motorgear::Field;
 using motorgear::memberField;
 using W = WalkParams;
 
-const std::array<Field<W>, 20> kWalkFields{{
+const std::array<Field<W>, 21> kWalkFields{{
     memberField<W, &W::forward_speed_m_s>("speed", "m/s", "forward speed (= forward_speed)"),
     memberField<W, &W::forward_speed_m_s>("forward_speed", "m/s", "forward speed vx, along the torso's x"),
     memberField<W, &W::lateral_speed_m_s>("lateral_speed", "m/s", "sideways speed vy, positive to the left"),
@@ -153,6 +154,9 @@ const std::array<Field<W>, 20> kWalkFields{{
      [](W& p, double v) { p.steps = motorgear::toInt(v, 1, 10000, "steps"); }},
     {"duration", "s", "walking time instead of steps; unset by default (listed as 0)",
      [](const W& p) { return p.duration_s.value_or(0.0); }, [](W& p, double v) { p.duration_s = v; }},
+    {"fit_drives", "-", "1: shorten the double support until the leg targets stay within the drives' no-load speed",
+     [](const W& p) { return p.fit_drive_speed ? 1.0 : 0.0; },
+     [](W& p, double v) { p.fit_drive_speed = motorgear::toBool(v, "fit_drives"); }},
 }};
 
 }  // namespace
@@ -367,10 +371,8 @@ void solveJoints(const RobotModel& model, const WalkParams& p, WalkPlan& plan) {
   }
 }
 
-}  // namespace
-
-WalkPlan planWalk(const RobotModel& model, const WalkParams& p) {
-  p.validate();
+/// The walk exactly as `p` asks.
+WalkPlan planAsGiven(const RobotModel& model, const WalkParams& p) {
   WalkPlan plan;
   plan.params = p;
   plan.controller = kWalkController;
@@ -400,6 +402,43 @@ WalkPlan planWalk(const RobotModel& model, const WalkParams& p) {
   plan.com_y = ctrl.track(plan.zmp_ref_y_m);
 
   solveJoints(model, p, plan);
+  plan.requested_double_support_fraction = p.double_support_fraction;
+  return plan;
+}
+
+}  // namespace
+
+std::string WalkPlan::driveFitNote() const {
+  const double asked = requested_double_support_fraction, used = params.double_support_fraction;
+  if (asked == used) return {};
+  char line[256];
+  std::snprintf(line, sizeof line,
+                "double support %.2f instead of %.2f of each step: with %.2f the leg targets turn faster than the "
+                "drives can (the longer swing slows them; fit_drives=0 keeps %.2f; docs/walk.md)",
+                used, asked, asked, asked);
+  return line;
+}
+
+WalkPlan planWalk(const RobotModel& model, const WalkParams& p) {
+  p.validate();
+  WalkPlan plan = planAsGiven(model, p);
+  if (!p.fit_drive_speed || jointsFasterThanTheirDrives(model, plan).empty()) return plan;
+  // A longer swing moves the legs slower; the steps are counted so that the last one is 0 exactly.
+  constexpr double kStep = 0.05;
+  const int shorter_steps = static_cast<int>(std::ceil(p.double_support_fraction / kStep - 1e-9));
+  for (int k = 1; k <= shorter_steps; ++k) {
+    WalkParams q = p;
+    q.double_support_fraction = k == shorter_steps ? 0.0 : p.double_support_fraction - k * kStep;
+    WalkPlan fitted;
+    try {
+      fitted = planAsGiven(model, q);
+    } catch (const InputError&) {
+      continue;  // out of reach or past a joint limit with this timing: try the next
+    }
+    if (!jointsFasterThanTheirDrives(model, fitted).empty()) continue;
+    fitted.requested_double_support_fraction = p.double_support_fraction;
+    return fitted;
+  }
   return plan;
 }
 

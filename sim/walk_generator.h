@@ -29,6 +29,13 @@
 /// torso_pitch_rad, roll 0; its position is corrected by fixed-point iteration until the
 /// whole-body COM of the model (all link masses, forward kinematics) is on the planned COM.
 ///
+/// Drive speed. A MoToFlex drive cannot turn its joint faster than its no-load speed
+/// (sim/motion_speed_check.h); long steps in a short cycle ask more than that of the knees, which
+/// then lag behind and the walk is played as the motors allow, not as planned. With
+/// fit_drive_speed the generator then shortens the double support in steps of 0.05 down to 0, which
+/// lengthens the swing and slows the legs, and keeps the first plan whose targets the drives can
+/// follow; if none can, it keeps the requested one (WalkPlan says which it used).
+///
 /// Infeasible requests throw InputError naming the parameter or the joint, the value and the
 /// limit: "LKneePitch: 2.2 rad is beyond the joint limit 2.1126 rad ... at t = 3.20 s",
 /// "LLeg: out of reach: ...", "lateral_speed: ... feet would collide ...".
@@ -66,6 +73,9 @@ struct WalkParams {
   double frame_period_s = 0.01;          ///< motion frame and preview-control period (s)
   double servo_lead_s = 0.0;             ///< targets are sent this much early (s): compensates a servo lag
   double preview_s = 1.6;                ///< preview horizon (s)
+  /// Shorten the double support (see planWalk) until the leg targets stay within the drives'
+  /// no-load speed; false: plan exactly as given.
+  bool fit_drive_speed = true;
 
   /// Throws InputError(field = parameter name) for values out of their range.
   void validate() const;
@@ -109,7 +119,12 @@ struct GeneratedMotion {
 
 /// Everything the walk generator computed, for tests and plots. Times are motion times (s).
 struct WalkPlan : GeneratedMotion {
-  WalkParams params;
+  WalkParams params;                             ///< as planned: double support as fitted to the drives
+  double requested_double_support_fraction = 0;  ///< as asked for; differs when fitted to the drives
+
+  /// What the fit to the drives changed, as one line for the user ("double support 0.05 instead
+  /// of 0.20 ..."); empty when the walk is planned as asked.
+  std::string driveFitNote() const;
   std::vector<Footstep> footsteps;  ///< the two initial feet first, then one per step
   double start_s = 0;               ///< time of the first preview sample (= params.prepare_s)
   double walk_start_s = 0;          ///< first lift-off
@@ -148,8 +163,9 @@ class ComPoser {
   std::string source_;
 };
 
-/// Plans a walk for a Nao-like model (NaoLegIk's requirements). Throws InputError for bad
-/// parameters and infeasible requests (see file comment).
+/// Plans a walk for a Nao-like model (NaoLegIk's requirements), fitting the double support to
+/// the drives' speed when params.fit_drive_speed (see file comment). Throws InputError for bad
+/// parameters and infeasible requests.
 WalkPlan planWalk(const RobotModel& model, const WalkParams& params);
 
 }  // namespace gapsim

@@ -88,7 +88,7 @@ int runMotoflexWalk(const Options& o) {
       a.quiet = true;
       pipe->configure(a);
       RunSetup s = prepareRun(a);
-      const WalkPlan plan = planWalk(*s.model, parseWalkParams(setup.walk));
+      const WalkPlan& plan = *s.walk;
       if (first) plan.writeCsv((fs::path(o.out_dir) / (std::string(setup.name) + "_walk.csv")).string());
       std::fprintf(stderr, "running %s / %s ...\n", setup.name, pipe->name);
       const RunSummary sum = runMotion(*s.sim, s.motion.get(), s.config, s.log.get());

@@ -118,6 +118,7 @@ Action addWalk(CLI::App& app) {
         "motion %.2f s, %zu frames -> %s\n",
         p.stepCount(), p.stepTime_s(), p.forward_speed_m_s, last.x_m, last.y_m, last.yaw_rad, plan.walk_start_s,
         plan.walk_end_s, plan.frame_times_s.back(), plan.frame_times_s.size(), a->out.c_str());
+    if (const std::string fit = plan.driveFitNote(); !fit.empty()) std::printf("walk: %s\n", fit.c_str());
     noteJointsTooFast("walk", model, plan);
     return kExitOk;
   };

@@ -104,14 +104,22 @@ Motion loadMtnPage(const RunArgs& a, const RobotModel& model) {
 
 RunSetup prepareRun(const RunArgs& a, bool with_log, bool profile) {
   RunSetup s;
-  auto model = loadConfiguredModel(a);
+  // --plain comes after the walk's plan: the robot's own drives decide its fit to their speed
+  // (WalkParams::fit_drive_speed), so plain and full runs play the same walk.
+  RunArgs robot_args = a;
+  robot_args.plain = false;
+  auto model = loadConfiguredModel(robot_args);
+  if (!a.walk.empty()) {
+    if (!a.motion.empty()) throw InputError("", 0, "--walk", "give --motion or --walk, not both");
+    s.walk = planWalk(*model, parseWalkParams(a.walk));
+    if (const std::string fit = s.walk->driveFitNote(); !fit.empty() && !a.quiet)
+      std::cerr << "--walk: " << fit << "\n";
+    s.motion = std::make_unique<Motion>(s.walk->motion("--walk"));
+  }
+  if (a.plain) makePlain(*model);
   if (!a.quiet)
     for (const auto& w : model->warnings) std::cerr << "warning: " << model->source_file << ": " << w << "\n";
   s.model = model;
-  if (!a.walk.empty()) {
-    if (!a.motion.empty()) throw InputError("", 0, "--walk", "give --motion or --walk, not both");
-    s.motion = std::make_unique<Motion>(planWalk(*model, parseWalkParams(a.walk)).motion("--walk"));
-  }
   if (!a.motion.empty() && isMtnPath(a.motion))
     s.motion = std::make_unique<Motion>(loadMtnPage(a, *model));
   else if (!a.motion.empty())

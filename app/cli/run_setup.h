@@ -12,6 +12,7 @@
 #include "sim/motion.h"
 #include "sim/runner.h"
 #include "sim/simulation.h"
+#include "sim/walk_generator.h"
 
 namespace gapsim::cli {
 
@@ -44,6 +45,7 @@ struct RunArgs {
 struct RunSetup {
   std::shared_ptr<const RobotModel> model;
   std::unique_ptr<Motion> motion;
+  std::optional<WalkPlan> walk;  ///< the plan --walk generated, if any
   std::unique_ptr<Simulation> sim;
   std::unique_ptr<Log> log;
   RunConfig config;

@@ -28,17 +28,24 @@ TEST(WalkCli, Help) {
 }
 
 // Long steps in a slow cycle ask the knees for more than the type B drive's no-load speed
-// (8.5 rad/s): the generator says so; a slow walk gets no note.
+// (8.5 rad/s): by default the generator lengthens the swing until they do not and says so; planned
+// as given (fit_drives=0) it notes the joints; a slow walk gets neither.
 TEST(WalkCli, NotesJointsWhoseTargetsOutrunTheirDrives) {
   const std::string out = tmp("gapsim_walk_cli_fast.csv");
-  Result fast = cli("walk --speed 0.25 --step-duration 1.0 --steps 12 --force --out " + out);
+  Result fitted = cli("walk --speed 0.25 --step-duration 1.0 --steps 12 --force --out " + out);
+  EXPECT_EQ(fitted.code, 0) << fitted.out;
+  EXPECT_TRUE(contains(fitted.out, "walk: double support 0.05 instead of 0.20 of each step")) << fitted.out;
+  EXPECT_FALSE(contains(fitted.out, "note:")) << fitted.out;
+  Result fast = cli("walk --speed 0.25 --step-duration 1.0 --steps 12 --params fit_drives=0 --force --out " + out);
   EXPECT_EQ(fast.code, 0) << fast.out;
+  EXPECT_FALSE(contains(fast.out, "instead of")) << fast.out;
   EXPECT_TRUE(contains(fast.out, "walk: note: the targets of")) << fast.out;
   EXPECT_TRUE(contains(fast.out, "LKneePitch: 11.8 rad/s")) << fast.out;
   EXPECT_TRUE(contains(fast.out, "no-load speed 8.5 rad/s")) << fast.out;
   Result slow = cli("walk --speed 0.1 --step-duration 1.5 --steps 12 --force --out " + out);
   EXPECT_EQ(slow.code, 0) << slow.out;
   EXPECT_FALSE(contains(slow.out, "note:")) << slow.out;
+  EXPECT_FALSE(contains(slow.out, "instead of")) << slow.out;
   std::filesystem::remove(out);
 }
 
@@ -62,6 +69,9 @@ TEST(WalkCli, WritesAMotionThatRunPlays) {
 TEST(WalkCli, RunWalkGeneratesAndPlays) {
   EXPECT_TRUE(cliExits("run --walk speed=0.1,step_duration=1.0,steps=2 --plain --duration 0.3 --quiet", 0,
                        {"sim_time_s=0.300"}));
+  // run --walk plans with the same fit to the drives and says so (not with --quiet).
+  EXPECT_TRUE(cliExits("run --walk speed=0.25,step_duration=1.0,steps=3 --plain --duration 0.3", 0,
+                       {"--walk: double support 0.05 instead of 0.20"}));
 }
 
 // Acceptance: an infeasible request gives exit code 2 and a message that says which limit.

@@ -13,6 +13,7 @@
 
 #include "sim/input_error.h"
 #include "sim/motion_readers.h"
+#include "sim/motion_speed_check.h"
 #include "sim/parameters.h"
 #include "sim/recorder.h"
 #include "sim/robot_library.h"
@@ -136,6 +137,34 @@ TEST(WalkGenerator, ShippedMotionsAreCurrent) {
   planKick(nao()).writeCsv(tmp);
   EXPECT_EQ(slurp(tmp), slurp(dir + "kick.csv")) << "kick.csv is not what `gapsim-cli walk --kick` writes";
   std::filesystem::remove(tmp);
+}
+
+// Long steps in a 1 s cycle: with 20 % double support the knee targets turn faster than the type
+// B drives' no-load speed; the generator shortens the double support, 0.05 at a time, to the first
+// value whose targets they can follow, and keeps the request when asked to or when it is slow enough.
+TEST(WalkGenerator, FitsTheDoubleSupportToTheDrivesSpeed) {
+  const WalkPlan fitted = planWalk(nao(), parseWalkParams("speed=0.25,step_duration=1.0,steps=12"));
+  EXPECT_DOUBLE_EQ(fitted.requested_double_support_fraction, 0.2);
+  EXPECT_NEAR(fitted.params.double_support_fraction, 0.05, 1e-12);
+  EXPECT_TRUE(jointsFasterThanTheirDrives(nao(), fitted).empty());
+  EXPECT_EQ(fitted.driveFitNote().rfind("double support 0.05 instead of 0.20 of each step", 0), 0u)
+      << fitted.driveFitNote();
+  // 0.1 is not enough: the fit takes the longest double support that is.
+  const WalkPlan at_0_1 =
+      planWalk(nao(), parseWalkParams("speed=0.25,step_duration=1.0,steps=12,double_support=0.1,fit_drives=0"));
+  EXPECT_FALSE(jointsFasterThanTheirDrives(nao(), at_0_1).empty());
+  // Its swing phases are the longer ones: (1 - 0.05) * 0.5 s.
+  const Footstep& step = fitted.footsteps[3];
+  EXPECT_NEAR(step.land_s - step.lift_s, 0.95 * 0.5, 1e-9);
+
+  const WalkPlan as_given = planWalk(nao(), parseWalkParams("speed=0.25,step_duration=1.0,steps=12,fit_drives=0"));
+  EXPECT_DOUBLE_EQ(as_given.params.double_support_fraction, 0.2);
+  EXPECT_FALSE(jointsFasterThanTheirDrives(nao(), as_given).empty());
+  const WalkPlan slow = planWalk(nao(), parseWalkParams("speed=0.1,step_duration=1.5,steps=12"));
+  EXPECT_DOUBLE_EQ(slow.params.double_support_fraction, 0.2);
+  EXPECT_EQ(slow.requested_double_support_fraction, slow.params.double_support_fraction);
+  EXPECT_EQ(slow.driveFitNote(), "");
+  EXPECT_EQ(as_given.driveFitNote(), "");
 }
 
 // Acceptance: with ideal servos the 200 mm/s walk (1 s gait cycle) covers at least 10 steps
