@@ -22,6 +22,17 @@ void addJobOptions(CLI::App& app, std::string& backend, int& jobs, std::string& 
   app.add_flag("--force", force, "write into a non-empty --out directory");
 }
 
+CLI::Option* addSearchOptions(CLI::App& app, calib::CalibrationSettings& s, const std::string& lambda_help) {
+  CLI::Option* generations =
+      app.add_option("--generations", s.generations, "generations in total (resuming: default the checkpoint's)")
+          ->capture_default_str();
+  app.add_option("--lambda", s.lambda, lambda_help)->capture_default_str();
+  app.add_option("--sigma0", s.sigma0, "initial step size as a fraction of each parameter's range")
+      ->capture_default_str();
+  app.add_option("--seed", s.seed, "seed of the optimizer's random numbers")->capture_default_str();
+  return generations;
+}
+
 std::unique_ptr<calib::BatchEvaluator> startMpiBackend(const std::string& backend, const calib::EvalFunction& fn,
                                                        bool* served) {
   *served = false;

@@ -21,6 +21,11 @@ namespace gapsim::cli {
 /// --out, --resume, --force.
 void addJobOptions(CLI::App& app, std::string& backend, int& jobs, std::string& out, std::string& resume, bool& force);
 
+/// The search options calibrate and calibrate-replay share: --generations, --lambda (its help
+/// `lambda_help`: the default population depends on the optimizers a command offers), --sigma0,
+/// --seed. Returns --generations: given on a resume, it raises the stored total.
+CLI::Option* addSearchOptions(CLI::App& app, calib::CalibrationSettings& s, const std::string& lambda_help);
+
 /// MPI first: on an MPI run every rank but the master serves evaluations inside this call and
 /// returns null with `*served` = true (the command then just exits 0). Otherwise returns null
 /// (no MPI asked) or the master's evaluator. Call it before anything that writes files.

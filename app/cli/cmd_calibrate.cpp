@@ -253,17 +253,11 @@ Action addCalibrate(CLI::App& app) {
   app.add_option("--optimizer", s.optimizer, "cmaes or es ((mu,kappa,lambda)-ES)")
       ->check(CLI::IsMember({"cmaes", "es"}))
       ->capture_default_str();
-  CLI::Option* generations_opt =
-      app.add_option("--generations", s.generations, "generations in total (resuming: default the checkpoint's)")
-          ->capture_default_str();
-  app.add_option("--lambda", s.lambda, "children per generation (0: CMA-ES 4+3 ln n, ES 800)")->capture_default_str();
+  CLI::Option* generations_opt = addSearchOptions(app, s, "children per generation (0: CMA-ES 4+3 ln n, ES 800)");
   app.add_option("--mu", s.mu, "parents (0: CMA-ES lambda/2, ES 10)")->capture_default_str();
   app.add_option("--kappa", s.kappa, "ES: generations a parent may live (0: infinite = plus selection)")
       ->capture_default_str();
   app.add_option("--rho", s.rho, "ES: parents per child (recombination)")->capture_default_str();
-  app.add_option("--sigma0", s.sigma0, "initial step size as a fraction of each parameter's range")
-      ->capture_default_str();
-  app.add_option("--seed", s.seed, "seed of the optimizer's random numbers")->capture_default_str();
   app.add_option("--ipop", s.ipop_restarts, "CMA-ES: IPOP restarts (population doubles at each)")
       ->capture_default_str();
   app.add_option(

@@ -200,13 +200,7 @@ Action addCalibrateReplay(CLI::App& app) {
   app.add_option("--trials", a->in.trials, "comma-separated globs of the trials used (default all)");
   app.add_option("--holdout", a->in.holdout, "comma-separated globs of the held-out trials (only reported)");
   app.add_option("--space", a->in.space, "parameter space CSV: name,value,lower,upper,frozen[,tie[,scale]]");
-  CLI::Option* generations_opt =
-      app.add_option("--generations", s.generations, "generations in total (resuming: default the checkpoint's)")
-          ->capture_default_str();
-  app.add_option("--lambda", s.lambda, "children per generation (0: 4 + 3 ln n)")->capture_default_str();
-  app.add_option("--sigma0", s.sigma0, "initial step size as a fraction of each parameter's range")
-      ->capture_default_str();
-  app.add_option("--seed", s.seed, "seed of the optimizer's random numbers")->capture_default_str();
+  CLI::Option* generations_opt = addSearchOptions(app, s, "children per generation (0: 4 + 3 ln n)");
   app.add_option("--sim-seed", a->in.sim_seed, "SimOptions::seed of every replay")->capture_default_str();
   app.add_option("--settle", a->in.settle_s, "hold the first frame's command this long before the recording starts (s)")
       ->capture_default_str();
