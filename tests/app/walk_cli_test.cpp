@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 #include "tests/app/cli_runner.h"
 
@@ -32,20 +33,25 @@ TEST(WalkCli, Help) {
 // as given (fit_drives=0) it notes the joints; a slow walk gets neither.
 TEST(WalkCli, NotesJointsWhoseTargetsOutrunTheirDrives) {
   const std::string out = tmp("gapsim_walk_cli_fast.csv");
-  Result fitted = cli("walk --speed 0.25 --step-duration 1.0 --steps 12 --force --out " + out);
-  EXPECT_EQ(fitted.code, 0) << fitted.out;
-  EXPECT_TRUE(contains(fitted.out, "walk: double support 0.05 instead of 0.20 of each step")) << fitted.out;
-  EXPECT_FALSE(contains(fitted.out, "note:")) << fitted.out;
-  Result fast = cli("walk --speed 0.25 --step-duration 1.0 --steps 12 --params fit_drives=0 --force --out " + out);
-  EXPECT_EQ(fast.code, 0) << fast.out;
-  EXPECT_FALSE(contains(fast.out, "instead of")) << fast.out;
-  EXPECT_TRUE(contains(fast.out, "walk: note: the targets of")) << fast.out;
-  EXPECT_TRUE(contains(fast.out, "LKneePitch: 11.8 rad/s")) << fast.out;
-  EXPECT_TRUE(contains(fast.out, "no-load speed 8.5 rad/s")) << fast.out;
-  Result slow = cli("walk --speed 0.1 --step-duration 1.5 --steps 12 --force --out " + out);
-  EXPECT_EQ(slow.code, 0) << slow.out;
-  EXPECT_FALSE(contains(slow.out, "note:")) << slow.out;
-  EXPECT_FALSE(contains(slow.out, "instead of")) << slow.out;
+  struct Case {
+    std::string args;
+    std::vector<std::string> said, not_said;
+  };
+  const std::string fast = "walk --speed 0.25 --step-duration 1.0 --steps 12 ";
+  const Case cases[] = {
+      {fast, {"walk: double support 0.05 instead of 0.20 of each step"}, {"note:"}},
+      {fast + "--params fit_drives=0 ",
+       {"walk: note: the targets of", "LKneePitch: 11.8 rad/s", "no-load speed 8.5 rad/s"},
+       {"instead of"}},
+      {"walk --speed 0.1 --step-duration 1.5 --steps 12 ", {}, {"note:", "instead of"}},
+  };
+  for (const Case& c : cases) {
+    const Result r = cli(c.args + "--force --out " + out);
+    EXPECT_EQ(r.code, 0) << c.args << "\n" << r.out;
+    for (const std::string& s : c.said)
+      EXPECT_TRUE(contains(r.out, s)) << c.args << " should say " << s << "\n" << r.out;
+    for (const std::string& s : c.not_said) EXPECT_FALSE(contains(r.out, s)) << c.args << "\n" << r.out;
+  }
   std::filesystem::remove(out);
 }
 
