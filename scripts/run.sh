@@ -5,7 +5,11 @@
 # (replaces) gapsim_demo_nao.csv. Arguments go to whichever runs.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-bash scripts/setup.sh -DGAPSIM_BUILD_TESTS=OFF -DGAPSIM_BUILD_BENCH=OFF
+# A fresh build tree gets only the applications; an existing one keeps its options, so that this
+# command does not switch off the tests of a tree that README command 2 (scripts/test.sh) built.
+opts=()
+[ -f "${GAPSIM_BUILD_DIR:-build}/CMakeCache.txt" ] || opts=(-DGAPSIM_BUILD_TESTS=OFF -DGAPSIM_BUILD_BENCH=OFF)
+bash scripts/setup.sh "${opts[@]}"
 if [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; then
   exec ./build/gapsim --robot nao "$@"
 fi
