@@ -11,6 +11,7 @@
 
 #include "sim/input_error.h"
 #include "sim/kinematics.h"
+#include "sim/robot_library.h"
 #include "sim/simulation.h"
 #include "sim/urdf_parser.h"
 #include "tests/sim/expect_input_error.h"
@@ -150,6 +151,31 @@ TEST(UrdfQuirks, ContinuousJointsAndZeroLimitsWarnOnceAndStand) {
   const StandResult s = stand(m);
   EXPECT_FALSE(s.diverged) << s.what;
   EXPECT_LT(s.max_tilt_rad, 2 * kDeg);
+}
+
+// A joint the <gapsim> section makes passive (<servo fmax_Nm="0">, MABEL's boom) or gives a
+// torque limit (<servo_defaults fmax_Nm>) is no longer left at the servo's default: no warning.
+TEST(UrdfQuirks, ZeroEffortJointsGivenAServoLimitDoNotWarn) {
+  const std::string joint =
+      "<robot name='p'><link name='base'><inertial><mass value='1'/><inertia ixx='1e-2' iyy='1e-2' izz='1e-2'/>"
+      "</inertial></link><link name='arm'><inertial><mass value='0.1'/><inertia ixx='1e-3' iyy='1e-3' izz='1e-3'/>"
+      "</inertial></link><joint name='hinge' type='continuous'><parent link='base'/><child link='arm'/>"
+      "<axis xyz='0 1 0'/></joint>";
+  auto warns = [](const RobotModel& m, const char* what) {
+    return std::any_of(m.warnings.begin(), m.warnings.end(),
+                       [&](const std::string& w) { return w.find(what) != std::string::npos; });
+  };
+  const RobotModel bare = parseRobotXml(joint + "</robot>", "p.urdf");
+  EXPECT_TRUE(warns(bare, "effort 0"));
+  EXPECT_TRUE(warns(bare, "velocity 0"));
+  const RobotModel passive =
+      parseRobotXml(joint + "<gapsim><servo joint='hinge' fmax_Nm='0'/></gapsim></robot>", "p.urdf");
+  EXPECT_FALSE(warns(passive, "effort 0"));
+  EXPECT_FALSE(warns(passive, "velocity 0"));  // a passive joint has no speed to limit
+  const RobotModel limited = parseRobotXml(joint + "<gapsim><servo_defaults fmax_Nm='3'/></gapsim></robot>", "p.urdf");
+  EXPECT_FALSE(warns(limited, "effort 0"));
+  EXPECT_TRUE(warns(limited, "velocity 0"));
+  EXPECT_FALSE(warns(loadRobotFile(resolveRobotFile("mabel")), "effort 0"));
 }
 
 TEST(UrdfQuirks, RevoluteWithoutLimitSaysWhatToWrite) {
