@@ -73,10 +73,15 @@ SimOptions simOptions(const RunArgs& a, bool profile) {
   return so;
 }
 
-std::shared_ptr<RobotModel> loadConfiguredModel(const RunArgs& a) {
+std::shared_ptr<RobotModel> loadRobotWithSettings(const RunArgs& a) {
   auto model = std::make_shared<RobotModel>(loadRobotFile(resolveRobotFile(a.robot)));
   if (!a.params_file.empty()) loadParameterFile(*model, a.params_file);
   for (const auto& s : a.sets) setParameterAssignment(*model, s);
+  return model;
+}
+
+std::shared_ptr<RobotModel> loadConfiguredModel(const RunArgs& a) {
+  auto model = loadRobotWithSettings(a);
   if (a.plain) makePlain(*model);
   return model;
 }
@@ -106,9 +111,7 @@ RunSetup prepareRun(const RunArgs& a, bool with_log, bool profile) {
   RunSetup s;
   // --plain comes after the walk's plan: the robot's own drives decide its fit to their speed
   // (WalkParams::fit_drive_speed), so plain and full runs play the same walk.
-  RunArgs robot_args = a;
-  robot_args.plain = false;
-  auto model = loadConfiguredModel(robot_args);
+  auto model = loadRobotWithSettings(a);
   if (!a.walk.empty()) {
     if (!a.motion.empty()) throw InputError("", 0, "--walk", "give --motion or --walk, not both");
     s.walk = planWalk(*model, parseWalkParams(a.walk));

@@ -52,7 +52,9 @@ struct RunSetup {
 };
 
 void addRunArgs(CLI::App& app, RunArgs& a);
-/// Loads a robot file and applies --params, --set and --plain (in that order).
+/// Loads a robot file and applies --params and --set (in that order), not --plain.
+std::shared_ptr<RobotModel> loadRobotWithSettings(const RunArgs& a);
+/// loadRobotWithSettings, then --plain.
 std::shared_ptr<RobotModel> loadConfiguredModel(const RunArgs& a);
 /// The simulation options --seed, --dt, --iterations and --stepper ask for (unset: the robot
 /// file's); `profile` times the stages (bench).
