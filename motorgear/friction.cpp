@@ -8,12 +8,21 @@
 namespace gapsim::motorgear {
 namespace {
 
+/// BAM's titles of M1..M6, in the enum's order; their number bounds every model index below.
+constexpr std::array<std::string_view, 6> kModelTitles{"Coulomb-viscous",
+                                                       "Stribeck",
+                                                       "load-dependent",
+                                                       "Stribeck load-dependent",
+                                                       "Stribeck load-dependent directional",
+                                                       "Stribeck load-dependent directional quadratic"};
+constexpr int kModelCount = static_cast<int>(kModelTitles.size());
+
 using P = GearFriction::Params;
 
 const std::array<Field<P>, 15> kFields{{
     {"model", "-", "friction model 1..6 (M1 Coulomb-viscous ... M6 quadratic), BAM",
      [](const P& p) { return static_cast<double>(static_cast<int>(p.model)); },
-     [](P& p, double v) { p.model = static_cast<FrictionModel>(toInt(v, 1, 6, "GearFriction: model")); }},
+     [](P& p, double v) { p.model = static_cast<FrictionModel>(toInt(v, 1, kModelCount, "GearFriction: model")); }},
     memberField<P, &P::tau_c_Nm>("tau_c", "N*m", "Coulomb friction"),
     memberField<P, &P::tau_s_Nm>("tau_s", "N*m", "Stribeck excess at rest"),
     memberField<P, &P::v_s_rad_s>("v_s", "rad/s", "Stribeck velocity"),
@@ -38,33 +47,21 @@ bool hasStribeck(FrictionModel m) { return m == FrictionModel::M2 || m >= Fricti
 std::string frictionModelName(FrictionModel m) { return "M" + std::to_string(static_cast<int>(m)); }
 
 FrictionModel parseFrictionModel(std::string_view s) {
-  if (s.size() == 2 && (s[0] == 'M' || s[0] == 'm') && s[1] >= '1' && s[1] <= '6')
+  if (s.size() == 2 && (s[0] == 'M' || s[0] == 'm') && s[1] >= '1' && s[1] < '1' + kModelCount)
     return static_cast<FrictionModel>(s[1] - '0');
   throw std::invalid_argument("friction model: expected M1..M6, got '" + std::string(s) + "'");
 }
 
 std::string frictionModelTitle(FrictionModel m) {
-  switch (m) {
-    case FrictionModel::M1:
-      return "Coulomb-viscous";
-    case FrictionModel::M2:
-      return "Stribeck";
-    case FrictionModel::M3:
-      return "load-dependent";
-    case FrictionModel::M4:
-      return "Stribeck load-dependent";
-    case FrictionModel::M5:
-      return "Stribeck load-dependent directional";
-    case FrictionModel::M6:
-      return "Stribeck load-dependent directional quadratic";
-  }
-  return "?";
+  const int i = static_cast<int>(m);
+  return i >= 1 && i <= kModelCount ? std::string(kModelTitles[static_cast<size_t>(i - 1)]) : "?";
 }
 
 void GearFriction::Params::validate() const {
   using detail::num;
   const int mi = static_cast<int>(model);
-  if (mi < 1 || mi > 6) throw std::invalid_argument("GearFriction: model must be 1..6, got " + std::to_string(mi));
+  if (mi < 1 || mi > kModelCount)
+    throw std::invalid_argument("GearFriction: model must be 1..6, got " + std::to_string(mi));
   for (const auto& f : kFields) {
     if (f.name == "model") continue;
     const double v = f.get(*this);

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "sim/compile_detail.h"
+#include "sim/drive_kinds.h"
 #include "sim/input_error.h"
 
 namespace gapsim::detail {
@@ -159,7 +160,7 @@ void compileSoftSegments(CompileContext& c, int rep, const SoftLink& s) {
   const RobotModel& m = c.m;
   const Link& RL = m.links[rep];
   const int mj = c.moving_joint[rep];
-  const double armature = mj >= 0 ? m.joints[mj].drive.armature_kgm2() : 0.0;
+  const double armature = mj >= 0 ? driveArmature_kgm2(m.joints[mj].drive) : 0.0;
   const Eigen::Vector3d axis_rep = mj >= 0 ? m.joints[mj].axis : Eigen::Vector3d::UnitZ();
   Eigen::Vector3d v = Eigen::Vector3d::Zero();
   for (const Joint& j : m.joints)
@@ -209,7 +210,7 @@ void compileRigidGroup(CompileContext& c, int rep, const std::vector<size_t>& me
   const RobotModel& m = c.m;
   const Link& RL = m.links[rep];
   const int mj = c.moving_joint[rep];
-  const double armature = mj >= 0 ? m.joints[mj].drive.armature_kgm2() : 0.0;
+  const double armature = mj >= 0 ? driveArmature_kgm2(m.joints[mj].drive) : 0.0;
   const Eigen::Vector3d axis_rep = mj >= 0 ? m.joints[mj].axis : Eigen::Vector3d::UnitZ();
   const Eigen::Isometry3d rep_inv = c.pose_build[rep].inverse();
   std::vector<Part> parts;

@@ -80,37 +80,20 @@ CompiledChain compileChain(CompileContext& c, int ji) {
   return compiled;
 }
 
-const char* driveKindName(DriveKind k) {
-  switch (k) {
-    case DriveKind::MoToFlex:
-      return "MoToFlex chain";
-    case DriveKind::Dynamixel:
-      return "Dynamixel servo";
-    case DriveKind::DynamixelVoltage:
-      return "Dynamixel voltage model";
-    case DriveKind::Torque:
-      return "torque input";
-    case DriveKind::Ideal:
-      break;
-  }
-  return "ideal servo";
-}
-
 /// The drive of a movable joint that is not a mimic (sim/drive_registry.h), built at the initial
 /// pose, and its damper row.
 void compileDrive(CompileContext& c, int ji, bool hinge) {
   const Joint& j = c.m.joints[static_cast<size_t>(ji)];
   CompiledModel::Joint& cj = c.out.joints[static_cast<size_t>(ji)];
-  const DriveKind kind = j.drive.kind;
-  const bool hinge_only =
-      kind == DriveKind::MoToFlex || kind == DriveKind::Dynamixel || kind == DriveKind::DynamixelVoltage;
-  const CompiledChain chain = kind == DriveKind::MoToFlex && hinge ? compileChain(c, ji) : CompiledChain{};
+  const DriveKindInfo& kind = driveKindInfo(j.drive.kind);
+  const CompiledChain chain = kind.motoflex_chain && hinge ? compileChain(c, ji) : CompiledChain{};
   cj.prototype = makeDrive(j, hinge, c.out.dt_s, c.m.initial_q[static_cast<size_t>(ji)], chain,
                            c.reality ? *c.reality : RealityEffects{});
-  cj.drive = driveKindName(!hinge && hinge_only ? DriveKind::Ideal : kind);
-  if (cj.drive == std::string("ideal servo") && j.servo.fmax_Nm <= 0) cj.drive = "passive (ideal servo, fmax 0)";
-  if (!hinge && hinge_only)
-    c.out.changes.push_back({j.name + ": drive", driveKindName(kind),
+  const bool servo_instead = !hinge && kind.hinge_only;
+  const DriveKindInfo& runs = servo_instead ? driveKindInfo(DriveKind::Ideal) : kind;
+  cj.drive = runs.ideal_servo && j.servo.fmax_Nm <= 0 ? "passive (ideal servo, fmax 0)" : std::string(runs.title);
+  if (servo_instead)
+    c.out.changes.push_back({j.name + ": drive", std::string(kind.title),
                              "ideal servo (gain " + sixDigits(j.servo.gain_1_s) + " 1/s)",
                              "the MoToFlex chain and the Dynamixel servos drive hinges only"});
   if (hinge) cj.damper_Nm_s_rad = cj.prototype->damping_Nm_s_rad();  // damper rows are angular motors

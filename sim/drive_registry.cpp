@@ -15,9 +15,7 @@ std::unique_ptr<motorgear::Drive> makeModelDrive(const Joint& j, bool hinge, dou
   using namespace motorgear;
   const Drivetrain& d = j.drive;
   const IdealServo::Params ideal{{}, j.servo.gain_1_s, j.servo.max_velocity_rad_s, j.servo.fmax_Nm};
-  const bool chain_or_servo =
-      d.kind == DriveKind::MoToFlex || d.kind == DriveKind::Dynamixel || d.kind == DriveKind::DynamixelVoltage;
-  switch (!hinge && chain_or_servo ? DriveKind::Ideal : d.kind) {
+  switch (!hinge && driveKindInfo(d.kind).hinge_only ? DriveKind::Ideal : d.kind) {
     case DriveKind::MoToFlex:
       return std::make_unique<MotoflexDrive>(chain.params, d.dry_friction_Nm, chain.damping_Nm_s_rad, q0_rad);
     case DriveKind::Dynamixel:

@@ -3,7 +3,8 @@
 /// \file
 /// The one place that maps a joint's DriveKind to the motorgear drive that runs it
 /// (motorgear/drive.h), and the model's multi-joint drives to theirs (motorgear/coupled_drive.h).
-/// A new drive: a class in motorgear/drives.h and one case here.
+/// What each kind is (its robot-file name, parameters, presets) is sim/drive_kinds.h.
+/// A new drive: a class in motorgear/drives.h, its row in drive_kinds.cpp and one case here.
 
 #include <memory>
 #include <optional>
@@ -12,6 +13,7 @@
 
 #include "motorgear/coupled_drive.h"
 #include "motorgear/drive.h"
+#include "sim/drive_kinds.h"
 #include "sim/reality.h"
 #include "sim/robot_model.h"
 

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <type_traits>
 
+#include "sim/drive_kinds.h"
 #include "sim/text.h"
 
 namespace gapsim {
@@ -155,8 +156,7 @@ GapsimElement makeSchema() {
        {}},
       {"drivetrain",
        "the drive of a group of joints (docs/drivetrain.md)",
-       {text("name", "the group, the prefix of its parameters"),
-        choice("type", {"motoflex", "dynamixel", "dynamixel_voltage", "ideal", "torque"}, "the drive's law"),
+       {text("name", "the group, the prefix of its parameters"), choice("type", driveTypeNames(), "the drive's law"),
         text("preset", "typeA or typeB (motoflex); AX-12, AX-18, MX-28, MX-64, MX-106 or XL-330 (dynamixel_voltage)"),
         text("joints", "the joints, separated by spaces"),
         number("dry_friction_Nm", plausible::kEffort, "dry friction, the ODE joint motor's force limit")},

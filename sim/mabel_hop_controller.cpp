@@ -12,24 +12,6 @@
 
 namespace gapsim {
 
-const char* phaseName(MabelHopController::Phase p) {
-  switch (p) {
-    case MabelHopController::Phase::I:
-      return "I";
-    case MabelHopController::Phase::II:
-      return "II";
-    case MabelHopController::Phase::III:
-      return "III";
-    case MabelHopController::Phase::IVa:
-      return "IVa";
-    case MabelHopController::Phase::IVb:
-      return "IVb";
-    case MabelHopController::Phase::V:
-      return "V";
-  }
-  return "?";
-}
-
 MabelHopController::MabelHopController(const Simulation& sim, const Params& p) : p_(p), h_Tor_(p.h_Tor0_rad) {
   const RobotModel& m = sim.model();
   auto joint = [&](const char* n) {

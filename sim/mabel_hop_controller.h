@@ -113,8 +113,6 @@ class MabelHopController {
   double last_u_[4] = {0, 0, 0, 0};
 };
 
-const char* phaseName(MabelHopController::Phase p);
-
 /// Parses "key=value,key=value" over p through hopParamFields() (angles in degrees) and validates
 /// the result. Throws InputError(source "--hop", field = the key) for an unknown key, a value that
 /// is not a number and a value out of range.

@@ -7,12 +7,10 @@
 #include <set>
 #include <stdexcept>
 
-#include "motorgear/dynamixel_servo.h"
-#include "motorgear/joint_drivetrain.h"
 #include "motorgear/mabel_ground.h"
 #include "motorgear/mabel_transmission.h"
-#include "motorgear/servo_drive.h"
 #include "sim/closest_name.h"
+#include "sim/drive_kinds.h"
 #include "sim/input_error.h"
 #include "sim/plausible.h"
 
@@ -189,58 +187,29 @@ const Field<P>* fieldOf(const std::array<Field<P>, N>& table, const std::string&
 
 // ---- joints ---------------------------------------------------------------------------------
 
-std::vector<ParamInfo> prefixed(std::vector<ParamInfo> info, const std::string& prefix) {
-  for (ParamInfo& i : info) i.name = prefix + i.name;
-  return info;
-}
-
-/// The leaves a joint's drive offers, with units and meanings.
+/// The leaves a joint's drive offers, with units and meanings: the drive's own, then the
+/// joint's settings its kind uses (sim/drive_kinds.h).
 std::vector<ParamInfo> jointLeaves(const Joint& j) {
-  std::vector<ParamInfo> out;
+  std::vector<ParamInfo> out = driveLeaves(j.drive);
   const std::vector<ParamInfo> joint = infoOf(kJointFields);
-  switch (j.drive.kind) {
-    case DriveKind::MoToFlex:
-      out = motorgear::JointDrivetrain::Params::paramInfo();
-      out.push_back(joint[0]);
-      break;
-    case DriveKind::Dynamixel:
-      out = prefixed(motorgear::DynamixelServo::Params::paramInfo(), "servo/");
-      break;
-    case DriveKind::DynamixelVoltage:
-      out = prefixed(motorgear::DynamixelServoModel::paramInfo(), "servo/");
-      break;
-    case DriveKind::Ideal:
-      out.assign(joint.begin() + 1, joint.end());
-      break;
-    case DriveKind::Torque:
-      out.push_back(joint[0]);
-      break;
-  }
+  const DriveKindInfo& kind = driveKindInfo(j.drive.kind);
+  if (kind.dry_friction) out.push_back(joint[0]);
+  if (kind.ideal_servo) out.insert(out.end(), joint.begin() + 1, joint.end());
   return out;
 }
 
 double getJoint(const Joint& j, const std::string& leaf) {
   if (const Field<Joint>* f = fieldOf(kJointFields, leaf)) return f->get(j);
-  if (j.drive.kind == DriveKind::Dynamixel) return j.drive.dynamixel.get(leaf.substr(6));
-  if (j.drive.kind == DriveKind::DynamixelVoltage) return j.drive.voltage_servo.get(leaf.substr(6));
-  return j.drive.motoflex.get(leaf);
+  return driveLeaf(j.drive, leaf);
 }
 
 /// Sets and validates one joint's leaf; the joint is unchanged when the value is refused.
 void setJoint(Joint& j, const std::string& leaf, double v) {
   Joint copy = j;
-  if (const Field<Joint>* f = fieldOf(kJointFields, leaf)) {
+  if (const Field<Joint>* f = fieldOf(kJointFields, leaf))
     f->set(copy, v);
-  } else if (j.drive.kind == DriveKind::Dynamixel) {
-    copy.drive.dynamixel.set(leaf.substr(6), v);
-    copy.drive.dynamixel.validate();
-  } else if (j.drive.kind == DriveKind::DynamixelVoltage) {
-    copy.drive.voltage_servo.set(leaf.substr(6), v);
-    copy.drive.voltage_servo.validate();
-  } else {
-    copy.drive.motoflex.set(leaf, v);
-    copy.drive.motoflex.validate();
-  }
+  else
+    setDriveLeaf(copy.drive, leaf, v);
   j = std::move(copy);
 }
 

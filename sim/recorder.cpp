@@ -3,6 +3,7 @@
 
 #include <fnmatch.h>
 
+#include "sim/drive_kinds.h"
 #include "sim/mabel_legs.h"
 
 namespace gapsim {
@@ -40,7 +41,7 @@ std::vector<ProbeColumn> allProbes(const RobotModel& m) {
   const auto names = motorgear::JointDrivetrain::Probes::names();
   for (size_t j = 0; j < m.joints.size(); ++j) {
     const Joint& jt = m.joints[j];
-    if (!jt.movable() || jt.mimic.master >= 0 || jt.drive.kind != DriveKind::MoToFlex) continue;
+    if (!jt.movable() || jt.mimic.master >= 0 || !driveKindInfo(jt.drive.kind).motoflex_chain) continue;
     for (const auto& [field, column] : probeMap())
       for (size_t p = 0; p < names.size(); ++p)
         if (names[p] == field) out.push_back({jt.name + "/" + column, static_cast<int>(j), static_cast<int>(p), -1, 0});

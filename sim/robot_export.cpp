@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "sim/drive_kinds.h"
 #include "sim/kinematics.h"
 #include "sim/text.h"
 
@@ -290,23 +291,21 @@ class MjcfWriter {
        << num12(I(0, 2)) << ' ' << num12(I(1, 2)) << "\"/>\n";
   }
 
-  static bool actuated(const Joint& j) {
-    return j.movable() && j.mimic.master < 0 && !(j.drive.kind == DriveKind::Ideal && j.servo.fmax_Nm <= 0);
-  }
+  static bool actuated(const Joint& j) { return j.movable() && j.mimic.master < 0 && !passiveJoint(j); }
 
   /// The joint with what MuJoCo's position actuator needs around it: armature for the implicit
   /// stability of kp at this time step, the servo's damping, the dry friction as frictionloss.
   void joint(const Joint& j, const std::string& ind) {
     const double dt = m_.solver.dt_s;
-    const bool dynamixel = j.drive.kind == DriveKind::Dynamixel;
-    const double kp = dynamixel ? j.drive.dynamixel.kp_Nm_rad : a_.kp_Nm_rad;
-    const double armature = std::max(j.drive.armature_kgm2(),
+    const std::optional<PositionServoLaw> servo = positionServoLaw(j.drive);
+    const double kp = servo ? servo->kp_Nm_rad : a_.kp_Nm_rad;
+    const double armature = std::max(driveArmature_kgm2(j.drive),
                                      actuated(j) ? kp * dt * dt / (a_.stability_margin * a_.stability_margin) : 0.0);
-    const double damping = j.damping_Nms_rad + (dynamixel                            ? j.drive.dynamixel.kd_Nm_s_rad
+    const double damping = j.damping_Nms_rad + (servo                                ? servo->kd_Nm_s_rad
                                                 : actuated(j) || j.mimic.master >= 0 ? a_.damping_Nms_rad
                                                                                      : 0.0);
-    const double friction = (a_.joint_friction ? dryFriction_Nm(j) : 0.0) +
-                            (dynamixel && a_.joint_friction ? j.drive.dynamixel.kc_Nm : 0.0);
+    const double friction =
+        (a_.joint_friction ? dryFriction_Nm(j) : 0.0) + (servo && a_.joint_friction ? servo->kc_Nm : 0.0);
     x_ << ind << "<joint name=\"" << xmlEscape(j.name) << "\" type=\""
        << (j.type == JointType::Prismatic ? "slide" : "hinge") << "\" axis=\"" << vec12(j.axis) << "\" damping=\""
        << num12(damping) << "\" armature=\"" << num12(armature) << '"';
@@ -381,9 +380,9 @@ class MjcfWriter {
     x_ << "  <actuator>\n";
     for (const Joint& j : m_.joints) {
       if (!actuated(j)) continue;
-      const bool dynamixel = j.drive.kind == DriveKind::Dynamixel;
-      const double kp = dynamixel ? j.drive.dynamixel.kp_Nm_rad : a_.kp_Nm_rad;
-      const double fmax = dynamixel ? j.drive.dynamixel.tau_max_Nm : j.servo.fmax_Nm;
+      const std::optional<PositionServoLaw> servo = positionServoLaw(j.drive);
+      const double kp = servo ? servo->kp_Nm_rad : a_.kp_Nm_rad;
+      const double fmax = servo ? servo->tau_max_Nm : j.servo.fmax_Nm;
       x_ << "    <position name=\"" << xmlEscape(j.name) << "\" joint=\"" << xmlEscape(j.name) << "\" kp=\""
          << num12(kp) << "\" ctrllimited=\"false\" forcelimited=\"true\" forcerange=\"" << num12(-fmax) << ' '
          << num12(fmax) << "\"/>\n";

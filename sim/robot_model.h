@@ -98,11 +98,6 @@ struct Drivetrain {
   motorgear::DynamixelServoModel voltage_servo =
       motorgear::DynamixelServoModel::fromPreset(motorgear::dynamixelPreset("AX-18"));
   double dry_friction_Nm = 0.0;
-  /// Reflected rotor inertia sigma^2 J_rotor ("armature") added about the joint axis.
-  double armature_kgm2() const {
-    if (kind == DriveKind::DynamixelVoltage) return voltage_servo.armature_kgm2;
-    return kind == DriveKind::MoToFlex ? motoflex.gear.reflectedInertia_kgm2() : 0.0;
-  }
 };
 
 /// A link simulated as `segments` rigid pieces along its length (MoToFlex Section 3.3), joined by

@@ -17,6 +17,7 @@
 #include <sstream>
 
 #include "sim/closest_name.h"
+#include "sim/drive_kinds.h"
 #include "sim/gapsim_elements.h"
 #include "sim/input_error.h"
 #include "sim/mesh.h"
@@ -831,33 +832,13 @@ void parseServo(Ctx&, const Reader& r, RobotModel& m) {
 Drivetrain drivetrainOfType(const Reader& r) {
   Drivetrain d;
   d.group = r.text("name");
-  const std::string type = r.choice("type");
-  if (type == "motoflex")
-    d.kind = DriveKind::MoToFlex;
-  else if (type == "dynamixel")
-    d.kind = DriveKind::Dynamixel;
-  else if (type == "dynamixel_voltage")
-    d.kind = DriveKind::DynamixelVoltage;
-  else if (type == "ideal")
-    d.kind = DriveKind::Ideal;
-  else
-    d.kind = DriveKind::Torque;
+  // @type is one of driveTypeNames() (the element table's choice), so it has a kind.
+  d.kind = *driveKindOfType(r.choice("type"));
   if (!r.has("preset")) return d;
-  const std::string p = r.text("preset");
-  if (d.kind == DriveKind::DynamixelVoltage) {
-    try {
-      d.voltage_servo = motorgear::DynamixelServoModel::fromPreset(motorgear::dynamixelPreset(p));
-    } catch (const std::invalid_argument& ex) {
-      r.fail("preset", ex.what());
-    }
-  } else if (d.kind != DriveKind::MoToFlex) {
-    r.fail("preset", "presets exist for types motoflex and dynamixel_voltage only, got type '" + type + "'");
-  } else if (p == "typeA") {
-    d.motoflex = motorgear::JointDrivetrain::Params::typeA();
-  } else if (p == "typeB") {
-    d.motoflex = motorgear::JointDrivetrain::Params::typeB();
-  } else {
-    r.fail("preset", "expected typeA or typeB, got '" + p + "'");
+  try {
+    applyDrivePreset(d, r.text("preset"));
+  } catch (const std::invalid_argument& ex) {
+    r.fail("preset", ex.what());
   }
   return d;
 }
@@ -887,9 +868,7 @@ void parseDrivetrain(Ctx& c, const Reader& r, RobotModel& m) {
   }
   for (int j : idx) {
     try {
-      if (d.kind == DriveKind::MoToFlex) m.joints[j].drive.motoflex.validate();
-      if (d.kind == DriveKind::Dynamixel) m.joints[j].drive.dynamixel.validate();
-      if (d.kind == DriveKind::DynamixelVoltage) m.joints[j].drive.voltage_servo.validate();
+      validateDrive(m.joints[j].drive);
     } catch (const std::invalid_argument& ex) {
       r.fail(ex.what());
     }
@@ -970,7 +949,7 @@ void parseMabelLeg(Ctx&, const Reader& r, RobotModel& m) {
     if (j < 0) r.fail(key, "unknown joint '" + jn + "'");
     if (m.joints[j].type == JointType::Fixed || m.joints[j].type == JointType::Prismatic)
       r.fail(key, "joint '" + jn + "' must be a hinge");
-    if (m.joints[j].drive.kind != DriveKind::Torque)
+    if (!driveKindInfo(m.joints[j].drive.kind).external_torque)
       r.fail(key, "joint '" + jn + "' must be torque-driven (<drivetrain type=\"torque\">) before <mabel_leg>");
     for (const MabelLegSpec& o : m.mabel_legs)
       if (o.hip == j || o.knee == j) r.fail(key, "joint '" + jn + "' is already driven by '" + o.name + "'");
@@ -1122,7 +1101,7 @@ void collectWarnings(Ctx& c, RobotModel& m, bool have_gapsim) {
     std::vector<std::string> still;
     for (const std::string& n : names) {
       const Joint& j = m.joints[m.jointIndex(n)];
-      if (j.drive.kind == DriveKind::Ideal && still_default(j.servo)) still.push_back(n);
+      if (driveKindInfo(j.drive.kind).ideal_servo && still_default(j.servo)) still.push_back(n);
     }
     std::string s;
     for (const auto& n : still) s += (s.empty() ? "" : ", ") + n;

@@ -7,6 +7,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/output_paths.h"
 #include "app/cli/run_setup.h"
+#include "sim/drive_kinds.h"
 #include "sim/robot_library.h"
 
 namespace gapsim::cli {
@@ -22,7 +23,7 @@ Action addDemo(CLI::App& app) {
     o->motion = (std::filesystem::path(robotsDirectory()) / "nao" / "motions" / "walk_200mm_s_1s.csv").string();
     RunSetup s = prepareRun(*o);
     int motoflex = 0;
-    for (const Joint& j : s.model->joints) motoflex += j.drive.kind == DriveKind::MoToFlex;
+    for (const Joint& j : s.model->joints) motoflex += driveKindInfo(j.drive.kind).motoflex_chain;
     std::cout << "gapsim demo: Nao V3.3 (" << s.model->movableJoints().size() << " joints, " << s.model->totalMass_kg()
               << " kg) plays " << o->motion << " for " << s.config.duration_s
               << " s, headless, on the MoToFlex pipeline (" << motoflex << " motor+gear joints, "

@@ -7,6 +7,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/info_compiled.h"
 #include "sim/compile.h"
+#include "sim/drive_kinds.h"
 #include "sim/robot_library.h"
 #include "sim/urdf_parser.h"
 
@@ -21,45 +22,6 @@ std::string baseText(const RobotModel& m) {
   const Eigen::Vector3d& n = m.planar_normal;
   std::snprintf(b, sizeof b, "planar (moves in the plane with normal (%.3g, %.3g, %.3g))", n.x(), n.y(), n.z());
   return b;
-}
-
-/// The drivetrain the file gives a movable joint that is not a mimic, and whether it actuates.
-std::pair<std::string, bool> fileDrive(const Joint& j) {
-  char b[200];
-  switch (j.drive.kind) {
-    case DriveKind::MoToFlex: {
-      const auto& p = j.drive.motoflex;
-      const std::string integ = p.gear.integrator == motorgear::Gear::Integrator::kExact
-                                    ? std::string("exact")
-                                    : std::to_string(p.gear.substeps) + " substeps";
-      std::snprintf(b, sizeof b, "MoToFlex %s (sigma %.5g, %s gear, %s, friction %.3g N m)", j.drive.group.c_str(),
-                    p.gear.sigma, p.gear.variant == motorgear::Gear::Variant::kCoupled ? "coupled" : "motoflex2011",
-                    integ.c_str(), j.drive.dry_friction_Nm);
-      return {b, true};
-    }
-    case DriveKind::Dynamixel: {
-      const auto& p = j.drive.dynamixel;
-      std::snprintf(b, sizeof b, "Dynamixel (kp %.4g, kd %.4g, kc %.3g, clamp %.3g N m)", p.kp_Nm_rad, p.kd_Nm_s_rad,
-                    p.kc_Nm, p.tau_max_Nm);
-      return {b, true};
-    }
-    case DriveKind::DynamixelVoltage: {
-      const auto& v = j.drive.voltage_servo;
-      std::snprintf(b, sizeof b,
-                    "Dynamixel voltage model (stall %.3g N m, no-load %.3g rad/s at %.3g V, %s friction, "
-                    "armature %.3g kg m^2)",
-                    v.get("stall_torque"), v.get("no_load_speed"), v.drive.firmware.supply_V,
-                    motorgear::frictionModelName(v.friction.model).c_str(), v.armature_kgm2);
-      return {b, true};
-    }
-    case DriveKind::Torque:
-      return {"torque-driven (" + (j.drive.group.empty() ? std::string("external") : j.drive.group) + ")", true};
-    case DriveKind::Ideal:
-      break;
-  }
-  if (j.servo.fmax_Nm <= 0) return {"passive", false};
-  std::snprintf(b, sizeof b, "ideal servo (gain %.3g 1/s, fmax %.3g N m)", j.servo.gain_1_s, j.servo.fmax_Nm);
-  return {b, true};
 }
 
 /// The joints table; returns the actuated degrees of freedom (welded joints do not count).
@@ -81,9 +43,8 @@ int printJoints(const RobotModel& m, const CompiledModel& c) {
     } else if (j.movable() && j.mimic.master >= 0) {
       drive = "coupled to " + m.joints[j.mimic.master].name + " (x" + std::to_string(j.mimic.multiplier) + ")";
     } else if (j.movable()) {
-      const auto [text, actuated] = fileDrive(j);
-      drive = text;
-      dof += actuated ? 1 : 0;
+      drive = driveSummary(j);
+      dof += passiveJoint(j) ? 0 : 1;
     }
     std::printf("  %-18s %-10s %-16s %-16s %9.4f %9.4f %9.4g %9.4g  %s\n", j.name.c_str(), jointTypeName(j.type),
                 m.links[j.parent].name.c_str(), m.links[j.child].name.c_str(), j.has_limits ? j.lower : 0.0,

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "sim/drive_kinds.h"
 #include "sim/parameters.h"
 #include "sim/robot_model.h"
 #include "sim/simulation.h"
@@ -173,7 +174,7 @@ TEST(ServoModelFit, RobotFileDriveMatchesTheRig) {
   setParameter(*model, "r_foot/servo/no_load_speed", 11.0);
   EXPECT_NEAR(model->joints[ji].drive.voltage_servo.get("no_load_speed"), 11.0, 1e-9);
   EXPECT_NEAR(model->joints[ji].drive.voltage_servo.get("stall_torque"), 1.8, 1e-9);
-  EXPECT_EQ(model->joints[ji].drive.armature_kgm2(), 2e-3);
+  EXPECT_EQ(driveArmature_kgm2(model->joints[ji].drive), 2e-3);
   EXPECT_THROW(setParameter(*model, "r_foot/servo/friction/tau_c", -1.0), std::exception);
 
   ServoModelSpec spec;

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "sim/drive_kinds.h"
 #include "sim/input_error.h"
 #include "sim/robot_library.h"
 #include "sim/simulation.h"
@@ -80,7 +81,7 @@ TEST(Compile, ArmatureIsFoldedIntoTheChildBodyAndListed) {
   const auto nao = shipped("nao");
   const CompiledModel c = compile(*nao);
   const int knee = nao->jointIndex("LKneePitch");
-  const double armature = nao->joints[static_cast<size_t>(knee)].drive.armature_kgm2();
+  const double armature = driveArmature_kgm2(nao->joints[static_cast<size_t>(knee)].drive);
   ASSERT_GT(armature, 0);
   const auto* ch = change(c, "LKneePitch: armature");
   ASSERT_NE(ch, nullptr);
