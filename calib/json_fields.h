@@ -34,6 +34,15 @@ struct adl_serializer<std::optional<T>> {
 
 namespace gapsim::calib {
 
+/// A struct's JSON by its field list, for the file that owns the struct (at namespace scope): the
+/// to_json and from_json of NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE, and the struct's own toJson() and
+/// fromJson(), which are just those. A struct whose JSON needs more (seeds as strings, defaults
+/// for old files) lists its fields with nlohmann's macro and writes toJson/fromJson itself.
+#define GAPSIM_CALIB_JSON_FIELDS(Type, ...)             \
+  NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Type, __VA_ARGS__) \
+  nlohmann::json Type::toJson() const { return *this; } \
+  Type Type::fromJson(const nlohmann::json& j) { return j.get<Type>(); }
+
 /// A 64-bit seed in JSON: a decimal string, since a reader that takes every number as a double
 /// (53 bits) would change it.
 inline nlohmann::json seedToJson(std::uint64_t seed) { return std::to_string(seed); }

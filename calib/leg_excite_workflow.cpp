@@ -124,19 +124,11 @@ LegExciteResult exciteLeg(const LegExciteOptions& a, std::ostream* os, const std
 // The JSON keys are the members' names (calib/json_fields.h).
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ChirpOptions, f_start_Hz, f_end_Hz, steps, periods, amplitude_start_Nm,
                                    amplitude_end_Nm, offset_Nm, sample_time_s)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LegExciteOptions, out, side, stand, sets, dof, mu_mLA_Nms_rad, mu_mLS_Nms_rad,
-                                   b_mLA_Nm, b_mLS_Nm, chirp, amplitude_mLA_Nm, amplitude_mLS_Nm, offset_Nm,
-                                   offset_mLA_Nm, offset_mLS_Nm, encoder_bits, noise_rad, seed)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LegExciteResult, samples, duration_s, sample_time_s, mimo, mu_mLA_Nms_rad,
-                                   mu_mLS_Nms_rad, b_mLA_Nm, b_mLS_Nm, offset_mLA_Nm, offset_mLS_Nm, encoder_rad,
-                                   q_mLA_min_rad, q_mLA_max_rad, q_mLS_min_rad, q_mLS_max_rad, out)
-
-nlohmann::json LegExciteOptions::toJson() const { return *this; }
-
-LegExciteOptions LegExciteOptions::fromJson(const nlohmann::json& j) { return j.get<LegExciteOptions>(); }
-
-nlohmann::json LegExciteResult::toJson() const { return *this; }
-
-LegExciteResult LegExciteResult::fromJson(const nlohmann::json& j) { return j.get<LegExciteResult>(); }
+GAPSIM_CALIB_JSON_FIELDS(LegExciteOptions, out, side, stand, sets, dof, mu_mLA_Nms_rad, mu_mLS_Nms_rad, b_mLA_Nm,
+                         b_mLS_Nm, chirp, amplitude_mLA_Nm, amplitude_mLS_Nm, offset_Nm, offset_mLA_Nm, offset_mLS_Nm,
+                         encoder_bits, noise_rad, seed)
+GAPSIM_CALIB_JSON_FIELDS(LegExciteResult, samples, duration_s, sample_time_s, mimo, mu_mLA_Nms_rad, mu_mLS_Nms_rad,
+                         b_mLA_Nm, b_mLS_Nm, offset_mLA_Nm, offset_mLS_Nm, encoder_rad, q_mLA_min_rad, q_mLA_max_rad,
+                         q_mLS_min_rad, q_mLS_max_rad, out)
 
 }  // namespace gapsim::calib

@@ -309,21 +309,12 @@ void from_json(const nlohmann::json& j, LegIdOptions::Fit& f) {
 }
 
 // The JSON keys are the members' names (calib/json_fields.h).
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LegIdOptions, fit, log, stand, side, sets, dof, mu_start_Nms_rad, fit_bias,
-                                   mu_mLA_Nms_rad, mu_mLS_Nms_rad, b_start_mLA_Nm, b_start_mLS_Nm, out_dir, confidence,
-                                   fixed_start)
+GAPSIM_CALIB_JSON_FIELDS(LegIdOptions, fit, log, stand, side, sets, dof, mu_start_Nms_rad, fit_bias, mu_mLA_Nms_rad,
+                         mu_mLS_Nms_rad, b_start_mLA_Nm, b_start_mLS_Nm, out_dir, confidence, fixed_start)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LegIdEstimate, param, value, half_width, start, table_v)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LegIdResult, samples, sample_time_s, stand_source, actuated_mLA, actuated_mLS, b_Nm,
-                                   K_T, J_kgm2, mu_mLA_Nms_rad, mu_mLS_Nms_rad, estimates, iterations, simulations,
-                                   residuals, converged, start_offset_mLA_rad, start_offset_mLS_rad, cost_J_rad,
-                                   initial_cost_J_rad, rms_rad, csv, png, figure)
-
-nlohmann::json LegIdOptions::toJson() const { return *this; }
-
-LegIdOptions LegIdOptions::fromJson(const nlohmann::json& j) { return j.get<LegIdOptions>(); }
-
-nlohmann::json LegIdResult::toJson() const { return *this; }
-
-LegIdResult LegIdResult::fromJson(const nlohmann::json& j) { return j.get<LegIdResult>(); }
+GAPSIM_CALIB_JSON_FIELDS(LegIdResult, samples, sample_time_s, stand_source, actuated_mLA, actuated_mLS, b_Nm, K_T,
+                         J_kgm2, mu_mLA_Nms_rad, mu_mLS_Nms_rad, estimates, iterations, simulations, residuals,
+                         converged, start_offset_mLA_rad, start_offset_mLS_rad, cost_J_rad, initial_cost_J_rad, rms_rad,
+                         csv, png, figure)
 
 }  // namespace gapsim::calib

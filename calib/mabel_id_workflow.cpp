@@ -5,6 +5,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "calib/json_fields.h"
 #include "sim/csv_table.h"
 #include "sim/input_error.h"
 
@@ -55,11 +56,35 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(FirstOrderFit, a, b, bias_coefficient, bias_N
                                    output_rms, rows)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(OutputErrorFit, J_kgm2, mu_Nms, bias_Nm, J_half_width_kgm2, mu_half_width_Nms,
                                    bias_half_width_Nm, residual_rms, initial_rms, iterations, converged, samples)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(FirstOrderIdOptions, log, with_bias, refine, confidence)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(FirstOrderIdResult, samples, sample_time_s, arx, refined, refinement, J_kgm2, mu_Nms,
-                                   bias_Nm, converged)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TransmissionIdOptions, table, J_rotor_man_kgm2)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SpringIdOptions, table, weight_N, ratio)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TorqueConstantFit, K_T, alpha, K_T_alpha, J_rotor_kgm2, residual_rms_kgm2)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SpringTest, q_LS_rad, q_Bsp_rad)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SpringStiffnessFit, K_B_Nm_rad, tau_Bsp_Nm, K_B_each, residual_rms_Nm)
+GAPSIM_CALIB_JSON_FIELDS(FirstOrderIdOptions, log, with_bias, refine, confidence)
+GAPSIM_CALIB_JSON_FIELDS(FirstOrderIdResult, samples, sample_time_s, arx, refined, refinement, J_kgm2, mu_Nms, bias_Nm,
+                         converged)
+GAPSIM_CALIB_JSON_FIELDS(TransmissionIdOptions, table, J_rotor_man_kgm2)
+GAPSIM_CALIB_JSON_FIELDS(SpringIdOptions, table, weight_N, ratio)
+
+// The transmission and spring results keep their fit's keys beside their own, in one flat object.
+nlohmann::json TransmissionIdResult::toJson() const {
+  nlohmann::json j = fit;
+  j["combinations"] = combinations;
+  return j;
+}
+
+TransmissionIdResult TransmissionIdResult::fromJson(const nlohmann::json& j) {
+  return {j.at("combinations").get<int>(), j.get<TorqueConstantFit>()};
+}
+
+nlohmann::json SpringIdResult::toJson() const {
+  nlohmann::json j = fit;
+  j["tests"] = tests;
+  return j;
+}
+
+SpringIdResult SpringIdResult::fromJson(const nlohmann::json& j) {
+  return {j.at("tests").get<std::vector<SpringTest>>(), j.get<SpringStiffnessFit>()};
+}
 
 FirstOrderIdResult identifyFirstOrder(const FirstOrderIdOptions& o, std::ostream* report) {
   const ChirpLog log = ChirpLog::read(o.log);
@@ -123,64 +148,6 @@ SpringIdResult identifySpring(const SpringIdOptions& o, std::ostream* report) {
        << significant(r.fit.K_B_each[i], 4) << " N m/rad\n";
   os << "  least-squares K_B = " << significant(r.fit.K_B_Nm_rad, 6) << " N m/rad (residual rms "
      << significant(r.fit.residual_rms_Nm, 4) << " N m)\n";
-  return r;
-}
-
-nlohmann::json FirstOrderIdOptions::toJson() const { return *this; }
-
-FirstOrderIdOptions FirstOrderIdOptions::fromJson(const nlohmann::json& j) { return j.get<FirstOrderIdOptions>(); }
-
-nlohmann::json FirstOrderIdResult::toJson() const { return *this; }
-
-FirstOrderIdResult FirstOrderIdResult::fromJson(const nlohmann::json& j) { return j.get<FirstOrderIdResult>(); }
-
-nlohmann::json TransmissionIdOptions::toJson() const { return *this; }
-
-TransmissionIdOptions TransmissionIdOptions::fromJson(const nlohmann::json& j) {
-  return j.get<TransmissionIdOptions>();
-}
-
-nlohmann::json TransmissionIdResult::toJson() const {
-  return {{"combinations", combinations},
-          {"K_T", fit.K_T},
-          {"alpha", fit.alpha},
-          {"K_T_alpha", fit.K_T_alpha},
-          {"J_rotor_kgm2", fit.J_rotor_kgm2},
-          {"residual_rms_kgm2", fit.residual_rms_kgm2}};
-}
-
-TransmissionIdResult TransmissionIdResult::fromJson(const nlohmann::json& j) {
-  TransmissionIdResult r;
-  r.combinations = j.at("combinations");
-  r.fit.K_T = j.at("K_T");
-  r.fit.alpha = j.at("alpha");
-  r.fit.K_T_alpha = j.at("K_T_alpha");
-  r.fit.J_rotor_kgm2 = j.at("J_rotor_kgm2");
-  r.fit.residual_rms_kgm2 = j.at("residual_rms_kgm2");
-  return r;
-}
-
-nlohmann::json SpringIdOptions::toJson() const { return *this; }
-
-SpringIdOptions SpringIdOptions::fromJson(const nlohmann::json& j) { return j.get<SpringIdOptions>(); }
-
-nlohmann::json SpringIdResult::toJson() const {
-  nlohmann::json ts = nlohmann::json::array();
-  for (const SpringTest& t : tests) ts.push_back({{"q_LS_rad", t.q_LS_rad}, {"q_Bsp_rad", t.q_Bsp_rad}});
-  return {{"tests", ts},
-          {"K_B_Nm_rad", fit.K_B_Nm_rad},
-          {"tau_Bsp_Nm", fit.tau_Bsp_Nm},
-          {"K_B_each", fit.K_B_each},
-          {"residual_rms_Nm", fit.residual_rms_Nm}};
-}
-
-SpringIdResult SpringIdResult::fromJson(const nlohmann::json& j) {
-  SpringIdResult r;
-  for (const nlohmann::json& t : j.at("tests")) r.tests.push_back({t.at("q_LS_rad"), t.at("q_Bsp_rad")});
-  r.fit.K_B_Nm_rad = j.at("K_B_Nm_rad");
-  r.fit.tau_Bsp_Nm = j.at("tau_Bsp_Nm").get<std::vector<double>>();
-  r.fit.K_B_each = j.at("K_B_each").get<std::vector<double>>();
-  r.fit.residual_rms_Nm = j.at("residual_rms_Nm");
   return r;
 }
 

@@ -15,6 +15,8 @@ namespace gapsim::calib {
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ReplayCalibrationInputs, robot, params, recordings, trials, holdout, space, wall,
                                    sim_seed, settle_s)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ReplayCalibrationRow, trial, holdout, rms_initial_rad, rms_best_rad,
+                                   E_initial_rad2_s, E_best_rad2_s)
 
 nlohmann::json ReplayCalibrationInputs::toJson() const {
   nlohmann::json j = toJsonWithSeeds(*this, {"sim_seed"});
@@ -102,28 +104,18 @@ std::string ReplayCalibrationSummary::csv() const {
 }
 
 nlohmann::json ReplayCalibrationSummary::toJson() const {
-  nlohmann::json rs = nlohmann::json::array();
-  for (const ReplayCalibrationRow& r : rows)
-    rs.push_back({{"trial", r.trial},
-                  {"holdout", r.holdout},
-                  {"rms_initial_rad", r.rms_initial_rad},
-                  {"rms_best_rad", r.rms_best_rad},
-                  {"E_initial_rad2_s", r.E_initial_rad2_s},
-                  {"E_best_rad2_s", r.E_best_rad2_s}});
   nlohmann::json roles = nlohmann::json::array();
   for (int h = 0; h < 2; ++h)
     roles.push_back({{"trials", trials[h]},
                      {"mean_rms_initial_rad", mean_rms_initial_rad[h]},
                      {"mean_rms_best_rad", mean_rms_best_rad[h]},
                      {"change_percent", change_percent[h]}});
-  return {{"rows", rs}, {"train", roles[0]}, {"holdout", roles[1]}};
+  return {{"rows", rows}, {"train", roles[0]}, {"holdout", roles[1]}};
 }
 
 ReplayCalibrationSummary ReplayCalibrationSummary::fromJson(const nlohmann::json& j) {
   ReplayCalibrationSummary s;
-  for (const nlohmann::json& r : j.at("rows"))
-    s.rows.push_back({r.at("trial"), r.at("holdout"), r.at("rms_initial_rad"), r.at("rms_best_rad"),
-                      r.at("E_initial_rad2_s"), r.at("E_best_rad2_s")});
+  s.rows = j.at("rows").get<std::vector<ReplayCalibrationRow>>();
   const char* keys[2] = {"train", "holdout"};
   for (int h = 0; h < 2; ++h) {
     const nlohmann::json& x = j.at(keys[h]);

@@ -182,34 +182,27 @@ void reportPaperCheck(std::ostream& os, const ServoPaperIdResult& r) {
 
 // The JSON keys are the members' names (calib/json_fields.h).
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(GainEstimate, value, std_error, half_width)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ServoPaperIdOptions, log, inertia_kgm2, robot, joint, replay_robot, out_dir, degree,
-                                   piece_s)
+GAPSIM_CALIB_JSON_FIELDS(ServoPaperIdOptions, log, inertia_kgm2, robot, joint, replay_robot, out_dir, degree, piece_s)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ServoInertiaRow, factor, inertia_kgm2, kp_Nm_rad, kd_Nm_s_rad, kc_Nm)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ServoPaperIdResult, inertia_kgm2, model_inertia_kgm2, inertia_given, model_source,
-                                   switches, pieces, samples, smoothing_rms_rad, kp_Nm_rad, kd_Nm_s_rad, kc_Nm,
-                                   clustered, interval_dof, t_quantile, residual_rms_Nm, measured_rms_Nm, r_squared,
-                                   term_rms_Nm, inertia_sweep, replay_robot, replay_inertia_kgm2, replay_rms_rad,
-                                   replay_samples, replay_notes, csv, png, figure)
+GAPSIM_CALIB_JSON_FIELDS(ServoPaperIdResult, inertia_kgm2, model_inertia_kgm2, inertia_given, model_source, switches,
+                         pieces, samples, smoothing_rms_rad, kp_Nm_rad, kd_Nm_s_rad, kc_Nm, clustered, interval_dof,
+                         t_quantile, residual_rms_Nm, measured_rms_Nm, r_squared, term_rms_Nm, inertia_sweep,
+                         replay_robot, replay_inertia_kgm2, replay_rms_rad, replay_samples, replay_notes, csv, png,
+                         figure)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ServoModelsOptions, logs, models, evaluations, polish, seed, time_scale, robot,
+                                   joint, out_dir)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ServoHeldOutRow, test_log, values, train_mae_rad, train_rms_rad, test_mae_rad,
                                    test_rms_rad)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ServoModelSummary, model, params, runs, train_rms_rad, test_rms_rad,
                                    worst_test_rms_rad)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ServoModelsResult, logs, models, best, csv, png, figure, all_logs_rms_rad,
-                                   link_inertia_kgm2, robot_source, drivetrain)
-
-nlohmann::json ServoPaperIdOptions::toJson() const { return *this; }
-
-ServoPaperIdOptions ServoPaperIdOptions::fromJson(const nlohmann::json& j) { return j.get<ServoPaperIdOptions>(); }
+GAPSIM_CALIB_JSON_FIELDS(ServoModelsResult, logs, models, best, csv, png, figure, all_logs_rms_rad, link_inertia_kgm2,
+                         robot_source, drivetrain)
 
 void ServoPaperIdOptions::validate() const {
   if (inertia_kgm2 && !(*inertia_kgm2 > 0)) throw InputError("", 0, "--inertia", "must be > 0 kg m^2");
   if (degree < 2 || degree > 10) throw InputError("", 0, "--degree", "must be in 2..10");
   if (!(piece_s >= 0)) throw InputError("", 0, "--piece", "must be >= 0 s");
 }
-
-nlohmann::json ServoPaperIdResult::toJson() const { return *this; }
-
-ServoPaperIdResult ServoPaperIdResult::fromJson(const nlohmann::json& j) { return j.get<ServoPaperIdResult>(); }
 
 ServoPaperIdResult identifyServoByPaper(const ServoPaperIdOptions& a, std::ostream* report) {
   const ServoStepLog log = ServoStepLog::read(a.log);
@@ -439,29 +432,11 @@ void reportAllLogsFit(std::ostream& os, const ServoModelsOptions& a, const Servo
 
 }  // namespace
 
-nlohmann::json ServoModelsOptions::toJson() const {
-  return {{"logs", logs},     {"models", models},         {"evaluations", evaluations},
-          {"polish", polish}, {"seed", seedToJson(seed)}, {"time_scale", time_scale},
-          {"robot", robot},   {"joint", joint},           {"out_dir", out_dir}};
-}
+nlohmann::json ServoModelsOptions::toJson() const { return toJsonWithSeeds(*this, {"seed"}); }
 
 ServoModelsOptions ServoModelsOptions::fromJson(const nlohmann::json& j) {
-  ServoModelsOptions o;
-  o.logs = j.at("logs").get<std::vector<std::string>>();
-  o.models = j.at("models").get<std::vector<std::string>>();
-  o.evaluations = j.at("evaluations");
-  o.polish = j.at("polish");
-  o.seed = seedFromJson(j.at("seed"));
-  o.time_scale = j.at("time_scale");
-  o.robot = j.at("robot");
-  o.joint = j.at("joint");
-  o.out_dir = j.at("out_dir");
-  return o;
+  return fromJsonWithSeeds<ServoModelsOptions>(j, {"seed"});
 }
-
-nlohmann::json ServoModelsResult::toJson() const { return *this; }
-
-ServoModelsResult ServoModelsResult::fromJson(const nlohmann::json& j) { return j.get<ServoModelsResult>(); }
 
 ServoModelsResult identifyServoModels(const ServoModelsOptions& a, std::ostream* report,
                                       const std::function<void(const ServoModelsResult&)>& on_logs_read) {

@@ -5,16 +5,9 @@
 
 #include <cmath>
 #include <stdexcept>
-#include <string>
-
-#include "tests/motorgear/round_trip_by_name.h"
-#include "tests/throws_saying.h"
 
 namespace gapsim::motorgear {
 namespace {
-
-using gapsim::test::expectRoundTripByName;
-using gapsim::test::throwsSaying;
 
 // RL step response U_R(t) = U (1 - exp(-t R/L)): 63.2 % at t = L/R = 48 us. The update is the
 // exact solution, so any step size gives it up to rounding: 1e-12 relative.
@@ -124,24 +117,12 @@ TEST(DcMotor, NonFiniteInputPropagatesWithoutThrowing) {
   EXPECT_TRUE(std::isnan(m.step(1e-3, std::nan(""), 0.0)));
 }
 
-TEST(DcMotor, ValidateRejectsWithNumbers) {
-  DcMotor::Params p;
-  p.S = 1.5;
-  EXPECT_TRUE(throwsSaying<std::invalid_argument>([&] { p.validate(); }, {"1.5"}));
+// The by-name accessors and validate()'s quotes of every Params: params_by_name_test.cpp.
+TEST(DcMotor, RefusesInvalidParamsAndReadsThemByName) {
   DcMotor::Params q;
   q.L_H = 0.0;
   EXPECT_THROW(DcMotor{q}, std::invalid_argument);
-}
-
-TEST(DcMotor, ParamsByNameRoundTrip) {
-  DcMotor::Params p;
-  const auto names = DcMotor::Params::paramNames();
-  ASSERT_EQ(names.size(), 6u);
-  EXPECT_EQ(p.get("B_v"), 5.346e-2);
-  double v = 0.0;
-  expectRoundTripByName(p, [&](const std::string&) { return v += 0.1; });
-  EXPECT_THROW(p.get("Kt"), std::invalid_argument);
-  EXPECT_THROW(p.set("", 1.0), std::invalid_argument);
+  EXPECT_EQ(DcMotor::Params{}.get("B_v"), 5.346e-2);
 }
 
 }  // namespace

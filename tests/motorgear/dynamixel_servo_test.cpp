@@ -5,16 +5,9 @@
 
 #include <cmath>
 #include <stdexcept>
-#include <string>
-
-#include "tests/motorgear/round_trip_by_name.h"
-#include "tests/throws_saying.h"
 
 namespace gapsim::motorgear {
 namespace {
-
-using gapsim::test::expectRoundTripByName;
-using gapsim::test::throwsSaying;
 
 // tau = -kp (q - q_bar) - kd qd - kc sgn(qd) with kp 9.272, kd 0.3069, kc 0.03 (paper 000).
 // Inside the clamp the law is one expression evaluated in the same order: exact (1e-15 N m for
@@ -55,25 +48,15 @@ TEST(DynamixelServo, NonFiniteInputPropagatesWithoutThrowing) {
   EXPECT_TRUE(std::isnan(s.step(1e-3, std::nan(""), 0.0, 0.0)));
 }
 
-TEST(DynamixelServo, ValidateRejectsWithNumbers) {
-  DynamixelServo::Params p;
-  p.tau_max_Nm = -0.2;
-  EXPECT_TRUE(throwsSaying<std::invalid_argument>([&] { p.validate(); }, {"-0.2"}));
+// The by-name accessors and validate()'s quotes of every Params: params_by_name_test.cpp.
+TEST(DynamixelServo, RefusesInvalidParamsAndReadsThemByName) {
   DynamixelServo::Params q;
   q.kd_Nm_s_rad = -1;
   EXPECT_THROW(DynamixelServo{q}, std::invalid_argument);
-}
-
-TEST(DynamixelServo, ParamsByNameRoundTrip) {
-  DynamixelServo::Params p;
-  const auto names = DynamixelServo::Params::paramNames();
-  ASSERT_EQ(names.size(), 7u);
+  const DynamixelServo::Params p;
   EXPECT_EQ(p.get("kp"), 9.272);
   EXPECT_EQ(p.get("kd"), 0.3069);
   EXPECT_EQ(p.get("kc"), 0.03);
-  double v = 0.0;
-  expectRoundTripByName(p, [&](const std::string&) { return v += 0.5; });
-  EXPECT_THROW(p.set("Kp", 1), std::invalid_argument);
 }
 
 // speed_max: the drive term -kp e is limited to kd speed_max, so with a far goal the torque is

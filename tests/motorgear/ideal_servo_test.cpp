@@ -4,17 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <stdexcept>
-#include <string>
-
-#include "tests/motorgear/round_trip_by_name.h"
-#include "tests/throws_saying.h"
 
 namespace gapsim::motorgear {
 namespace {
-
-using gapsim::test::expectRoundTripByName;
-using gapsim::test::throwsSaying;
 
 // omega = clamp(gain (q_target - q), +-max_velocity): one multiply, exact.
 TEST(IdealServo, CommandedVelocityLawAndClamp) {
@@ -30,18 +22,6 @@ TEST(IdealServo, CommandedVelocityLawAndClamp) {
   EXPECT_EQ(s.velocity_rad_s(0.3, 0.3), 0.0);
   EXPECT_EQ(s.fmax_Nm(), 3.5);
   EXPECT_TRUE(std::isnan(s.velocity_rad_s(std::nan(""), 0.0)));
-}
-
-TEST(IdealServo, ValidateAndNames) {
-  IdealServo::Params p;
-  p.max_velocity_rad_s = -3.25;
-  EXPECT_TRUE(throwsSaying<std::invalid_argument>([&] { p.validate(); }, {"-3.25"}));
-  IdealServo::Params q;
-  const auto names = IdealServo::Params::paramNames();
-  ASSERT_EQ(names.size(), 3u);
-  double v = 0.5;
-  expectRoundTripByName(q, [&](const std::string&) { return v += 1.0; });
-  EXPECT_THROW(q.get("gain_1_s"), std::invalid_argument);
 }
 
 }  // namespace

@@ -51,6 +51,19 @@ class Counter : public Observer {
   long stop_after_;
 };
 
+/// The pendulum under a Ramp, watched by a Counter that stops it after `stop_after` steps, for
+/// `duration_s`.
+struct CountedRampRun {
+  CountedRampRun(long stop_after, double duration_s) : counter(stop_after) { cfg.duration_s = duration_s; }
+  RunSummary run(Log* log) { return gapsim::run(sim, ramp, observers, cfg, log); }
+
+  Simulation sim{pendulum()};
+  Ramp ramp;
+  Counter counter;
+  Observer* const observers[1] = {&counter};
+  RunConfig cfg;
+};
+
 TEST(RunLoop, AdvancedInPiecesItTakesTheStepsOfOneRun) {
   // What the GUI's worker does (a sample at a time, as the wall clock allows) against run().
   RunConfig cfg;
@@ -89,21 +102,17 @@ TEST(RunLoop, AdvancedInPiecesItTakesTheStepsOfOneRun) {
 }
 
 TEST(RunLoop, ControllerBeforeEachStepObserversAfterAndTheirColumnsLast) {
-  Simulation sim(pendulum());
-  Ramp ramp;
-  Counter counter(1000000);
-  Observer* const obs[] = {&counter};
-  RunConfig cfg;
-  cfg.duration_s = 0.5;
-  cfg.log_period_s = 0.1;
+  CountedRampRun counted(1000000, 0.5);
+  counted.cfg.log_period_s = 0.1;
+  const Simulation& sim = counted.sim;
   std::vector<std::string> columns = Recorder(sim.model()).columns();
   columns.push_back("counter/steps");
   Log log(columns);
-  const RunSummary s = run(sim, ramp, obs, cfg, &log);
+  const RunSummary s = counted.run(&log);
   const long steps = std::lround(0.5 / sim.dt_s());
-  EXPECT_EQ(ramp.starts, 1);
-  EXPECT_EQ(ramp.updates, steps);
-  EXPECT_EQ(counter.seen, steps);
+  EXPECT_EQ(counted.ramp.starts, 1);
+  EXPECT_EQ(counted.ramp.updates, steps);
+  EXPECT_EQ(counted.counter.seen, steps);
   EXPECT_EQ(s.steps, steps);
   EXPECT_DOUBLE_EQ(s.sim_time_s, sim.time_s());
   // Rows at t = 0, 0.1, ..., 0.5; the observer's value is the last column of each.
@@ -116,13 +125,8 @@ TEST(RunLoop, ControllerBeforeEachStepObserversAfterAndTheirColumnsLast) {
 }
 
 TEST(RunLoop, AnObserverStopsTheRun) {
-  Simulation sim(pendulum());
-  Ramp ramp;
-  Counter counter(37);
-  Observer* const obs[] = {&counter};
-  RunConfig cfg;
-  cfg.duration_s = 5.0;
-  const RunSummary s = run(sim, ramp, obs, cfg, nullptr);
+  CountedRampRun counted(37, 5.0);
+  const RunSummary s = counted.run(nullptr);
   EXPECT_EQ(s.steps, 37);
   EXPECT_FALSE(s.diverged);
 }
