@@ -11,9 +11,9 @@ namespace {
 using P = IdealServo::Params;
 
 const std::array<Field<P>, 3> kFields{{
-    memberField<P, &P::gain_1_s>("gain", "1/s", "velocity per angle error"),
-    memberField<P, &P::max_velocity_rad_s>("max_velocity", "rad/s", "commanded velocity clamp"),
-    memberField<P, &P::fmax_Nm>("fmax", "N*m", "joint-motor force limit"),
+    memberField<P, &P::gain_1_s>("gain", "1/s", "commanded speed per position error"),
+    memberField<P, &P::max_velocity_rad_s>("max_velocity", "rad/s", "commanded speed limit"),
+    memberField<P, &P::fmax_Nm>("fmax", "N*m", "joint motor force limit (N on a prismatic joint)"),
 }};
 
 }  // namespace

@@ -21,20 +21,6 @@ const std::array<DriveKindInfo, 5> kKinds{{
     {DriveKind::Torque, "torque", "torque input", false, false, true, true, false},
 }};
 
-/// The servo laws' leaves sit under `servo/`, beside the joint's own ideal-servo leaves.
-constexpr std::string_view kServoPrefix = "servo/";
-
-std::vector<ParamInfo> prefixed(std::vector<ParamInfo> info) {
-  for (ParamInfo& i : info) i.name = std::string(kServoPrefix) + i.name;
-  return info;
-}
-
-std::string servoLeaf(const std::string& leaf) {
-  if (leaf.compare(0, kServoPrefix.size(), kServoPrefix) != 0)
-    throw std::invalid_argument("servo parameter '" + leaf + "' must start with " + std::string(kServoPrefix));
-  return leaf.substr(kServoPrefix.size());
-}
-
 [[noreturn]] void noLeaves(const Drivetrain& d, const std::string& leaf) {
   throw std::invalid_argument("the " + std::string(driveKindInfo(d.kind).title) + " has no parameter '" + leaf + "'");
 }
@@ -42,6 +28,17 @@ std::string servoLeaf(const std::string& leaf) {
 }  // namespace
 
 std::span<const DriveKindInfo> driveKinds() { return kKinds; }
+
+std::vector<ParamInfo> servoLeaves(std::vector<ParamInfo> info) {
+  for (ParamInfo& i : info) i.name = std::string(kServoLeafPrefix) + i.name;
+  return info;
+}
+
+std::string servoParamName(const std::string& leaf) {
+  if (!leaf.starts_with(kServoLeafPrefix))
+    throw std::invalid_argument("servo parameter '" + leaf + "' must start with " + std::string(kServoLeafPrefix));
+  return leaf.substr(kServoLeafPrefix.size());
+}
 
 const DriveKindInfo& driveKindInfo(DriveKind kind) {
   for (const DriveKindInfo& k : kKinds)
@@ -66,9 +63,9 @@ std::vector<ParamInfo> driveLeaves(const Drivetrain& d) {
     case DriveKind::MoToFlex:
       return motorgear::JointDrivetrain::Params::paramInfo();
     case DriveKind::Dynamixel:
-      return prefixed(motorgear::DynamixelServo::Params::paramInfo());
+      return servoLeaves(motorgear::DynamixelServo::Params::paramInfo());
     case DriveKind::DynamixelVoltage:
-      return prefixed(motorgear::DynamixelServoModel::paramInfo());
+      return servoLeaves(motorgear::DynamixelServoModel::paramInfo());
     case DriveKind::Ideal:
     case DriveKind::Torque:
       break;
@@ -81,9 +78,9 @@ double driveLeaf(const Drivetrain& d, const std::string& leaf) {
     case DriveKind::MoToFlex:
       return d.motoflex.get(leaf);
     case DriveKind::Dynamixel:
-      return d.dynamixel.get(servoLeaf(leaf));
+      return d.dynamixel.get(servoParamName(leaf));
     case DriveKind::DynamixelVoltage:
-      return d.voltage_servo.get(servoLeaf(leaf));
+      return d.voltage_servo.get(servoParamName(leaf));
     case DriveKind::Ideal:
     case DriveKind::Torque:
       break;
@@ -97,10 +94,10 @@ void setDriveLeaf(Drivetrain& d, const std::string& leaf, double value) {
       d.motoflex.set(leaf, value);
       break;
     case DriveKind::Dynamixel:
-      d.dynamixel.set(servoLeaf(leaf), value);
+      d.dynamixel.set(servoParamName(leaf), value);
       break;
     case DriveKind::DynamixelVoltage:
-      d.voltage_servo.set(servoLeaf(leaf), value);
+      d.voltage_servo.set(servoParamName(leaf), value);
       break;
     case DriveKind::Ideal:
     case DriveKind::Torque:

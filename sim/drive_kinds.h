@@ -43,6 +43,15 @@ std::optional<DriveKind> driveKindOfType(std::string_view type);
 /// The types in driveKinds() order, for the robot-file reader's choice of @type.
 std::vector<std::string> driveTypeNames();
 
+/// Servo parameters are leaves under `servo/`: the joint's ideal servo (servo/gain) and the servo
+/// laws of the Dynamixel kinds (servo/kp).
+inline constexpr std::string_view kServoLeafPrefix = "servo/";
+/// `info` with every name under kServoLeafPrefix.
+std::vector<motorgear::ParamInfo> servoLeaves(std::vector<motorgear::ParamInfo> info);
+/// The servo's own parameter name of a leaf under kServoLeafPrefix; throws std::invalid_argument
+/// for another leaf.
+std::string servoParamName(const std::string& leaf);
+
 /// The drive's own parameter leaves (the MoToFlex chain's `motor/K_t`, a servo's `servo/kp`),
 /// without the joint's (friction/dry, the ideal servo's): none for kinds without parameters.
 std::vector<motorgear::ParamInfo> driveLeaves(const Drivetrain& d);

@@ -14,7 +14,6 @@ std::unique_ptr<motorgear::Drive> makeModelDrive(const Joint& j, bool hinge, dou
                                                  const CompiledChain& chain) {
   using namespace motorgear;
   const Drivetrain& d = j.drive;
-  const IdealServo::Params ideal{{}, j.servo.gain_1_s, j.servo.max_velocity_rad_s, j.servo.fmax_Nm};
   switch (!hinge && driveKindInfo(d.kind).hinge_only ? DriveKind::Ideal : d.kind) {
     case DriveKind::MoToFlex:
       return std::make_unique<MotoflexDrive>(chain.params, d.dry_friction_Nm, chain.damping_Nm_s_rad, q0_rad);
@@ -27,7 +26,7 @@ std::unique_ptr<motorgear::Drive> makeModelDrive(const Joint& j, bool hinge, dou
     case DriveKind::Ideal:
       break;
   }
-  return std::make_unique<IdealServoDrive>(ideal);
+  return std::make_unique<IdealServoDrive>(j.servo);
 }
 
 }  // namespace

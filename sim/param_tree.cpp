@@ -26,31 +26,14 @@ void require(bool ok, const std::string& rule) {
 
 // ---- field tables of the model's own structs ------------------------------------------------
 
-/// Leaves every movable joint has beside its drive's: the ideal servo (plain runs) and the dry
-/// friction of the ODE joint motor.
-const std::array<Field<Joint>, 4> kJointFields{{
+/// The joint's own leaf beside its drive's and its ideal servo's (servo/...): the dry friction of
+/// the ODE joint motor, for the kinds that use it (sim/drive_kinds.h).
+const std::array<Field<Joint>, 1> kJointFields{{
     {"friction/dry", "N m", "dry joint friction (ODE joint motor FMax)",
      [](const Joint& j) { return j.drive.dry_friction_Nm; },
      [](Joint& j, double v) {
        require(v >= 0, "dry friction must be >= 0 N m");
        j.drive.dry_friction_Nm = v;
-     }},
-    {"servo/gain", "1/s", "ideal servo: commanded speed per position error",
-     [](const Joint& j) { return j.servo.gain_1_s; },
-     [](Joint& j, double v) {
-       require(v > 0, "gain must be > 0");
-       j.servo.gain_1_s = v;
-     }},
-    {"servo/fmax", "N m", "ideal servo: joint motor force limit", [](const Joint& j) { return j.servo.fmax_Nm; },
-     [](Joint& j, double v) {
-       require(v >= 0, "fmax must be >= 0");
-       j.servo.fmax_Nm = v;
-     }},
-    {"servo/max_velocity", "rad/s", "ideal servo: commanded speed limit",
-     [](const Joint& j) { return j.servo.max_velocity_rad_s; },
-     [](Joint& j, double v) {
-       require(v > 0, "max_velocity must be > 0");
-       j.servo.max_velocity_rad_s = v;
      }},
 }};
 
@@ -191,25 +174,37 @@ const Field<P>* fieldOf(const std::array<Field<P>, N>& table, const std::string&
 /// joint's settings its kind uses (sim/drive_kinds.h).
 std::vector<ParamInfo> jointLeaves(const Joint& j) {
   std::vector<ParamInfo> out = driveLeaves(j.drive);
-  const std::vector<ParamInfo> joint = infoOf(kJointFields);
   const DriveKindInfo& kind = driveKindInfo(j.drive.kind);
-  if (kind.dry_friction) out.push_back(joint[0]);
-  if (kind.ideal_servo) out.insert(out.end(), joint.begin() + 1, joint.end());
+  if (kind.dry_friction) out.push_back(infoOf(kJointFields)[0]);
+  if (kind.ideal_servo) {
+    const std::vector<ParamInfo> servo = servoLeaves(motorgear::IdealServo::Params::paramInfo());
+    out.insert(out.end(), servo.begin(), servo.end());
+  }
   return out;
+}
+
+/// Whether `leaf` is one of the joint's ideal-servo leaves (not a servo law's of the drive).
+bool idealServoLeaf(const Joint& j, const std::string& leaf) {
+  return driveKindInfo(j.drive.kind).ideal_servo && leaf.starts_with(kServoLeafPrefix);
 }
 
 double getJoint(const Joint& j, const std::string& leaf) {
   if (const Field<Joint>* f = fieldOf(kJointFields, leaf)) return f->get(j);
+  if (idealServoLeaf(j, leaf)) return j.servo.get(servoParamName(leaf));
   return driveLeaf(j.drive, leaf);
 }
 
 /// Sets and validates one joint's leaf; the joint is unchanged when the value is refused.
 void setJoint(Joint& j, const std::string& leaf, double v) {
   Joint copy = j;
-  if (const Field<Joint>* f = fieldOf(kJointFields, leaf))
+  if (const Field<Joint>* f = fieldOf(kJointFields, leaf)) {
     f->set(copy, v);
-  else
+  } else if (idealServoLeaf(j, leaf)) {
+    copy.servo.set(servoParamName(leaf), v);
+    copy.servo.validate();
+  } else {
     setDriveLeaf(copy.drive, leaf, v);
+  }
   j = std::move(copy);
 }
 

@@ -39,7 +39,7 @@ std::string writeUrdf(const RobotModel& m);
 ///    200, 225, 250 (walk_200mm_s_1s.csv, ankle balance on) only 175 and 200 walked the whole
 ///    motion; the others fell after 3 to 6 s. A position-controlled walk is chaotic: small
 ///    changes (a gain, the mimic joint's armature) flip the outcome, so do not read more into it.
-///  - force limit: ServoSettings::fmax_Nm, which the loader sets to the URDF effort limit (3.0 to
+///  - force limit: Joint::servo.fmax_Nm, which the loader sets to the URDF effort limit (3.0 to
 ///    3.3 N m on the Nao's legs): the cap of gapsim's ideal servo, which --plain walks with.
 ///  - damping 0.5 N m s/rad (plus the file's joint damping): about critical on a leg joint
 ///    (effective inertia ~2e-3 kg m^2 with the reflected rotor, c = 2 sqrt(kp I) = 1.3) and a lag

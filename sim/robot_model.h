@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "motorgear/dynamixel_servo.h"
+#include "motorgear/ideal_servo.h"
 #include "motorgear/joint_drivetrain.h"
 #include "motorgear/servo_drive.h"
 #include "sim/mabel_spec.h"
@@ -71,15 +72,18 @@ struct Mimic {
   double offset = 0.0;  ///< rad (m for prismatic)
 };
 
-/// How a movable joint is driven in this core: an ideal position servo (the plain-ODE
-/// joint motor). The drivetrain library plugs richer chains into the same place.
-struct ServoSettings {
-  double gain_1_s = 20.0;          ///< commanded speed = gain * position error
-  double fmax_Nm = 10.0;           ///< joint motor force limit (N m, N for prismatic)
-  double max_velocity_rad_s = 10;  ///< commanded speed limit
-};
+/// The ideal position servo (motorgear/ideal_servo.h, the plain-ODE joint motor) a movable joint
+/// has until the robot file says otherwise (<servo>, <servo_defaults>, a URDF <limit>): gain
+/// 20 1/s, speed limit 10 rad/s, force limit 10 N m (N on a prismatic joint).
+inline motorgear::IdealServo::Params defaultJointServo() {
+  motorgear::IdealServo::Params p;
+  p.gain_1_s = 20.0;
+  p.max_velocity_rad_s = 10.0;
+  p.fmax_Nm = 10.0;
+  return p;
+}
 
-/// What drives a movable joint. `Ideal` is the plain-ODE position servo (ServoSettings);
+/// What drives a movable joint. `Ideal` is the plain-ODE position servo (Joint::servo);
 /// `MoToFlex` the PID -> battery clamp -> RL motor -> gear chain of motorgear::JointDrivetrain,
 /// whose torque enters ODE with dJointAddHingeTorque; `Dynamixel` the BIOLOID servo law.
 /// Dry friction is the ODE joint motor (target speed 0, FMax = dry_friction_Nm) for both.
@@ -128,7 +132,8 @@ struct Joint {
   double damping_Nms_rad = 0.0;
   double friction_Nm = 0.0;
   Mimic mimic;
-  ServoSettings servo;
+  /// The ideal servo: what drives the joint when its drive is `Ideal`, and in plain runs.
+  motorgear::IdealServo::Params servo = defaultJointServo();
   Drivetrain drive;
   double encoder_resolution_rad = 0.0;  ///< 0 = exact
   int line = 0;

@@ -1096,7 +1096,7 @@ void collectWarnings(Ctx& c, RobotModel& m, bool have_gapsim) {
   replaceMissingMeshes(c, m);
   // The joints a <gapsim> element has not given a drive or the servo limit in question since
   // (<servo>, <servo_defaults>); a passive joint (<servo fmax_Nm="0">) needs no speed limit.
-  const ServoSettings defaults;
+  const motorgear::IdealServo::Params defaults = defaultJointServo();
   auto list = [&](const std::vector<std::string>& names, auto still_default) {
     std::vector<std::string> still;
     for (const std::string& n : names) {
@@ -1107,18 +1107,18 @@ void collectWarnings(Ctx& c, RobotModel& m, bool have_gapsim) {
     for (const auto& n : still) s += (s.empty() ? "" : ", ") + n;
     return std::make_pair(still.size(), s);
   };
-  const auto effort_default = [&](const ServoSettings& s) { return s.fmax_Nm == defaults.fmax_Nm; };
-  const auto velocity_default = [&](const ServoSettings& s) {
+  const auto effort_default = [&](const motorgear::IdealServo::Params& s) { return s.fmax_Nm == defaults.fmax_Nm; };
+  const auto velocity_default = [&](const motorgear::IdealServo::Params& s) {
     return s.fmax_Nm != 0 && s.max_velocity_rad_s == defaults.max_velocity_rad_s;
   };
   if (auto [n, names] = list(c.zero_effort, effort_default); n)
     c.warnings.push_back(
         std::to_string(n) + " joint(s) with effort 0 or none in <limit> (" + names + "): their ideal servos use fmax " +
-        sixDigits(ServoSettings{}.fmax_Nm) +
+        sixDigits(defaults.fmax_Nm) +
         " N m; give the actuator's peak torque in <limit effort>, or <gapsim><servo_defaults fmax_Nm>");
   if (auto [n, names] = list(c.zero_velocity, velocity_default); n)
     c.warnings.push_back(std::to_string(n) + " joint(s) with velocity 0 or none in <limit> (" + names +
-                         "): their ideal servos are limited to " + sixDigits(ServoSettings{}.max_velocity_rad_s) +
+                         "): their ideal servos are limited to " + sixDigits(defaults.max_velocity_rad_s) +
                          " rad/s; give the no-load speed in <limit velocity>");
   if (!c.unknown_materials.empty()) {
     std::string s;

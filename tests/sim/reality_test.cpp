@@ -47,7 +47,9 @@ std::shared_ptr<RobotModel> servoPendulum(bool gravity) {
   auto m = pendulum(gravity);
   Joint& j = m->joints[0];
   j.drive.kind = DriveKind::Ideal;
-  j.servo = {20.0, 20.0, 10.0};
+  j.servo.gain_1_s = 20.0;
+  j.servo.fmax_Nm = 20.0;
+  j.servo.max_velocity_rad_s = 10.0;
   return m;
 }
 
