@@ -183,9 +183,32 @@ std::vector<ParamInfo> jointLeaves(const Joint& j) {
   return out;
 }
 
+bool hasLeaf(const std::vector<ParamInfo>& leaves, const std::string& leaf) {
+  return std::any_of(leaves.begin(), leaves.end(), [&](const ParamInfo& i) { return i.name == leaf; });
+}
+
+/// The joint's ideal-servo leaves when its drive is another kind: not listed, but settable, since
+/// the ideal servo is what a plain run (--plain, makePlain) drives the joint with, and the
+/// settings are applied to the file's model before it is made plain.
+std::vector<ParamInfo> unlistedJointLeaves(const Joint& j) {
+  if (driveKindInfo(j.drive.kind).ideal_servo) return {};
+  const std::vector<ParamInfo> drive = driveLeaves(j.drive);
+  std::vector<ParamInfo> out;
+  for (const ParamInfo& i : servoLeaves(motorgear::IdealServo::Params::paramInfo()))
+    if (!hasLeaf(drive, i.name)) out.push_back(i);
+  return out;
+}
+
+/// Every leaf of the joint that can be set: its listed and its unlisted ones.
+std::vector<ParamInfo> settableJointLeaves(const Joint& j) {
+  std::vector<ParamInfo> out = jointLeaves(j);
+  for (ParamInfo& i : unlistedJointLeaves(j)) out.push_back(std::move(i));
+  return out;
+}
+
 /// Whether `leaf` is one of the joint's ideal-servo leaves (not a servo law's of the drive).
 bool idealServoLeaf(const Joint& j, const std::string& leaf) {
-  return driveKindInfo(j.drive.kind).ideal_servo && leaf.starts_with(kServoLeafPrefix);
+  return leaf.starts_with(kServoLeafPrefix) && !hasLeaf(driveLeaves(j.drive), leaf);
 }
 
 double getJoint(const Joint& j, const std::string& leaf) {
@@ -208,35 +231,38 @@ void setJoint(Joint& j, const std::string& leaf, double v) {
   j = std::move(copy);
 }
 
-bool hasLeaf(const std::vector<ParamInfo>& leaves, const std::string& leaf) {
-  return std::any_of(leaves.begin(), leaves.end(), [&](const ParamInfo& i) { return i.name == leaf; });
-}
-
 bool addressable(const Joint& j) { return j.movable() && j.mimic.master < 0; }
 
-/// A subtree over the joints `members`: the leaf goes to every member that has it, validated
-/// on copies first so that a refused value changes none.
-ParamSubtree jointSubtree(std::string prefix, std::vector<int> members, std::vector<ParamInfo> leaves, bool listed) {
+/// A subtree over the joints `members` with the leaves `listed` and `unlisted`: the leaf goes to
+/// every member that has it, validated on copies first so that a refused value changes none.
+ParamSubtree jointSubtree(std::string prefix, std::vector<int> members, std::vector<ParamInfo> listed,
+                          std::vector<ParamInfo> unlisted) {
   ParamSubtree t;
   t.prefix = std::move(prefix);
-  (listed ? t.leaves : t.unlisted) = std::move(leaves);
+  t.leaves = std::move(listed);
+  t.unlisted = std::move(unlisted);
   t.get = [members](const RobotModel& m, const std::string& leaf) {
     for (int ji : members)
-      if (hasLeaf(jointLeaves(m.joints[ji]), leaf)) return getJoint(m.joints[ji], leaf);
+      if (hasLeaf(settableJointLeaves(m.joints[ji]), leaf)) return getJoint(m.joints[ji], leaf);
     throw std::invalid_argument("no joint of the subtree has " + leaf);
   };
   t.set = [members](RobotModel& m, const std::string& leaf, double v) {
     std::vector<Joint> changed;
     for (int ji : members)
-      if (hasLeaf(jointLeaves(m.joints[ji]), leaf)) {
+      if (hasLeaf(settableJointLeaves(m.joints[ji]), leaf)) {
         changed.push_back(m.joints[ji]);
         setJoint(changed.back(), leaf, v);
       }
     std::size_t k = 0;
     for (int ji : members)
-      if (hasLeaf(jointLeaves(m.joints[ji]), leaf)) m.joints[ji] = std::move(changed[k++]);
+      if (hasLeaf(settableJointLeaves(m.joints[ji]), leaf)) m.joints[ji] = std::move(changed[k++]);
   };
   return t;
+}
+
+/// The subtree of one joint or one drivetrain group, listed as its first joint's leaves.
+ParamSubtree jointSubtree(std::string prefix, std::vector<int> members, const Joint& first) {
+  return jointSubtree(std::move(prefix), std::move(members), jointLeaves(first), unlistedJointLeaves(first));
 }
 
 /// Drivetrain groups in order of first appearance, each with its members.
@@ -332,12 +358,11 @@ ParamSubtree paramsSubtree(std::string prefix, Object object) {
 void addJoints(const RobotModel& m, std::vector<ParamSubtree>& tree) {
   for (auto& [group, members] : jointGroups(m)) {
     const int first = members.front();
-    tree.push_back(jointSubtree(group, std::move(members), jointLeaves(m.joints[first]), true));
+    tree.push_back(jointSubtree(group, std::move(members), m.joints[first]));
   }
   for (const auto& [group, members] : softGroups(m)) tree.push_back(softSubtree(group, members, true));
   for (int ji = 0; ji < static_cast<int>(m.joints.size()); ++ji)
-    if (addressable(m.joints[ji]))
-      tree.push_back(jointSubtree(m.joints[ji].name, {ji}, jointLeaves(m.joints[ji]), true));
+    if (addressable(m.joints[ji])) tree.push_back(jointSubtree(m.joints[ji].name, {ji}, m.joints[ji]));
   for (int si = 0; si < static_cast<int>(m.soft_links.size()); ++si)
     tree.push_back(softSubtree(m.links[m.soft_links[si].link].name + "/soft", {si}, true));
 }
@@ -423,10 +448,10 @@ void addWildcards(const RobotModel& m, std::vector<ParamSubtree>& tree) {
   for (int ji = 0; ji < static_cast<int>(m.joints.size()); ++ji) {
     if (!addressable(m.joints[ji])) continue;
     joints.push_back(ji);
-    for (const ParamInfo& i : jointLeaves(m.joints[ji]))
+    for (const ParamInfo& i : settableJointLeaves(m.joints[ji]))
       if (!hasLeaf(leaves, i.name)) leaves.push_back(i);
   }
-  if (!joints.empty()) tree.push_back(jointSubtree("*", std::move(joints), std::move(leaves), false));
+  if (!joints.empty()) tree.push_back(jointSubtree("*", std::move(joints), {}, std::move(leaves)));
   std::vector<int> soft(m.soft_links.size());
   for (std::size_t si = 0; si < soft.size(); ++si) soft[si] = static_cast<int>(si);
   if (!soft.empty()) tree.push_back(softSubtree("*/soft", std::move(soft), false));

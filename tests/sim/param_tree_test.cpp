@@ -150,6 +150,28 @@ TEST(ParamTree, AnUnknownNameSaysWhatIsNear) {
                          "completely/unrelated/name/of/some/length", "gapsim-cli params " + m.source_file);
 }
 
+// A joint driven by the MoToFlex chain still has its ideal servo, which plain runs drive it with:
+// its leaves are not listed (they do nothing in the full pipeline) but --set reaches them, since
+// settings apply before --plain, and a plain model lists them (docs/solver.md, plain runs).
+TEST(ParamTree, PlainServoLeavesAreSettableOnTheFullModel) {
+  RobotModel m = loadRobotFile(resolveRobotFile("nao"));
+  for (const ParameterEntry& e : listParameters(m)) EXPECT_EQ(e.name.find("/servo/"), std::string::npos) << e.name;
+  setParameter(m, "legs/typeA/servo/fmax", 3.5);
+  setParameter(m, "*/servo/gain", 30.0);
+  test::expectInputError([&] { setParameter(m, "legs/typeA/servo/max_velocity", 0.0, "f.csv", 2); }, 2,
+                         "legs/typeA/servo/max_velocity", "max_velocity > 0");
+  makePlain(m);
+  bool seen = false;
+  for (const ParameterEntry& e : listParameters(m))
+    if (e.name == "legs/typeA/servo/fmax") {
+      EXPECT_EQ(e.value, 3.5);
+      seen = true;
+    }
+  EXPECT_TRUE(seen);
+  for (const Joint& j : m.joints)
+    if (j.movable() && j.mimic.master < 0) EXPECT_EQ(j.servo.gain_1_s, 30.0) << j.name;
+}
+
 // The plain-run solver options are listed only where the file states them, settable everywhere.
 TEST(ParamTree, PlainSolverOptionsAreListedWhereStated) {
   RobotModel m = loadRobotFile(resolveRobotFile("bioloid"));
