@@ -5,7 +5,10 @@
 #include <QRegularExpression>
 #include <QStringList>
 #include <cmath>
+#include <initializer_list>
 #include <limits>
+#include <type_traits>
+#include <variant>
 
 #include "sim/input_error.h"
 
@@ -70,85 +73,84 @@ std::optional<GenerationProgress> parseProgressLine(const QString& line) {
 }
 
 namespace {
-// The calibration's own CSV files: '#' comments and blank lines skipped, a header whose first
-// cells are `columns`, then rows of at least that many cells, each read by `row` (line number,
-// cells, and a reader of cell k as a number that throws naming the file, line and column).
-// Not sim's CsvTable: these files hold "inf" where every candidate failed, which a log must not.
-class CalibCsv {
- public:
-  CalibCsv(const QString& path, QStringList columns)
-      : path_(path), file_(path.toStdString()), columns_(std::move(columns)) {}
 
-  template <class Row>
-  void read(const char* what, Row row) const {
-    QFile f(path_);
-    if (!f.open(QIODevice::ReadOnly)) throw InputError(file_, 0, "", std::string("cannot open the ") + what);
-    int n = 0;
-    bool header = false;
-    while (!f.atEnd()) {
-      ++n;
-      const QString line = QString::fromUtf8(f.readLine()).trimmed();
-      if (line.isEmpty() || line.startsWith('#')) continue;
-      const QStringList cells = line.split(',');
-      if (!header) {
-        if (cells.mid(0, columns_.size()) != columns_)
-          throw InputError(file_, n, "header", "expected '" + columns_.join(',').toStdString() + ",...'");
-        header = true;
-        continue;
-      }
-      if (cells.size() < columns_.size())
-        throw InputError(file_, n, "", "expected at least " + std::to_string(columns_.size()) + " cells");
-      row(n, cells);
-    }
-    if (!header) throw InputError(file_, 0, "header", std::string("empty ") + what);
-  }
-  long integer(const QStringList& cells, int k, int line) const {
-    bool ok = false;
-    const long v = cells[k].toLong(&ok);
-    if (!ok)
-      throw InputError(file_, line, columns_[k].toStdString(), "not an integer: '" + cells[k].toStdString() + "'");
-    return v;
-  }
-  double real(const QStringList& cells, int k, int line) const {
-    bool ok = false;
-    const double v = number(cells[k], &ok);
-    if (!ok) throw InputError(file_, line, columns_[k].toStdString(), "not a number: '" + cells[k].toStdString() + "'");
-    return v;
-  }
-
- private:
-  QString path_;
-  std::string file_;
-  QStringList columns_;
+/// One column of a calibration CSV file and the member of Row its cells go to: whole numbers
+/// (int, long) are read as integers, doubles as numbers with inf and nan.
+template <class Row>
+struct Column {
+  const char* name;
+  std::variant<int Row::*, long Row::*, double Row::*> member;
 };
-}  // namespace
 
-std::vector<GenerationProgress> readHistory(const QString& path) {
-  const CalibCsv csv(path, {"generation", "evaluations", "best", "median", "sigma"});
-  std::vector<GenerationProgress> out;
-  csv.read("history file", [&](int n, const QStringList& cells) {
-    GenerationProgress p;
-    p.generation = static_cast<int>(csv.integer(cells, 0, n));
-    p.evaluations = csv.integer(cells, 1, n);
-    p.best = csv.real(cells, 2, n);
-    p.median = csv.real(cells, 3, n);
-    p.sigma = csv.real(cells, 4, n);
-    out.push_back(p);
-  });
+/// The calibration's own CSV files: '#' comments and blank lines skipped, a header whose first
+/// cells are the columns' names, then rows of at least that many cells, each cell read into its
+/// column's member; an error names the file, the line and the column.
+/// Not sim's CsvTable: these files hold "inf" where every candidate failed, which a log must not.
+template <class Row>
+std::vector<Row> readColumns(const QString& path, const char* what, std::initializer_list<Column<Row>> columns) {
+  const std::string file = path.toStdString();
+  QStringList names;
+  for (const Column<Row>& c : columns) names << c.name;
+  QFile f(path);
+  if (!f.open(QIODevice::ReadOnly)) throw InputError(file, 0, "", std::string("cannot open the ") + what);
+  std::vector<Row> out;
+  int n = 0;
+  bool header = false;
+  while (!f.atEnd()) {
+    ++n;
+    const QString line = QString::fromUtf8(f.readLine()).trimmed();
+    if (line.isEmpty() || line.startsWith('#')) continue;
+    const QStringList cells = line.split(',');
+    if (!header) {
+      if (cells.mid(0, names.size()) != names)
+        throw InputError(file, n, "header", "expected '" + names.join(',').toStdString() + ",...'");
+      header = true;
+      continue;
+    }
+    if (cells.size() < names.size())
+      throw InputError(file, n, "", "expected at least " + std::to_string(names.size()) + " cells");
+    Row row;
+    int k = 0;
+    for (const Column<Row>& c : columns) {
+      const QString& cell = cells[k++];
+      bool ok = false;
+      std::visit(
+          [&](auto member) {
+            using T = std::remove_reference_t<decltype(row.*member)>;
+            if constexpr (std::is_same_v<T, double>)
+              row.*member = number(cell, &ok);
+            else
+              row.*member = static_cast<T>(cell.toLong(&ok));
+          },
+          c.member);
+      if (!ok)
+        throw InputError(file, n, c.name,
+                         (std::holds_alternative<double Row::*>(c.member) ? "not a number: '" : "not an integer: '") +
+                             cell.toStdString() + "'");
+    }
+    out.push_back(row);
+  }
+  if (!header) throw InputError(file, 0, "header", std::string("empty ") + what);
   return out;
 }
 
+}  // namespace
+
+std::vector<GenerationProgress> readHistory(const QString& path) {
+  using G = GenerationProgress;
+  return readColumns<G>(path, "history file",
+                        {{"generation", &G::generation},
+                         {"evaluations", &G::evaluations},
+                         {"best", &G::best},
+                         {"median", &G::median},
+                         {"sigma", &G::sigma}});
+}
+
 std::vector<ValidationPoint> readValidation(const QString& path) {
-  const CalibCsv csv(path, {"generation", "train_fitness", "validation_fitness"});
-  std::vector<ValidationPoint> out;
-  csv.read("validation file", [&](int n, const QStringList& cells) {
-    ValidationPoint v;
-    v.generation = static_cast<int>(csv.integer(cells, 0, n));
-    v.train = csv.real(cells, 1, n);
-    v.validation = csv.real(cells, 2, n);
-    out.push_back(v);
-  });
-  return out;
+  using V = ValidationPoint;
+  return readColumns<V>(
+      path, "validation file",
+      {{"generation", &V::generation}, {"train_fitness", &V::train}, {"validation_fitness", &V::validation}});
 }
 
 }  // namespace gapsim::gui
