@@ -32,11 +32,12 @@
 #include <string_view>
 #include <vector>
 
+#include "motorgear/component.h"
 #include "motorgear/param_access.h"
 
 namespace gapsim::motorgear {
 
-class DcMotor {
+class DcMotor : public Component<DcMotor> {
  public:
   struct Params : FieldParams<Params> {
     double L_H = 3.09e-4;            ///< armature inductance [H]                      name "L"
@@ -83,12 +84,8 @@ class DcMotor {
   /// simulator that wants to apply the speed term implicitly.
   double jointDamping_Nm_s_rad(double ratio) const;
 
-  void reset() { state_ = State{}; }
-  const Params& params() const { return params_; }
-  const State& state() const { return state_; }
-  State& state() { return state_; }
-
  private:
+  friend class Component<DcMotor>;
   Params params_{};
   State state_{};
 };

@@ -105,9 +105,9 @@ void DynamixelFirmware::setXPid(Params& p, double P_, double I, double D) {
   p.kd_duty_s_rad = per_k * D / 16.0;
 }
 
-DynamixelFirmware::DynamixelFirmware(const Params& p) : p_(p) {
-  p_.validate();
-  p_.checkLawRegisters();
+DynamixelFirmware::DynamixelFirmware(const Params& p) : params_(p) {
+  params_.validate();
+  params_.checkLawRegisters();
 }
 
 double DynamixelFirmware::quantise(double q, double tick) { return tick > 0 ? tick * std::round(q / tick) : q; }
@@ -125,7 +125,7 @@ double DynamixelFirmware::complianceDuty(const Params& p, double e) {
 }
 
 double DynamixelFirmware::step(double dt_s, double goal_rad, double present_rad, double qd_rad_s) {
-  const Params& p = p_;
+  const Params& p = params_;
   const double g = quantise(goal_rad, p.tick_rad), q = quantise(present_rad, p.tick_rad);
   const double e = g - q;
   state_.error_rad = e;

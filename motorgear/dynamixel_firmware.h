@@ -40,11 +40,12 @@
 #include <string_view>
 #include <vector>
 
+#include "motorgear/component.h"
 #include "motorgear/param_access.h"
 
 namespace gapsim::motorgear {
 
-class DynamixelFirmware {
+class DynamixelFirmware : public Component<DynamixelFirmware> {
  public:
   enum class Law { Compliance = 0, Pid = 1 };
 
@@ -101,12 +102,9 @@ class DynamixelFirmware {
   /// One control period: duty from goal and present position (both quantised here), qd for the D term.
   double step(double dt_s, double goal_rad, double present_rad, double qd_rad_s);
 
-  void reset() { state_ = State{}; }
-  const Params& params() const { return p_; }
-  const State& state() const { return state_; }
-
  private:
-  Params p_{};
+  friend class Component<DynamixelFirmware>;
+  Params params_{};
   State state_{};
 };
 

@@ -23,11 +23,12 @@
 #include <string_view>
 #include <vector>
 
+#include "motorgear/component.h"
 #include "motorgear/param_access.h"
 
 namespace gapsim::motorgear {
 
-class DynamixelServo {
+class DynamixelServo : public Component<DynamixelServo> {
  public:
   struct Params : FieldParams<Params> {
     double kp_Nm_rad = 9.272;      ///< "kp"
@@ -58,10 +59,8 @@ class DynamixelServo {
   /// The pure law without state.
   static double torque_Nm(const Params& p, double q_bar_rad, double q_rad, double qd_rad_s);
 
-  const Params& params() const { return params_; }
-  const State& state() const { return state_; }
-
  private:
+  friend class Component<DynamixelServo>;
   Params params_{};
   State state_{};
 };

@@ -101,6 +101,7 @@
 #include <string_view>
 #include <vector>
 
+#include "motorgear/component.h"
 #include "motorgear/param_access.h"
 
 namespace gapsim::motorgear {
@@ -115,7 +116,7 @@ struct GearMode {
 };
 }  // namespace detail
 
-class Gear {
+class Gear : public Component<Gear> {
  public:
   enum class Variant { kMotoflex2011 = 0, kCoupled = 1 };
   enum class Integrator { kSubsteps = 0, kExact = 1 };
@@ -188,9 +189,6 @@ class Gear {
   double energy_J() const;
 
   double reflectedInertia_kgm2() const { return params_.reflectedInertia_kgm2(); }
-  const Params& params() const { return params_; }
-  const State& state() const { return state_; }
-  State& state() { return state_; }
 
   /// Dead-zone map p_h(deflection) of the given variant.
   static double springDeflection(Variant variant, double deflection_rad, double l_h_rad);
@@ -199,6 +197,7 @@ class Gear {
   double stepSubsteps(double dt_s, double T_in_Nm, double qd_rad_s);
   double stepExact(double dt_s, double T_in_Nm, double qd_rad_s);
 
+  friend class Component<Gear>;
   Params params_{};
   State state_{};
   detail::GearMode fly_{}, touch_{};  ///< kExact: flight inside the hull, contact with a face

@@ -44,11 +44,12 @@
 #include <string_view>
 #include <vector>
 
+#include "motorgear/component.h"
 #include "motorgear/param_access.h"
 
 namespace gapsim::motorgear {
 
-class Pid {
+class Pid : public Component<Pid> {
  public:
   enum class AntiWindup { kNone = 0, kConditional = 1, kClamp = 2 };
 
@@ -92,12 +93,8 @@ class Pid {
   /// One control period of length dt_s > 0; returns the clamped voltage U [V].
   double step(double dt_s, double q_target_rad, double q_measured_rad);
 
-  void reset() { state_ = State{}; }
-  const Params& params() const { return params_; }
-  const State& state() const { return state_; }
-  State& state() { return state_; }
-
  private:
+  friend class Component<Pid>;
   Params params_{};
   State state_{};
 };
