@@ -812,7 +812,7 @@ void parseDivergence(Ctx&, const Reader& r, RobotModel& m) {
 }
 
 void parseServoDefaults(Ctx&, const Reader& r, RobotModel& m) {
-  const double gain = r.number("gain_1_s", 20.0);
+  const double gain = r.number("gain_1_s", defaultJointServo().gain_1_s);
   for (Joint& j : m.joints) j.servo.gain_1_s = gain;
   if (r.has("fmax_Nm")) {
     const double fm = r.number("fmax_Nm");
