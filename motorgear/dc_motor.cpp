@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "motorgear/dc_motor.h"
 
-#include <array>
 #include <cmath>
 #include <stdexcept>
 
@@ -10,7 +9,7 @@ namespace {
 
 using P = DcMotor::Params;
 
-const std::array<Field<P>, 6> kFields{{
+constexpr Field<P> kFields[]{
     memberField<P, &P::L_H>("L", "H", "armature inductance"),
     memberField<P, &P::R_Ohm>("R", "Ohm", "armature resistance"),
     memberField<P, &P::K_t_Nm_A>("K_t", "N*m/A", "torque constant"),
@@ -19,7 +18,7 @@ const std::array<Field<P>, 6> kFields{{
                                      "speed friction incl. back-EMF, motor-side torque per joint speed"),
     memberField<P, &P::K_e_V_s_rad>("K_e", "V*s/rad",
                                     "true back-EMF constant on the motor speed (0 = folded into B_v)"),
-}};
+};
 
 }  // namespace
 

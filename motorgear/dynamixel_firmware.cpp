@@ -2,7 +2,6 @@
 #include "motorgear/dynamixel_firmware.h"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
@@ -12,7 +11,7 @@ namespace {
 
 using P = DynamixelFirmware::Params;
 
-const std::array<Field<P>, 14> kFields{{
+constexpr Field<P> kFields[]{
     {"law", "-", "0: compliance margin/slope (AX, RX); 1: PID (MX, X)",
      [](const P& p) { return static_cast<double>(static_cast<int>(p.law)); },
      [](P& p, double v) { p.law = static_cast<DynamixelFirmware::Law>(toInt(v, 0, 1, "DynamixelFirmware: law")); }},
@@ -30,7 +29,7 @@ const std::array<Field<P>, 14> kFields{{
     memberField<P, &P::kd_duty_s_rad>("kd", "s/rad", "PID: duty per rad/s of error rate"),
     memberField<P, &P::moving_speed_rad_s>("moving_speed", "rad/s",
                                            "moving speed cap on the commanded speed (0: none)"),
-}};
+};
 
 // BAM (Rhoban/bam, bam/actuator.py): duty per rad of error per unit of the P register.
 constexpr double kMxDutyPerRadPerP = 0.158;

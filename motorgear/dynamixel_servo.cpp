@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "motorgear/dynamixel_servo.h"
 
-#include <array>
 #include <cmath>
 #include <stdexcept>
 
@@ -10,7 +9,7 @@ namespace {
 
 using P = DynamixelServo::Params;
 
-const std::array<Field<P>, 7> kFields{{
+constexpr Field<P> kFields[]{
     memberField<P, &P::kp_Nm_rad>("kp", "N*m/rad", "position gain"),
     memberField<P, &P::kd_Nm_s_rad>("kd", "N*m*s/rad", "velocity gain"),
     memberField<P, &P::kc_Nm>("kc", "N*m", "Coulomb friction"),
@@ -19,7 +18,7 @@ const std::array<Field<P>, 7> kFields{{
     memberField<P, &P::speed_max_rad_s>("speed_max", "rad/s",
                                         "no-load speed: |kp e| limited to kd * speed_max (0 = no limit)"),
     memberField<P, &P::delay_s>("delay_s", "s", "dead time of the goal position (simulation delay line, whole steps)"),
-}};
+};
 
 /// The drive term -kp e, limited to +-kd speed_max when a no-load speed is set.
 double drive_Nm(const P& p, double q_bar_rad, double q_rad) {

@@ -19,7 +19,7 @@ constexpr int kModelCount = static_cast<int>(kModelTitles.size());
 
 using P = GearFriction::Params;
 
-const std::array<Field<P>, 15> kFields{{
+constexpr Field<P> kFields[]{
     {"model", "-", "friction model 1..6 (M1 Coulomb-viscous ... M6 quadratic), BAM",
      [](const P& p) { return static_cast<double>(static_cast<int>(p.model)); },
      [](P& p, double v) { p.model = static_cast<FrictionModel>(toInt(v, 1, kModelCount, "GearFriction: model")); }},
@@ -38,7 +38,7 @@ const std::array<Field<P>, 15> kFields{{
     memberField<P, &P::b_v_Nm_s_rad>("b_v", "N*m*s/rad", "viscous friction (implicit damper row)"),
     memberField<P, &P::b_2_Nm_s2_rad2>("b_2", "N*m*s^2/rad^2",
                                        "optional drag quadratic in speed, b_2 qd |qd| (explicit)"),
-}};
+};
 
 bool hasStribeck(FrictionModel m) { return m == FrictionModel::M2 || m >= FrictionModel::M4; }
 

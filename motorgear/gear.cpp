@@ -13,7 +13,7 @@ namespace {
 
 using P = Gear::Params;
 
-const std::array<Field<P>, 12> kFields{{
+constexpr Field<P> kFields[]{
     {"variant", "-", "0 motoflex2011 (torque filter), 1 coupled (deflection against the joint)",
      [](const P& p) { return static_cast<double>(p.variant); },
      [](P& p, double v) { p.variant = static_cast<Gear::Variant>(toInt(v, 0, 1, "Gear variant")); }},
@@ -32,7 +32,7 @@ const std::array<Field<P>, 12> kFields{{
     {"integrator", "-", "0 substeps (semi-implicit Euler), 1 exact (closed form, event-driven)",
      [](const P& p) { return static_cast<double>(p.integrator); },
      [](P& p, double v) { p.integrator = static_cast<Gear::Integrator>(toInt(v, 0, 1, "Gear integrator")); }},
-}};
+};
 
 bool finitePositive(double v) { return std::isfinite(v) && v > 0; }
 bool finiteNonNegative(double v) { return std::isfinite(v) && v >= 0; }

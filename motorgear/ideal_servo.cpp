@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "motorgear/ideal_servo.h"
 
-#include <array>
 #include <cmath>
 #include <stdexcept>
 
@@ -10,11 +9,11 @@ namespace {
 
 using P = IdealServo::Params;
 
-const std::array<Field<P>, 3> kFields{{
+constexpr Field<P> kFields[]{
     memberField<P, &P::gain_1_s>("gain", "1/s", "commanded speed per position error"),
     memberField<P, &P::max_velocity_rad_s>("max_velocity", "rad/s", "commanded speed limit"),
     memberField<P, &P::fmax_Nm>("fmax", "N*m", "joint motor force limit (N on a prismatic joint)"),
-}};
+};
 
 }  // namespace
 

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "motorgear/joint_drivetrain.h"
 
-#include <array>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -11,7 +10,7 @@ namespace {
 
 using P = JointDrivetrain::Params;
 
-const std::array<Field<P>, 4> kFlags{{
+constexpr Field<P> kFlags[]{
     {"enable/pid", "-", "1: PID drives the motor; 0: motor unpowered (U = 0)",
      [](const P& p) { return p.enable_pid ? 1.0 : 0.0; },
      [](P& p, double v) { p.enable_pid = toBool(v, "enable/pid"); }},
@@ -23,30 +22,28 @@ const std::array<Field<P>, 4> kFlags{{
      [](P& p, double v) { p.enable_motor = toBool(v, "enable/motor"); }},
     {"enable/gear", "-", "1: gear model; 0: T_j = sigma T_M", [](const P& p) { return p.enable_gear ? 1.0 : 0.0; },
      [](P& p, double v) { p.enable_gear = toBool(v, "enable/gear"); }},
-}};
+};
 
 using Pr = JointDrivetrain::Probes;
-#define GAPSIM_PROBE(field) GAPSIM_PROBE_ROW(Pr, field)
-const std::array<Probe<Pr>, 17> kProbes{{
-    GAPSIM_PROBE(q_target_rad),
-    GAPSIM_PROBE(error_rad),
-    GAPSIM_PROBE(U_unclamped_V),
-    GAPSIM_PROBE(U_V),
-    GAPSIM_PROBE(pid_saturated),
-    GAPSIM_PROBE(U_R_V),
-    GAPSIM_PROBE(current_A),
-    GAPSIM_PROBE(motor_friction_Nm),
-    GAPSIM_PROBE(motor_torque_Nm),
-    GAPSIM_PROBE(gear_input_torque_Nm),
-    GAPSIM_PROBE(gear_mass_position_rad),
-    GAPSIM_PROBE(gear_mass_speed_rad_s),
-    GAPSIM_PROBE(gear_deflection_rad),
-    GAPSIM_PROBE(spring_rad),
-    GAPSIM_PROBE(hull_contact),
-    GAPSIM_PROBE(spring_torque_Nm),
-    GAPSIM_PROBE(joint_torque_Nm),
-}};
-#undef GAPSIM_PROBE
+constexpr Probe<Pr> kProbes[]{
+    GAPSIM_PROBE_ROW(Pr, q_target_rad),
+    GAPSIM_PROBE_ROW(Pr, error_rad),
+    GAPSIM_PROBE_ROW(Pr, U_unclamped_V),
+    GAPSIM_PROBE_ROW(Pr, U_V),
+    GAPSIM_PROBE_ROW(Pr, pid_saturated),
+    GAPSIM_PROBE_ROW(Pr, U_R_V),
+    GAPSIM_PROBE_ROW(Pr, current_A),
+    GAPSIM_PROBE_ROW(Pr, motor_friction_Nm),
+    GAPSIM_PROBE_ROW(Pr, motor_torque_Nm),
+    GAPSIM_PROBE_ROW(Pr, gear_input_torque_Nm),
+    GAPSIM_PROBE_ROW(Pr, gear_mass_position_rad),
+    GAPSIM_PROBE_ROW(Pr, gear_mass_speed_rad_s),
+    GAPSIM_PROBE_ROW(Pr, gear_deflection_rad),
+    GAPSIM_PROBE_ROW(Pr, spring_rad),
+    GAPSIM_PROBE_ROW(Pr, hull_contact),
+    GAPSIM_PROBE_ROW(Pr, spring_torque_Nm),
+    GAPSIM_PROBE_ROW(Pr, joint_torque_Nm),
+};
 
 // Splits "stage/leaf" at the first '/'.
 bool splitStage(std::string_view name, std::string_view stage, std::string_view& leaf) {

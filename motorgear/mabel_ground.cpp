@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "motorgear/mabel_ground.h"
 
-#include <array>
 #include <cmath>
 #include <stdexcept>
 
@@ -10,7 +9,7 @@ namespace {
 
 using P = CompliantGround::Params;
 
-const std::array<Field<P>, 10> kFields{{
+constexpr Field<P> kFields[]{
     memberField<P, &P::lambda_a>("lambda_a", "N s/m^(n+1)", "normal damping while penetrating (Table VII lambda_v^a)"),
     memberField<P, &P::lambda_b>("lambda_b", "N s/m^(n+1)", "normal damping while rebounding (Table VII lambda_v^b)"),
     memberField<P, &P::n>("n", "-", "Marhefka-Orin exponent (Table VII)"),
@@ -21,7 +20,7 @@ const std::array<Field<P>, 10> kFields{{
     memberField<P, &P::alpha_h2>("alpha_h2", "s/m", "viscous friction per unit normal force (Table VII)"),
     memberField<P, &P::alpha_h3>("alpha_h3", "-", "sliding friction coefficient (Table VII)"),
     memberField<P, &P::v_s>("v_s", "m/s", "Stribeck speed (not in the paper)"),
-}};
+};
 
 }  // namespace
 

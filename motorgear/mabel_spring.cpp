@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "motorgear/mabel_spring.h"
 
-#include <array>
 #include <cmath>
 #include <stdexcept>
 
@@ -10,14 +9,14 @@ namespace {
 
 using P = MabelSpring::Params;
 
-const std::array<Field<P>, 6> kFields{{
+constexpr Field<P> kFields[]{
     memberField<P, &P::K_B_Nm_rad>("K_B", "N m/rad", "spring stiffness on q_Bsp (Fig. 22)"),
     memberField<P, &P::Kd_B_Nms_rad>("Kd_B", "N m s/rad", "damping of the free spring (Table VII)"),
     memberField<P, &P::Kd_1_Nm_rad3>("Kd_1", "N m/rad^3", "cubic stiffness of the hard stop (Table VII)"),
     memberField<P, &P::K_vd1_Nms_rad>("K_vd1", "N m s/rad", "viscous damping of the hard stop (Table VII)"),
     memberField<P, &P::K_vd2>("K_vd2", "N m (s/rad)^0.5", "square-root damping of the closing hard stop (Table VII)"),
     memberField<P, &P::v_eps_rad_s>("v_eps", "rad/s", "floor of |qd| in the derivative of the sqrt term"),
-}};
+};
 
 }  // namespace
 

@@ -2,7 +2,6 @@
 #include "motorgear/mabel_transmission.h"
 
 #include <Eigen/Dense>
-#include <array>
 #include <cmath>
 #include <stdexcept>
 
@@ -74,7 +73,7 @@ bool lockValue(const char* name, double v) {
   return v == 1.0;
 }
 
-const std::array<Field<P>, 25> kFields{{
+constexpr Field<P> kFields[]{
     GAPSIM_MOTOR_FIELDS(mLA),
     GAPSIM_MOTOR_FIELDS(mLS),
     memberField<P, &P::gamma_Bsp>("Bsp/gamma", "-", "gamma_LS->Bsp (eq. 6)"),
@@ -88,7 +87,7 @@ const std::array<Field<P>, 25> kFields{{
      [](const P& p) { return p.lock_mLS ? 1.0 : 0.0; }, [](P& p, double v) { p.lock_mLS = lockValue("lock/mLS", v); }},
     {"lock/Bsp", "-", "1: the B_Spring pulley is fixed (no spring compliance, Sec. V)",
      [](const P& p) { return p.lock_Bsp ? 1.0 : 0.0; }, [](P& p, double v) { p.lock_Bsp = lockValue("lock/Bsp", v); }},
-}};
+};
 #undef GAPSIM_MOTOR_FIELDS
 
 bool springName(std::string_view n, std::string_view& leaf) {
@@ -99,32 +98,30 @@ bool springName(std::string_view n, std::string_view& leaf) {
 }
 
 using Pr = MabelTransmission::Probes;
-#define GAPSIM_PROBE(field) GAPSIM_PROBE_ROW(Pr, field)
-const std::array<Probe<Pr>, 22> kProbes{{
-    GAPSIM_PROBE(q_LA_rad),
-    GAPSIM_PROBE(q_LS_rad),
-    GAPSIM_PROBE(q_mLA_rad),
-    GAPSIM_PROBE(q_mLS_rad),
-    GAPSIM_PROBE(q_Bsp_rad),
-    GAPSIM_PROBE(qd_mLA_rad_s),
-    GAPSIM_PROBE(qd_mLS_rad_s),
-    GAPSIM_PROBE(qd_Bsp_rad_s),
-    GAPSIM_PROBE(u_mLA_Nm),
-    GAPSIM_PROBE(u_mLS_Nm),
-    GAPSIM_PROBE(motor_torque_mLA_Nm),
-    GAPSIM_PROBE(motor_torque_mLS_Nm),
-    GAPSIM_PROBE(stretch_mLA_rad),
-    GAPSIM_PROBE(stretch_mLS_rad),
-    GAPSIM_PROBE(cable_torque_mLA_Nm),
-    GAPSIM_PROBE(cable_torque_mLS_Nm),
-    GAPSIM_PROBE(spring_torque_Nm),
-    GAPSIM_PROBE(spring_branch),
-    GAPSIM_PROBE(tau_LA_Nm),
-    GAPSIM_PROBE(tau_LS_Nm),
-    GAPSIM_PROBE(tau_Th_Nm),
-    GAPSIM_PROBE(tau_Sh_Nm),
-}};
-#undef GAPSIM_PROBE
+constexpr Probe<Pr> kProbes[]{
+    GAPSIM_PROBE_ROW(Pr, q_LA_rad),
+    GAPSIM_PROBE_ROW(Pr, q_LS_rad),
+    GAPSIM_PROBE_ROW(Pr, q_mLA_rad),
+    GAPSIM_PROBE_ROW(Pr, q_mLS_rad),
+    GAPSIM_PROBE_ROW(Pr, q_Bsp_rad),
+    GAPSIM_PROBE_ROW(Pr, qd_mLA_rad_s),
+    GAPSIM_PROBE_ROW(Pr, qd_mLS_rad_s),
+    GAPSIM_PROBE_ROW(Pr, qd_Bsp_rad_s),
+    GAPSIM_PROBE_ROW(Pr, u_mLA_Nm),
+    GAPSIM_PROBE_ROW(Pr, u_mLS_Nm),
+    GAPSIM_PROBE_ROW(Pr, motor_torque_mLA_Nm),
+    GAPSIM_PROBE_ROW(Pr, motor_torque_mLS_Nm),
+    GAPSIM_PROBE_ROW(Pr, stretch_mLA_rad),
+    GAPSIM_PROBE_ROW(Pr, stretch_mLS_rad),
+    GAPSIM_PROBE_ROW(Pr, cable_torque_mLA_Nm),
+    GAPSIM_PROBE_ROW(Pr, cable_torque_mLS_Nm),
+    GAPSIM_PROBE_ROW(Pr, spring_torque_Nm),
+    GAPSIM_PROBE_ROW(Pr, spring_branch),
+    GAPSIM_PROBE_ROW(Pr, tau_LA_Nm),
+    GAPSIM_PROBE_ROW(Pr, tau_LS_Nm),
+    GAPSIM_PROBE_ROW(Pr, tau_Th_Nm),
+    GAPSIM_PROBE_ROW(Pr, tau_Sh_Nm),
+};
 
 void checkMotor(const MabelTransmission::Motor& m, const char* name) {
   auto bad = [&](const char* field, double v, const char* rule) {

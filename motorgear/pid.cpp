@@ -2,7 +2,6 @@
 #include "motorgear/pid.h"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <stdexcept>
 
@@ -11,7 +10,7 @@ namespace {
 
 using P = Pid::Params;
 
-const std::array<Field<P>, 6> kFields{{
+constexpr Field<P> kFields[]{
     memberField<P, &P::p_V_rad>("p", "V/rad", "discrete proportional gain"),
     memberField<P, &P::i_V_rad_s>("i", "V/(rad s)", "integral gain Ki (on the time integral of the error)"),
     memberField<P, &P::d_V_rad>("d", "V/rad", "discrete derivative gain (per control period)"),
@@ -20,7 +19,7 @@ const std::array<Field<P>, 6> kFields{{
     {"anti_windup", "-", "0 none, 1 conditional integration, 2 integrator clamp",
      [](const P& p) { return static_cast<double>(p.anti_windup); },
      [](P& p, double v) { p.anti_windup = static_cast<Pid::AntiWindup>(toInt(v, 0, 2, "Pid anti_windup")); }},
-}};
+};
 
 }  // namespace
 

@@ -29,7 +29,7 @@ namespace {
 using motorgear::memberField;
 using B = BalanceParams;
 
-const std::array<motorgear::Field<B>, 6> kBalanceFields{{
+constexpr motorgear::Field<B> kBalanceFields[]{
     memberField<B, &B::roll_rate_gain_s>("roll_rate", "s",
                                          "ankle roll target change per torso roll rate (rad per rad/s)"),
     memberField<B, &B::pitch_rate_gain_s>("pitch_rate", "s",
@@ -39,7 +39,7 @@ const std::array<motorgear::Field<B>, 6> kBalanceFields{{
     memberField<B, &B::heading_gain_rad_per_rad>("heading", "rad/rad",
                                                  "hip yaw swing per heading error (turns the torso back each step)"),
     memberField<B, &B::max_yaw_correction_rad>("max_yaw", "rad", "bound on the hip yaw swing"),
-}};
+};
 
 }  // namespace
 

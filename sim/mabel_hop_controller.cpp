@@ -2,7 +2,6 @@
 #include "sim/mabel_hop_controller.h"
 
 #include <algorithm>
-#include <array>
 #include <numbers>
 #include <stdexcept>
 
@@ -184,7 +183,7 @@ constexpr double kDeg_rad = std::numbers::pi / 180;
     key, "deg", what, [](const H& p) { return p.member / kDeg_rad; }, [](H& p, double v) { p.member = v * kDeg_rad; } \
   }
 
-const std::array<motorgear::Field<H>, 21> kHopFields{{
+constexpr motorgear::Field<H> kHopFields[]{
     GAPSIM_HOP_DEG("delta_LA_deg", delta_LA_rad, "leg angle at touchdown, delta_LA"),
     GAPSIM_HOP_DEG("h_LS_L_deg", h_LS_L_rad, "leg shape of the left leg in flight"),
     GAPSIM_HOP_DEG("h_LS_R_deg", h_LS_R_rad, "leg shape of the right leg in flight"),
@@ -209,7 +208,7 @@ const std::array<motorgear::Field<H>, 21> kHopFields{{
      [](H& p, double v) { p.torso_update = motorgear::toBool(v, "torso_update"); }},
     {"mirror", "-", "1: the other reading of the paper's Fig. 2", [](const H& p) { return p.mirror ? 1.0 : 0.0; },
      [](H& p, double v) { p.mirror = v != 0; }},
-}};
+};
 
 #undef GAPSIM_HOP_DEG
 

@@ -2,7 +2,6 @@
 #include "sim/param_tree.h"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <set>
 #include <stdexcept>
@@ -28,16 +27,16 @@ void require(bool ok, const std::string& rule) {
 
 /// The joint's own leaf beside its drive's and its ideal servo's (servo/...): the dry friction of
 /// the ODE joint motor, for the kinds that use it (sim/drive_kinds.h).
-const std::array<Field<Joint>, 1> kJointFields{{
+constexpr Field<Joint> kJointFields[]{
     {"friction/dry", "N m", "dry joint friction (ODE joint motor FMax)",
      [](const Joint& j) { return j.drive.dry_friction_Nm; },
      [](Joint& j, double v) {
        require(v >= 0, "dry friction must be >= 0 N m");
        j.drive.dry_friction_Nm = v;
      }},
-}};
+};
 
-const std::array<Field<SoftLink>, 4> kSoftFields{{
+constexpr Field<SoftLink> kSoftFields[]{
     {"D_B", "N m/rad", "spring between segments, per axis (MoToFlex T_B = -D_B alpha)",
      [](const SoftLink& s) { return s.D_B_Nm_rad; },
      [](SoftLink& s, double v) {
@@ -56,9 +55,9 @@ const std::array<Field<SoftLink>, 4> kSoftFields{{
      }},
     {"segments", "-", "number of rigid segments", [](const SoftLink& s) { return static_cast<double>(s.segments); },
      [](SoftLink& s, double v) { s.segments = motorgear::toInt(v, 1, 16, "segments"); }},
-}};
+};
 
-const std::array<Field<Link>, 4> kLinkFields{{
+constexpr Field<Link> kLinkFields[]{
     {"mass", "kg", "link mass (the inertia tensor is scaled with it: same radius of gyration)",
      [](const Link& l) { return l.inertial.mass_kg; },
      [](Link& l, double v) {
@@ -86,16 +85,16 @@ const std::array<Field<Link>, 4> kLinkFields{{
        require(std::isfinite(v), "com_z must be finite");
        l.inertial.origin.translation().z() = v;
      }},
-}};
+};
 
-const std::array<Field<ContactSettings>, 1> kContactFields{{
+constexpr Field<ContactSettings> kContactFields[]{
     {"mu", "-", "Coulomb friction coefficient of every contact (ground, scene boxes)",
      [](const ContactSettings& c) { return c.mu; },
      [](ContactSettings& c, double v) {
        require(std::isfinite(v) && v >= 0, "mu must be finite and >= 0");
        c.mu = v;
      }},
-}};
+};
 
 int wholeIterations(double v) {
   require(v >= 1 && v <= 10000 && v == std::floor(v), "iterations must be a whole number from 1 to 10000");
@@ -115,7 +114,7 @@ double inertiaFloor(double v) {
 
 /// The solver's leaves. The two plain-run options are listed only when the file states them
 /// (unset means "as the full pipeline"), so they come in two tables.
-const std::array<Field<SolverSettings>, 3> kSolverFields{{
+constexpr Field<SolverSettings> kSolverFields[]{
     {"iterations", "-", "QuickStep iterations per step",
      [](const SolverSettings& s) { return static_cast<double>(s.iterations); },
      [](SolverSettings& s, double v) { s.iterations = wholeIterations(v); }},
@@ -124,8 +123,8 @@ const std::array<Field<SolverSettings>, 3> kSolverFields{{
      [](SolverSettings& s, double v) { s.min_inertia_kgm2 = inertiaFloor(v); }},
     {"sor_w", "-", "QuickStep's over-relaxation factor (docs/solver.md)",
      [](const SolverSettings& s) { return s.sor_w; }, [](SolverSettings& s, double v) { s.sor_w = sorFactor(v); }},
-}};
-const std::array<Field<SolverSettings>, 3> kSolverPlainFields{{
+};
+constexpr Field<SolverSettings> kSolverPlainFields[]{
     {"iterations_plain", "-", "QuickStep iterations per step of plain runs (--plain: ideal servos, rigid links)",
      [](const SolverSettings& s) { return static_cast<double>(s.plain_iterations.value_or(s.iterations)); },
      [](SolverSettings& s, double v) { s.plain_iterations = wholeIterations(v); }},
@@ -136,9 +135,9 @@ const std::array<Field<SolverSettings>, 3> kSolverPlainFields{{
     {"sor_w_plain", "-", "QuickStep's over-relaxation factor of plain runs (--plain: ideal servos, rigid links)",
      [](const SolverSettings& s) { return s.plain_sor_w.value_or(s.sor_w); },
      [](SolverSettings& s, double v) { s.plain_sor_w = sorFactor(v); }},
-}};
+};
 
-const std::array<Field<SceneBox>, 3> kSceneFields{{
+constexpr Field<SceneBox> kSceneFields[]{
     {"x", "m", "centre of the static scene box (world)", [](const SceneBox& b) { return b.pose.translation().x(); },
      [](SceneBox& b, double v) {
        require(std::isfinite(v), "not a finite position");
@@ -154,15 +153,15 @@ const std::array<Field<SceneBox>, 3> kSceneFields{{
        require(std::isfinite(v), "not a finite position");
        b.pose.translation().z() = v;
      }},
-}};
+};
 
 template <class P, std::size_t N>
-std::vector<ParamInfo> infoOf(const std::array<Field<P>, N>& table) {
+std::vector<ParamInfo> infoOf(const Field<P> (&table)[N]) {
   return motorgear::fieldInfo<P>(table);
 }
 
 template <class P, std::size_t N>
-const Field<P>* fieldOf(const std::array<Field<P>, N>& table, const std::string& leaf) {
+const Field<P>* fieldOf(const Field<P> (&table)[N], const std::string& leaf) {
   for (const Field<P>& f : table)
     if (f.name == leaf) return &f;
   return nullptr;
@@ -320,8 +319,8 @@ std::vector<std::pair<std::string, std::vector<int>>> softGroups(const RobotMode
 /// A subtree over one object of the model, reached by `object` (a generic lambda from the model,
 /// const or not, to the object), with the leaves of `table`; each leaf's set checks its value.
 template <class P, std::size_t N, class Object>
-ParamSubtree tableSubtree(std::string prefix, const std::array<Field<P>, N>& table, Object object,
-                          std::string family = "", std::string family_form = "") {
+ParamSubtree tableSubtree(std::string prefix, const Field<P> (&table)[N], Object object, std::string family = "",
+                          std::string family_form = "") {
   ParamSubtree t;
   t.prefix = std::move(prefix);
   t.leaves = infoOf(table);

@@ -2,7 +2,6 @@
 #include "sim/walk_generator.h"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <cstdio>
 #include <numbers>
@@ -131,7 +130,7 @@ using motorgear::Field;
 using motorgear::memberField;
 using W = WalkParams;
 
-const std::array<Field<W>, 21> kWalkFields{{
+constexpr Field<W> kWalkFields[]{
     memberField<W, &W::forward_speed_m_s>("speed", "m/s", "forward speed (= forward_speed)"),
     memberField<W, &W::forward_speed_m_s>("forward_speed", "m/s", "forward speed vx, along the torso's x"),
     memberField<W, &W::lateral_speed_m_s>("lateral_speed", "m/s", "sideways speed vy, positive to the left"),
@@ -157,7 +156,7 @@ const std::array<Field<W>, 21> kWalkFields{{
     {"fit_drives", "-", "1: shorten the double support until the leg targets stay within the drives' no-load speed",
      [](const W& p) { return p.fit_drive_speed ? 1.0 : 0.0; },
      [](W& p, double v) { p.fit_drive_speed = motorgear::toBool(v, "fit_drives"); }},
-}};
+};
 
 }  // namespace
 
