@@ -88,13 +88,7 @@ int Gear::Params::minStableSubsteps() const {
 }
 
 Gear::Params Gear::Params::typeA() {
-  // motoflex_nao_parameters.csv, value_type_A (KianRK/MoToFlex config/Normal.gnm).
-  Params p;
-  p.sigma = 201.3;
-  p.m_g_kgm2 = 1.0808e-3;
-  p.D_g_Nm_rad = 6.1308e6;
-  p.l_h_rad = 1.3010e-5;
-  p.B_g_Nm_s_rad = 84.365;
+  Params p;                           // the defaults are type A's numbers
   p.integrator = Integrator::kExact;  // substeps 100 (the paper's) when switched to kSubsteps
   return p;
 }

@@ -121,6 +121,8 @@ class Gear : public Component<Gear> {
   enum class Variant { kMotoflex2011 = 0, kCoupled = 1 };
   enum class Integrator { kSubsteps = 0, kExact = 1 };
 
+  /// Defaults: MoToFlex gear type A (motoflex_nao_parameters.csv, value_type_A; KianRK/MoToFlex
+  /// config/Normal.gnm), integrated in substeps.
   struct Params : FieldParams<Params> {
     Variant variant = Variant::kMotoflex2011;       ///< name "variant": 0 motoflex2011, 1 coupled
     double sigma = 201.3;                           ///< reduction ratio omega_motor/omega_joint [-]   "sigma"

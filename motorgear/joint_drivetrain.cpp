@@ -94,9 +94,9 @@ void JointDrivetrain::Params::validate() const {
 }
 
 JointDrivetrain::Params JointDrivetrain::Params::typeA() {
-  // motoflex_nao_parameters.csv, value_type_A (B = 5.346e-2 and the type-A gear).
+  // motoflex_nao_parameters.csv, value_type_A: the motor's defaults (B = 5.346e-2) and the type-A
+  // gear integrated exactly.
   Params p;
-  p.motor.B_v_Nm_s_rad = 5.346e-2;
   p.gear = Gear::Params::typeA();
   return p;
 }
