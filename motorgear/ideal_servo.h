@@ -6,9 +6,10 @@
 // The simulator applies omega_cmd as an ODE joint-motor target velocity (dParamVel) with the
 // force limit fmax (dParamFMax) [N m]; the motor is a velocity constraint solved implicitly by
 // ODE, so no stability limit applies here. Sign: positive error commands a positive speed.
-// Defaults: gain 100 1/s (reaches a 1 % error in ~46 ms), max velocity 6.4 rad/s (URDF V5 leg
-// velocity limit, robot-data/nao_motors.csv), fmax 100 N m (MoToFlex fMax,
-// motoflex_nao_parameters.csv). Stateless; never throws in velocity().
+// Defaults: what a movable joint of a robot file has until the file says otherwise (<servo>,
+// <servo_defaults>, a URDF <limit>; docs/robot-format.md): gain 20 1/s (a 1 % error in ~0.23 s),
+// max velocity 10 rad/s, fmax 10 N m (N on a prismatic joint). Stateless; never throws in
+// velocity().
 
 #include <span>
 #include <string>
@@ -22,9 +23,9 @@ namespace gapsim::motorgear {
 class IdealServo {
  public:
   struct Params : FieldParams<Params> {
-    double gain_1_s = 100.0;          ///< proportional velocity gain [1/s]  "gain"
-    double max_velocity_rad_s = 6.4;  ///< velocity clamp [rad/s]            "max_velocity"
-    double fmax_Nm = 100.0;           ///< ODE joint-motor force limit [N m] "fmax"
+    double gain_1_s = 20.0;            ///< proportional velocity gain [1/s]  "gain"
+    double max_velocity_rad_s = 10.0;  ///< velocity clamp [rad/s]            "max_velocity"
+    double fmax_Nm = 10.0;             ///< ODE joint-motor force limit [N m] "fmax"
 
     void validate() const;
     /// The field table (names gain, max_velocity, fmax) behind paramNames, paramInfo, get and set.

@@ -72,17 +72,6 @@ struct Mimic {
   double offset = 0.0;  ///< rad (m for prismatic)
 };
 
-/// The ideal position servo (motorgear/ideal_servo.h, the plain-ODE joint motor) a movable joint
-/// has until the robot file says otherwise (<servo>, <servo_defaults>, a URDF <limit>): gain
-/// 20 1/s, speed limit 10 rad/s, force limit 10 N m (N on a prismatic joint).
-inline motorgear::IdealServo::Params defaultJointServo() {
-  motorgear::IdealServo::Params p;
-  p.gain_1_s = 20.0;
-  p.max_velocity_rad_s = 10.0;
-  p.fmax_Nm = 10.0;
-  return p;
-}
-
 /// What drives a movable joint. `Ideal` is the plain-ODE position servo (Joint::servo);
 /// `MoToFlex` the PID -> battery clamp -> RL motor -> gear chain of motorgear::JointDrivetrain,
 /// whose torque enters ODE with dJointAddHingeTorque; `Dynamixel` the BIOLOID servo law.
@@ -132,8 +121,9 @@ struct Joint {
   double damping_Nms_rad = 0.0;
   double friction_Nm = 0.0;
   Mimic mimic;
-  /// The ideal servo: what drives the joint when its drive is `Ideal`, and in plain runs.
-  motorgear::IdealServo::Params servo = defaultJointServo();
+  /// The ideal servo: what drives the joint when its drive is `Ideal`, and in plain runs (its
+  /// defaults until the robot file says otherwise).
+  motorgear::IdealServo::Params servo;
   Drivetrain drive;
   double encoder_resolution_rad = 0.0;  ///< 0 = exact
   int line = 0;

@@ -812,7 +812,7 @@ void parseDivergence(Ctx&, const Reader& r, RobotModel& m) {
 }
 
 void parseServoDefaults(Ctx&, const Reader& r, RobotModel& m) {
-  const double gain = r.number("gain_1_s", defaultJointServo().gain_1_s);
+  const double gain = r.number("gain_1_s", motorgear::IdealServo::Params{}.gain_1_s);
   for (Joint& j : m.joints) j.servo.gain_1_s = gain;
   if (r.has("fmax_Nm")) {
     const double fm = r.number("fmax_Nm");
@@ -1096,7 +1096,7 @@ void collectWarnings(Ctx& c, RobotModel& m, bool have_gapsim) {
   replaceMissingMeshes(c, m);
   // The joints a <gapsim> element has not given a drive or the servo limit in question since
   // (<servo>, <servo_defaults>); a passive joint (<servo fmax_Nm="0">) needs no speed limit.
-  const motorgear::IdealServo::Params defaults = defaultJointServo();
+  const motorgear::IdealServo::Params defaults;
   auto list = [&](const std::vector<std::string>& names, auto still_default) {
     std::vector<std::string> still;
     for (const std::string& n : names) {
