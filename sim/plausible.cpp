@@ -4,7 +4,8 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <map>
+#include <string_view>
+#include <vector>
 
 #include "sim/input_error.h"
 #include "sim/text.h"
@@ -31,45 +32,35 @@ std::string normalisedUnit(std::string_view unit) {
 Range parameterRange(std::string_view unit) {
   // Magnitudes, 0 accepted: the lower end keeps reciprocals (1/b as a CFM, 1/R, 1/L) finite and
   // the upper end keeps products with the other quantities of a step far from overflow. Each
-  // pair spans the shipped robots' values (Nao, BIOLOID, MABEL) with orders of magnitude to spare.
-  static const std::map<std::string, Range, std::less<>> table = {
-      {"H", {1e-9, 1e3, "H", false, true}},                   // armature inductance (Nao 3e-4)
-      {"Ohm", {1e-6, 1e6, "Ohm", false, true}},               // armature resistance
-      {"N m/A", {1e-6, 1e3, "N m/A", false, true}},           // torque constant
-      {"V s/rad", {1e-6, 1e3, "V s/rad", false, true}},       // back-EMF constant
-      {"N m s/rad", {1e-12, 1e9, "N m s/rad", false, true}},  // viscous friction, damping, kd
-      {"N m/rad", {1e-9, 1e12, "N m/rad", false, true}},      // stiffness, kp (gear D_g 1e6)
-      {"N m/rad^3", {1e-9, 1e12, "N m/rad^3", false, true}},
-      {"N m (s/rad)^0.5", {1e-9, 1e12, "N m (s/rad)^0.5", false, true}},
-      {"N m", {1e-9, 1e9, "N m", false, true}},         // torques, friction, clamps
-      {"kg m^2", {1e-15, 1e6, "kg m^2", false, true}},  // rotor and gear inertias
-      {"kg", {kMass_kg.lo, kMass_kg.hi, "kg", false, true}},
-      {"m", kPosition_m},
-      {"m/s", {1e-9, 1e6, "m/s", false, true}},
-      {"rad", {1e-12, 1e3, "rad", false, true}},  // hull length (Nao 1.3e-5)
-      {"rad/s", {1e-9, 1e6, "rad/s", false, true}},
-      {"s", {1e-9, 1e6, "s", false, true}},
-      {"s/m", {1e-9, 1e6, "s/m", false, true}},
-      {"1/s", {1e-9, 1e6, "1/s", false, true}},
-      {"1/m", {1e-9, 1e9, "1/m", false, true}},
-      {"V", {1e-6, 1e6, "V", false, true}},
-      {"V/rad", {1e-9, 1e9, "V/rad", false, true}},
-      {"V/(rad s)", {1e-9, 1e9, "V/(rad s)", false, true}},
-      {"N/m^n", {1e-6, 1e12, "N/m^n", false, true}},  // Hunt-Crossley ground stiffness
-      {"N s/m^(n+1)", {1e-6, 1e12, "N s/m^(n+1)", false, true}},
-      {"-", {1e-9, 1e6, "", false, true}},  // ratios, exponents, counts, switches
-      // The voltage-domain Dynamixel's firmware registers and load friction (BIOLOID: margins 1
-      // tick, punch 32/1023, PID kp 5 duty/rad).
-      {"tick", {1e-9, 1e6, "tick", false, true}},
-      {"1/1023", {1e-9, 1023, "1/1023", false, true}},
-      {"1/rad", {1e-9, 1e9, "1/rad", false, true}},
-      {"1/(rad s)", {1e-9, 1e9, "1/(rad s)", false, true}},
-      {"s/rad", {1e-12, 1e9, "s/rad", false, true}},
-      {"1/(N m)", {1e-9, 1e9, "1/(N m)", false, true}},
-      {"N m s^2/rad^2", {1e-12, 1e9, "N m s^2/rad^2", false, true}},
+  // range spans the shipped robots' values (Nao, BIOLOID, MABEL) with orders of magnitude to
+  // spare; a unit is written as in the parameter tables, with '*' as ' '.
+  struct MagnitudeRange {
+    double lo, hi;
+    std::vector<std::string_view> units;
   };
-  const auto it = table.find(normalisedUnit(unit));
-  return it != table.end() ? it->second : kAnyNumber;
+  static const MagnitudeRange kMagnitudes[] = {
+      {1e-15, 1e6, {"kg m^2"}},                                   // rotor and gear inertias
+      {kMass_kg.lo, kMass_kg.hi, {"kg"}},                         // link masses
+      {1e-12, 1e3, {"rad"}},                                      // hull length (Nao 1.3e-5)
+      {1e-9, 1e3, {"H"}},                                         // armature inductance (Nao 3e-4)
+      {1e-6, 1e3, {"N m/A", "V s/rad"}},                          // torque and back-EMF constants
+      {1e-6, 1e6, {"Ohm", "V"}},                                  // armature resistance, battery
+      {1e-12, 1e9, {"N m s/rad", "s/rad", "N m s^2/rad^2"}},      // viscous friction, damping, kd
+      {1e-9, 1e12, {"N m/rad", "N m/rad^3", "N m (s/rad)^0.5"}},  // stiffness, kp (gear D_g 1e6)
+      {1e-6, 1e12, {"N/m^n", "N s/m^(n+1)"}},                     // Hunt-Crossley ground
+      // torques, friction, clamps; bristle stiffness; PID gains; the voltage-domain Dynamixel's load friction
+      {1e-9, 1e9, {"N m", "1/m", "V/rad", "V/(rad s)", "1/rad", "1/(rad s)", "1/(N m)"}},
+      // speeds, times, rates; ratios, exponents, counts, switches; firmware margins (1 tick)
+      {1e-9, 1e6, {"m/s", "rad/s", "s", "s/m", "1/s", "-", "tick"}},
+      {1e-9, 1023, {"1/1023"}},  // firmware punch (BIOLOID 32/1023)
+  };
+  const std::string u = normalisedUnit(unit);
+  // Positions are signed (a pose or an origin), not a magnitude.
+  if (u == kPosition_m.unit) return kPosition_m;
+  for (const MagnitudeRange& r : kMagnitudes)
+    for (std::string_view name : r.units)
+      if (u == name) return {r.lo, r.hi, u == "-" ? "" : name.data(), false, true};
+  return kAnyNumber;
 }
 
 bool accepts(const Range& r, double v) {

@@ -45,6 +45,17 @@ TEST(Plausible, RangesAcceptTheirEndsAndRefuseNaN) {
   EXPECT_EQ(plausible::describe(plausible::parameterRange("furlong")), plausible::describe(plausible::kAnyNumber));
 }
 
+// Positions are signed; a non-dimensional leaf shows no unit; masses share the robot file's range.
+TEST(Plausible, ParameterRangesByUnit) {
+  EXPECT_EQ(plausible::describe(plausible::parameterRange("m")), plausible::describe(plausible::kPosition_m));
+  EXPECT_EQ(plausible::describe(plausible::parameterRange("-")), "0 or |v| in [1e-09, 1e+06]");
+  EXPECT_EQ(plausible::describe(plausible::parameterRange("1/1023")), "0 or |v| in [1e-09, 1023] 1/1023");
+  const plausible::Range kg = plausible::parameterRange("kg");
+  EXPECT_EQ(kg.lo, plausible::kMass_kg.lo);
+  EXPECT_EQ(kg.hi, plausible::kMass_kg.hi);
+  EXPECT_TRUE(kg.magnitude);
+}
+
 TEST(Plausible, TheMessageNamesFileLineFieldValueAndRange) {
   expectInputError([] { plausible::check(4294967296.0, plausible::kSize_m, "r.urdf", 7, "box@size"); }, 7, "box@size",
                    "4294967296 is outside the accepted range (0, 1000] m");
