@@ -181,26 +181,21 @@ CalibrationSettings CalibrationSettings::fromJson(const nlohmann::json& j) {
 
 std::unique_ptr<Optimizer> makeOptimizer(const CalibrationSettings& s, const Eigen::VectorXd& y0) {
   s.validate();
-  if (s.optimizer == "cmaes") {
-    CmaEsSettings c;
-    c.x0 = y0;
-    c.sigma0 = s.sigma0;
-    c.lambda = s.lambda;
-    c.mu = s.mu;
-    c.seed = s.seed;
-    c.ipop_restarts = s.ipop_restarts;
-    return std::make_unique<CmaEs>(c);
-  }
-  EsSettings e;
-  e.x0 = y0;
-  e.sigma0 = s.sigma0;
-  e.mu = s.mu > 0 ? s.mu : 10;
-  e.lambda = s.lambda > 0 ? s.lambda : 800;
-  e.kappa = s.kappa > 0 ? s.kappa : kKappaInfinite;
-  e.rho = s.rho;
-  e.seed = s.seed;
+  if (s.optimizer == "cmaes")
+    return std::make_unique<CmaEs>(CmaEsSettings{.x0 = y0,
+                                                 .sigma0 = s.sigma0,
+                                                 .lambda = s.lambda,
+                                                 .mu = s.mu,
+                                                 .seed = s.seed,
+                                                 .ipop_restarts = s.ipop_restarts});
   try {
-    return std::make_unique<MuKappaLambdaEs>(e);
+    return std::make_unique<MuKappaLambdaEs>(EsSettings{.x0 = y0,
+                                                        .sigma0 = s.sigma0,
+                                                        .mu = s.mu > 0 ? s.mu : 10,
+                                                        .lambda = s.lambda > 0 ? s.lambda : 800,
+                                                        .kappa = s.kappa > 0 ? s.kappa : kKappaInfinite,
+                                                        .rho = s.rho,
+                                                        .seed = s.seed});
   } catch (const std::invalid_argument& x) {
     throw InputError("", 0, "--mu/--lambda", x.what());
   }

@@ -47,15 +47,14 @@ std::vector<std::string> patternsMatchingTrials(const std::string& patterns, con
 }  // namespace
 
 ReplayTrial readTrial(const ManifestTrial& spec) {
-  ReplayTrial t;
-  t.spec = spec;
-  t.name = spec.name;
-  t.recording_path = spec.recording;
-  t.motion_path = spec.commands;
-  t.step_duration_s = spec.step_duration_s;
-  t.holdout = spec.role != "train";
-  t.has_scene = spec.has_scene;
-  t.scene = spec.scene_boxes;
+  ReplayTrial t{.name = spec.name,
+                .recording_path = spec.recording,
+                .motion_path = spec.commands,
+                .step_duration_s = spec.step_duration_s,
+                .holdout = spec.role != "train",
+                .has_scene = spec.has_scene,
+                .scene = spec.scene_boxes,
+                .spec = spec};
   auto rec = std::make_shared<Log>(Log::read(t.recording_path));
   if (!rec->has("time_s")) throw InputError(t.recording_path, 1, "time_s", "the recording lacks this column");
   for (const SignalSpec& sp : spec.measured) {

@@ -25,11 +25,7 @@ struct Data {
 /// Table III, mLS_L i = 1: J 8.819e-4 kg m^2, mu 5.655e-3 N m s. A short chirp (0.5..20 Hz,
 /// 9 steps, 3 periods each) keeps the test fast.
 Data makeData(double J, double mu, double bias, double noise_rms, std::uint64_t seed) {
-  ChirpOptions o;
-  o.f_end_Hz = 20;
-  o.steps = 9;
-  o.periods = 3;
-  o.offset_Nm = 0.01;
+  const ChirpOptions o{.f_end_Hz = 20, .steps = 9, .periods = 3, .offset_Nm = 0.01};
   Data d;
   d.u = chirpExcitation(o).u_Nm;
   d.y = simulateFirstOrder(d.u, 0.0, J, mu, bias, o.sample_time_s);

@@ -40,14 +40,7 @@ ParameterSpace space() {
 EvalResult trainFit(const Eigen::VectorXd& v) { return {(v.array() - 0.6).square().sum(), {}, ""}; }
 EvalResult validationFit(const Eigen::VectorXd& v) { return {(v.array() - 0.3).square().sum(), {}, ""}; }
 
-CalibrationSettings settings() {
-  CalibrationSettings s;
-  s.generations = 25;
-  s.lambda = 8;
-  s.sigma0 = 0.1;
-  s.seed = 3;
-  return s;
-}
+CalibrationSettings settings() { return {.generations = 25, .lambda = 8, .sigma0 = 0.1, .seed = 3}; }
 
 }  // namespace
 
