@@ -82,10 +82,13 @@ CalibJobSettings tinyRun(const QString& out) {
   s.extra = {"--sigma0", "0.25"};
   return s;
 }
-/// The line and field of the InputError that `read` throws; line -1 if it throws none.
-std::pair<int, QString> inputErrorOf(const std::function<void()>& read) {
+/// Writes `text` to `path` and reads it with `read`: the line and field of the InputError that
+/// the reader throws; line -1 if it throws none.
+std::pair<int, QString> badCellOf(const QString& path, const char* text,
+                                  const std::function<void(const QString&)>& read) {
+  std::ofstream(path.toStdString()) << text;
   try {
-    read();
+    read(path);
   } catch (const InputError& e) {
     return {e.line(), QString::fromStdString(e.field())};
   }
@@ -164,10 +167,8 @@ class CalibrateTest : public QObject {
     QCOMPARE(h[1].generation, 1);
     QCOMPARE(h[1].evaluations, 6L);
     QCOMPARE(h[1].median, 3.0);
-    std::ofstream(p.toStdString()) << "generation,evaluations,best,median,sigma\n0,0,2,x,0.2\n";
-    const auto [line, field] = inputErrorOf([&] { readHistory(p); });
-    QCOMPARE(line, 2);
-    QCOMPARE(field, QString("median"));
+    QCOMPARE(badCellOf(p, "generation,evaluations,best,median,sigma\n0,0,2,x,0.2\n", readHistory),
+             std::make_pair(2, QString("median")));
   }
 
   void validationIsReadAndBadValidationNamed() {
@@ -178,10 +179,8 @@ class CalibrateTest : public QObject {
     QCOMPARE(v.size(), std::size_t(2));
     QCOMPARE(v[1].generation, 2);
     QVERIFY(std::isinf(v[1].validation));
-    std::ofstream(p.toStdString()) << "generation,train_fitness,validation_fitness\n0,2,3\n1,1,x\n";
-    const auto [line, field] = inputErrorOf([&] { readValidation(p); });
-    QCOMPARE(line, 3);
-    QCOMPARE(field, QString("validation_fitness"));
+    QCOMPARE(badCellOf(p, "generation,train_fitness,validation_fitness\n0,2,3\n1,1,x\n", readValidation),
+             std::make_pair(3, QString("validation_fitness")));
   }
 
   void convergencePlotShowsValidationAndItsPick() {

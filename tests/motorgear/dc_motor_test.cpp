@@ -112,18 +112,8 @@ TEST(DcMotor, JointDampingAndFrictionSign) {
   EXPECT_NEAR(m.jointDamping_Nm_s_rad(201.3), 201.3 * 5.346e-2, 1e-12);
 }
 
-TEST(DcMotor, NonFiniteInputPropagatesWithoutThrowing) {
-  DcMotor m(DcMotor::Params{});
-  EXPECT_TRUE(std::isnan(m.step(1e-3, std::nan(""), 0.0)));
-}
-
 // The by-name accessors and validate()'s quotes of every Params: params_by_name_test.cpp.
-TEST(DcMotor, RefusesInvalidParamsAndReadsThemByName) {
-  DcMotor::Params q;
-  q.L_H = 0.0;
-  EXPECT_THROW(DcMotor{q}, std::invalid_argument);
-  EXPECT_EQ(DcMotor::Params{}.get("B_v"), 5.346e-2);
-}
+TEST(DcMotor, ReadsItsParamsByName) { EXPECT_EQ(DcMotor::Params{}.get("B_v"), 5.346e-2); }
 
 }  // namespace
 }  // namespace gapsim::motorgear

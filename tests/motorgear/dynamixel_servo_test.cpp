@@ -43,16 +43,8 @@ TEST(DynamixelServo, ClampExact) {
   EXPECT_EQ(a.step(1e-3, 0.1, 0.0, 0.0), 0.2);
 }
 
-TEST(DynamixelServo, NonFiniteInputPropagatesWithoutThrowing) {
-  DynamixelServo s(DynamixelServo::Params{});
-  EXPECT_TRUE(std::isnan(s.step(1e-3, std::nan(""), 0.0, 0.0)));
-}
-
 // The by-name accessors and validate()'s quotes of every Params: params_by_name_test.cpp.
-TEST(DynamixelServo, RefusesInvalidParamsAndReadsThemByName) {
-  DynamixelServo::Params q;
-  q.kd_Nm_s_rad = -1;
-  EXPECT_THROW(DynamixelServo{q}, std::invalid_argument);
+TEST(DynamixelServo, ReadsItsParamsByName) {
   const DynamixelServo::Params p;
   EXPECT_EQ(p.get("kp"), 9.272);
   EXPECT_EQ(p.get("kd"), 0.3069);

@@ -293,11 +293,6 @@ TEST(Gear, ReflectedInertia) {
   EXPECT_NEAR(Gear(p).reflectedInertia_kgm2(), 4.052169e-3, 1e-12);
 }
 
-TEST(Gear, NonFiniteInputPropagatesWithoutThrowing) {
-  Gear g(sub(Gear::Params::typeA()));
-  EXPECT_TRUE(std::isnan(g.step(1e-3, std::nan(""))));
-}
-
 // The by-name accessors of every Params: params_by_name_test.cpp.
 TEST(Gear, DiscreteLeavesByName) {
   Gear::Params p;

@@ -111,16 +111,8 @@ TEST(Pid, AntiWindup) {
   EXPECT_NEAR(u_clamp, -319.47 * 0.01 + 21.6 - 50.0 * 1e-5, 1e-9);
 }
 
-TEST(Pid, NonFiniteInputPropagatesWithoutThrowing) {
-  Pid pid(Pid::Params{});
-  EXPECT_TRUE(std::isnan(pid.step(1e-3, std::nan(""), 0.0)));
-}
-
 // The by-name accessors and validate()'s quotes of every Params: params_by_name_test.cpp.
-TEST(Pid, RefusesInvalidParamsAndAntiWindupOutsideItsThree) {
-  Pid::Params q;
-  q.U_bat_V = 0.0;
-  EXPECT_THROW(Pid{q}, std::invalid_argument);
+TEST(Pid, RefusesAnAntiWindupOutsideItsThree) {
   Pid::Params p;
   p.set("anti_windup", 2.0);
   EXPECT_EQ(p.anti_windup, Pid::AntiWindup::kClamp);

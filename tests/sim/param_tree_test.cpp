@@ -168,8 +168,11 @@ TEST(ParamTree, PlainServoLeavesAreSettableOnTheFullModel) {
       seen = true;
     }
   EXPECT_TRUE(seen);
-  for (const Joint& j : m.joints)
-    if (j.movable() && j.mimic.master < 0) EXPECT_EQ(j.servo.gain_1_s, 30.0) << j.name;
+  for (const Joint& j : m.joints) {
+    if (j.movable() && j.mimic.master < 0) {
+      EXPECT_EQ(j.servo.gain_1_s, 30.0) << j.name;
+    }
+  }
 }
 
 // The plain-run solver options are listed only where the file states them, settable everywhere.
