@@ -59,8 +59,8 @@ struct ReplayTrial {
   std::string motion_path;     ///< the commanded motion CSV
   double step_duration_s = 0;  ///< the lean-to-stand ramp duration (printed; < 0: none)
   bool holdout = false;        ///< not trained on (role validate or test, or --holdout)
-  std::shared_ptr<const Log> recording;
-  std::shared_ptr<const Motion> motion;  ///< in rad
+  std::shared_ptr<const Log> recording = nullptr;
+  std::shared_ptr<const Motion> motion = nullptr;  ///< in rad
   /// When set, these boxes replace the model's scene and no authors' wall is added (a manifest
   /// trial's scene, a rising-task pair's: calib/rising_pair.h).
   bool has_scene = false;
