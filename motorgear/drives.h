@@ -26,13 +26,14 @@
 
 namespace gapsim::motorgear {
 
+/// motorgear::IdealServo's law as the joint motor's row: its commanded velocity and force limit.
 class IdealServoDrive : public CopyableDrive<IdealServoDrive> {
  public:
-  explicit IdealServoDrive(const IdealServo::Params& p) : p_(p) {}
+  explicit IdealServoDrive(const IdealServo::Params& p) : servo_(p) {}  ///< validates
   SolverTerms step(double dt_s, const DriveInput& in) override;
 
  private:
-  IdealServo::Params p_;
+  IdealServo servo_;
 };
 
 class MotoflexDrive : public CopyableDrive<MotoflexDrive> {

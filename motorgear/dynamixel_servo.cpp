@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "motorgear/dynamixel_servo.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -58,6 +59,26 @@ double DynamixelServo::torque_Nm(const Params& p, double q_bar_rad, double q_rad
   const double tau = drive_Nm(p, q_bar_rad, q_rad) - p.kd_Nm_s_rad * qd_rad_s - p.kc_Nm * sgn;
   if (std::isnan(tau)) return tau;
   return tau < p.tau_min_Nm ? p.tau_min_Nm : (tau > p.tau_max_Nm ? p.tau_max_Nm : tau);
+}
+
+SolverTerms DynamixelServo::solverTerms(const Params& p, double q_bar_rad, double q_rad, double qd_rad_s) {
+  const double e = q_rad - q_bar_rad;
+  SolverTerms t;
+  if (p.kd_Nm_s_rad > 0) {
+    // tau = clamp(-kp e - kd qd, tau_min, tau_max) as the damper row: target -kp e / kd, CFM 1/kd.
+    // speed_max clamps the target (the drive term to +-kd speed_max).
+    double v = -p.kp_Nm_rad * e / p.kd_Nm_s_rad;
+    if (p.speed_max_rad_s > 0) v = std::clamp(v, -p.speed_max_rad_s, p.speed_max_rad_s);
+    // The row's bound is symmetric: take the clamp on the side the law pushes to.
+    const double push = p.kd_Nm_s_rad * (v - qd_rad_s);
+    t.damper_velocity_rad_s = v;
+    t.damper_fmax_Nm = push >= 0 ? p.tau_max_Nm : -p.tau_min_Nm;
+  } else {
+    t.has_explicit_torque = true;
+    t.explicit_torque_Nm = std::clamp(-p.kp_Nm_rad * e, p.tau_min_Nm, p.tau_max_Nm);
+  }
+  t.motor_fmax_Nm = p.kc_Nm;
+  return t;
 }
 
 double DynamixelServo::step(double, double q_bar_rad, double q_rad, double qd_rad_s) {

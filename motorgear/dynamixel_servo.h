@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "motorgear/component.h"
+#include "motorgear/drive.h"
 #include "motorgear/param_access.h"
 
 namespace gapsim::motorgear {
@@ -58,6 +59,13 @@ class DynamixelServo : public Component<DynamixelServo> {
   double step(double dt_s, double q_bar_rad, double q_rad, double qd_rad_s);
   /// The pure law without state.
   static double torque_Nm(const Params& p, double q_bar_rad, double q_rad, double qd_rad_s);
+  /// The same law as the solver runs it (DynamixelDrive), with qd taken at the end of the step:
+  /// with kd > 0 the drive and damping terms are one implicit damper row, target velocity
+  /// -kp (q - q_bar) / kd (clamped to +-speed_max) and force bound tau_max or -tau_min on the
+  /// side the law pushes to (`qd_rad_s`, the rate before the step, picks the side); with kd = 0
+  /// the clamped drive term is an explicit torque. The Coulomb term kc is the joint motor's
+  /// friction bound (motor_fmax at zero velocity).
+  static SolverTerms solverTerms(const Params& p, double q_bar_rad, double q_rad, double qd_rad_s);
 
  private:
   friend class Component<DynamixelServo>;

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -41,6 +42,28 @@ TEST(DynamixelServo, ClampExact) {
   DynamixelServo a(asym);
   EXPECT_EQ(a.step(1e-3, 0.0, 0.1, 0.0), -0.1);
   EXPECT_EQ(a.step(1e-3, 0.1, 0.0, 0.0), 0.2);
+}
+
+// The row form the solver runs is the same law: with the rate unchanged over the step, the damper
+// row's torque kd (v - qd), bounded on the side it pushes to, is clamp(-kp e - kd qd) (kc is the
+// joint motor's friction bound, outside the row); with kd = 0 the drive term is explicit.
+TEST(DynamixelServo, SolverTermsAreTheLaw) {
+  DynamixelServo::Params p;
+  p.kc_Nm = 0.0;
+  for (const double e_rad : {-0.5, -0.01, 0.0, 0.02, 0.3}) {
+    for (const double qd_rad_s : {-4.0, -0.2, 0.0, 0.5, 6.0}) {
+      const SolverTerms t = DynamixelServo::solverTerms(p, 0.1, 0.1 + e_rad, qd_rad_s);
+      ASSERT_FALSE(t.has_explicit_torque);
+      const double row_Nm =
+          std::clamp(p.kd_Nm_s_rad * (t.damper_velocity_rad_s - qd_rad_s), -t.damper_fmax_Nm, t.damper_fmax_Nm);
+      EXPECT_NEAR(row_Nm, DynamixelServo::torque_Nm(p, 0.1, 0.1 + e_rad, qd_rad_s), 1e-12) << e_rad << " " << qd_rad_s;
+    }
+  }
+  p.kd_Nm_s_rad = 0.0;
+  const SolverTerms t = DynamixelServo::solverTerms(p, 0.0, 0.05, 1.0);
+  EXPECT_TRUE(t.has_explicit_torque);
+  EXPECT_EQ(t.explicit_torque_Nm, DynamixelServo::torque_Nm(p, 0.0, 0.05, 1.0));
+  EXPECT_EQ(DynamixelServo::solverTerms(DynamixelServo::Params{}, 0.0, 0.0, 0.0).motor_fmax_Nm, 0.03);
 }
 
 // The by-name accessors and validate()'s quotes of every Params: params_by_name_test.cpp.
